@@ -1,0 +1,30 @@
+"""nbapp: Naive Bayes with mixed feature types, missing values and exact explanations.
+
+A pure library (numpy, pandas, scipy): usable from a notebook, and the model behind the
+nbapp workbench. The specification is the five lecture texts of the project (the seeds);
+docstrings cite them by seed and equation number.
+"""
+
+from nbapp.errors import DataError
+from nbapp.explain import Explanation
+from nbapp.linear import LinearForm
+from nbapp.model import NaiveBayes
+from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Text
+
+__all__ = [
+    "BetaPrior",
+    "Bernoulli",
+    "Categorical",
+    "DataError",
+    "Explanation",
+    "Gaussian",
+    "Lidstone",
+    "LinearForm",
+    "MEstimate",
+    "Multinomial",
+    "NaiveBayes",
+    "Text",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,301 @@
+"""A text column as a bag of words, scaled with scipy.sparse end to end.
+
+Fitting keeps, for every term ever seen (before pruning), its count per class N_wc, its
+document frequency per class D_wc and the number of documents per class; the pruned
+vocabulary (min_df, max_features) is derived from those, so ``partial_fit`` on any split
+of the documents equals one ``fit``.
+
+Event models and vocabulary conventions (each cited where it is computed):
+
+* multinomial, global vocabulary (default; scikit-learn's CountVectorizer + MultinomialNB):
+  P(w | c) = (N_wc + l) / (N_c + l V); words outside the vocabulary are ignored
+  [seed 000, Eq. 10].
+* multinomial, per-class vocabulary with UNK [seed 004]:
+  P(w | c) = (N_wc + a) / (n_c + a (V_c + 1)), P(UNK | c) = a / (n_c + a (V_c + 1)),
+  V_c = word types seen in class c; every token not seen in class c scores as UNK.
+* Bernoulli (presence / absence of every vocabulary word) [seed 002]:
+  P(w present | c) = (D_wc + l) / (N_c + 2 l); absent words contribute log(1 - P).
+* Complement NB (Rennie et al. 2003, as scikit-learn's ComplementNB, norm=False):
+  weights -log((sum_{c' != c} N_wc' + l) / sum_w (...)). These are not likelihoods.
+
+The multinomial coefficient (Eq. 9) is class-independent and left out of the joint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from nbapp.errors import DataError
+from nbapp.exact import to_fraction
+from nbapp.factor import MISSING, UNDEFINED, USED, Factor
+from nbapp.specs import Text
+
+__all__ = ["TextBlock"]
+
+# Exact fractions of a document's factor are computed only for short documents: the
+# product of hundreds of fractions has denominators too long to show anyone.
+_MAX_TOKENS_FOR_FRACTIONS = 60
+
+
+def _text_module():
+    from nbapp import text  # the tokenising pipeline (issue 4)
+
+    return text
+
+
+class TextBlock:
+    kind = "text"
+
+    def __init__(self, column: str, spec: Text, smoothing: Any) -> None:
+        text = _text_module()
+        self.column = column
+        self.columns = [column]
+        self.spec = spec
+        self.options = spec.options if spec.options is not None else text.TextOptions()
+        self.smoothing = smoothing
+        self.terms: list[str] = []
+        self.term_index: dict[str, int] = {}
+        self.word_counts = np.zeros((0, 0))
+        self.doc_freq = np.zeros((0, 0))
+        self.n_docs = np.zeros(0)
+
+    # -- fitting ---------------------------------------------------------------------------
+    def _unpruned(self):
+        return dataclasses.replace(self.options, min_df=1, max_features=None)
+
+    def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        docs = _documents(frame[self.column], self.column)
+        observed = ~pd.isna(docs)
+        vocab, x = _text_module().fit_vocabulary(list(docs), self._unpruned())
+        new = [t for t in vocab if t not in self.term_index]
+        for t in new:
+            self.term_index[t] = len(self.terms)
+            self.terms.append(t)
+        grow = np.zeros((len(new), n_classes))
+        self.word_counts = np.vstack([self.word_counts, grow])
+        self.doc_freq = np.vstack([self.doc_freq, grow])
+        rows = np.array([self.term_index[t] for t in vocab], dtype=int)
+        onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
+        x = sparse.csr_matrix(x, dtype=float)
+        present = x.copy()
+        present.data[:] = 1.0
+        np.add.at(self.word_counts, rows, np.asarray((x.T @ onehot).todense()))
+        np.add.at(self.doc_freq, rows, np.asarray((present.T @ onehot).todense()))
+        self.n_docs = self.n_docs + np.bincount(y[observed], weights=w[observed], minlength=n_classes)
+
+    def expand_classes(self, take: np.ndarray) -> None:
+        keep = take >= 0
+
+        def grown(m: np.ndarray) -> np.ndarray:
+            out = np.zeros((m.shape[0], len(take)))
+            out[:, keep] = m[:, take[keep]]
+            return out
+
+        self.word_counts = grown(self.word_counts)
+        self.doc_freq = grown(self.doc_freq)
+        n_docs = np.zeros(len(take))
+        n_docs[keep] = self.n_docs[take[keep]]
+        self.n_docs = n_docs
+
+    # -- the vocabulary and parameters -----------------------------------------------------
+    def vocabulary(self) -> np.ndarray:
+        """Indices (into self.terms) of the pruned vocabulary, in alphabetical term order."""
+        keep = np.flatnonzero(self.doc_freq.sum(axis=1) >= self.options.min_df)
+        if self.options.max_features is not None and len(keep) > self.options.max_features:
+            totals = self.word_counts[keep].sum(axis=1)
+            names = np.array(self.terms, dtype=object)[keep]
+            order = np.lexsort((names, -totals))
+            keep = keep[order[: self.options.max_features]]
+        names = np.array(self.terms, dtype=object)[keep]
+        return keep[np.argsort(names, kind="stable")]
+
+    def _params(self) -> dict[str, Any]:
+        vocab = self.vocabulary()
+        counts = self.word_counts[vocab]
+        v = len(vocab)
+        a = float(self.smoothing.pseudo_counts(max(v, 1))[0]) if v else 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.spec.event_model == "bernoulli":
+                theta = (self.doc_freq[vocab] + a) / (self.n_docs + 2 * a)
+                log_on, log_off = np.log(theta), np.log1p(-theta)
+                return {"vocab": vocab, "alpha": a, "log_on": log_on, "log_off": log_off,
+                        "weights": log_on - log_off, "constant": log_off.sum(axis=0), "unk": None}
+            if self.spec.complement:
+                comp = counts.sum(axis=1, keepdims=True) - counts + a
+                weights = -np.log(comp / comp.sum(axis=0))
+                return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0, "unk": None}
+            if self.spec.vocabulary == "per_class_unk":
+                n_c = counts.sum(axis=0)
+                v_c = (counts > 0).sum(axis=0)
+                den = n_c + a * (v_c + 1)
+                weights = np.log(counts + a) - np.log(den)
+                return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
+                        "unk": np.log(a) - np.log(den)}
+            theta = (counts + a) / (counts.sum(axis=0) + a * v)
+            return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
+
+    def defined(self, params: dict[str, Any]) -> bool:
+        return not np.isnan(params["weights"]).any() and not (
+            params["unk"] is not None and np.isnan(params["unk"]).any())
+
+    def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
+        text = _text_module()
+        vocab_map = {self.terms[i]: j for j, i in enumerate(params["vocab"])}
+        x = sparse.csr_matrix(text.count_matrix(list(docs), vocab_map, self._unpruned()), dtype=float)
+        if self.spec.event_model == "bernoulli":
+            x.data[:] = 1.0
+        return x
+
+    # -- prediction ------------------------------------------------------------------------
+    def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        out = np.zeros((len(frame), n_classes))
+        if self.column not in frame:
+            return out
+        params = self._params()
+        if not self.defined(params):
+            return out
+        docs = _documents(frame[self.column], self.column)
+        observed = ~pd.isna(docs)
+        if not observed.any():
+            return out
+        docs = docs[observed]
+        with np.errstate(invalid="ignore"):
+            jll = np.asarray(self._design(docs, params) @ params["weights"])
+        jll = jll + params["constant"]
+        if params["unk"] is not None:
+            unseen = _text_module().unseen_counts(list(docs), {self.terms[i]: j for j, i in enumerate(params["vocab"])},
+                                                  self._unpruned())
+            jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
+        out[observed] = jll
+        return out
+
+    def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
+        value = frame[self.column].iloc[0] if self.column in frame else None
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
+                                   "no document: left out of the product (seed 000, Eq. 22)")]
+        params = self._params()
+        if not self.defined(params):
+            return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
+                                   "some class has no words at all and l = 0 gives 0/0")]
+        log = self.joint_log(frame[[self.column]], n_classes)[0]
+        words = self.words(str(value), params)
+        detail = "product over the document's words; the multinomial coefficient cancels"
+        return [Factor(self.column, self.kind, value, USED, log, self._fractions(words, params), detail)]
+
+    def words(self, doc: str, params: dict[str, Any] | None = None, classes: list[Any] | None = None) -> pd.DataFrame:
+        """Each distinct term of one document: its count, status and log-weight per class."""
+        params = params or self._params()
+        terms = Counter(_text_module().analyze(doc, self.options))
+        vocab_pos = {self.terms[i]: j for j, i in enumerate(params["vocab"])}
+        n_classes = params["weights"].shape[1]
+        names = classes if classes is not None else list(range(n_classes))
+        rows = []
+        for term, count in terms.items():
+            j = vocab_pos.get(term)
+            if j is not None:
+                status, weights = USED, params["weights"][j]
+            elif params["unk"] is not None:
+                status, weights = "UNK", params["unk"]
+            else:
+                status, weights = "unseen", np.full(n_classes, np.nan)
+            count_used = 1 if self.spec.event_model == "bernoulli" else count
+            rows.append({"term": term, "count": count, "status": status,
+                         **{f"log[{c}]": w for c, w in zip(names, weights)},
+                         **{f"contribution[{c}]": (count_used * w if status != "unseen" else 0.0)
+                            for c, w in zip(names, weights)}})
+        table = pd.DataFrame(rows, columns=["term", "count", "status",
+                                            *[f"log[{c}]" for c in names], *[f"contribution[{c}]" for c in names]])
+        if self.spec.event_model == "bernoulli":
+            absent = params["constant"] - sum(params["log_off"][vocab_pos[t]] for t in terms if t in vocab_pos)
+            table.loc[len(table)] = {"term": "(absent vocabulary words)", "count": 0, "status": "absent",
+                                     **{f"log[{c}]": np.nan for c in names},
+                                     **{f"contribution[{c}]": v for c, v in zip(names, np.atleast_1d(absent))}}
+        return table
+
+    def _fractions(self, words: pd.DataFrame, params: dict[str, Any]) -> tuple[Fraction | None, ...] | None:
+        if (self.spec.event_model != "multinomial" or self.spec.complement or params["unk"] is not None
+                or words["count"].sum() > _MAX_TOKENS_FOR_FRACTIONS):
+            return None
+        vocab = params["vocab"]
+        counts = self.word_counts[vocab]
+        a = to_fraction(params["alpha"])
+        n_classes = counts.shape[1]
+        out = []
+        for c in range(n_classes):
+            den = sum((to_fraction(v) for v in counts[:, c]), Fraction(0)) + a * len(vocab)
+            if den == 0:
+                return None
+            total = Fraction(1)
+            for term, count in zip(words["term"], words["count"]):
+                j = self.term_index.get(term)
+                pos = np.flatnonzero(vocab == j) if j is not None else []
+                if len(pos):
+                    total *= ((to_fraction(counts[pos[0], c]) + a) / den) ** int(count)
+            out.append(total)
+        return tuple(out)
+
+    # -- tables ----------------------------------------------------------------------------
+    def top_words(self, classes: list[Any], n: int = 10) -> pd.DataFrame:
+        params = self._params()
+        vocab = params["vocab"]
+        names = np.array(self.terms, dtype=object)[vocab]
+        counts = self.word_counts[vocab] if self.spec.event_model != "bernoulli" else self.doc_freq[vocab]
+        rows = []
+        for c, label in enumerate(classes):
+            order = np.lexsort((names, -params["weights"][:, c]))[:n]
+            for rank, j in enumerate(order, start=1):
+                rows.append({"class": label, "rank": rank, "term": names[j], "count": counts[j, c],
+                             "log_weight": params["weights"][j, c]})
+        return pd.DataFrame(rows)
+
+    def vocabulary_terms(self) -> list[str]:
+        return [self.terms[i] for i in self.vocabulary()]
+
+    # -- sampling and persistence ----------------------------------------------------------
+    def sample(self, y: np.ndarray, rng: np.random.Generator, lengths: np.ndarray) -> dict[str, np.ndarray]:
+        params = self._params()
+        names = np.array([self.terms[i] for i in params["vocab"]], dtype=object)
+        theta = np.nan_to_num(np.exp(params["weights"] if self.spec.event_model != "bernoulli" else params["log_on"]))
+        if self.spec.event_model == "bernoulli":
+            present = rng.random((len(y), len(names))) < theta[:, y].T
+            return {self.column: np.array([" ".join(names[row]) for row in present], dtype=object)}
+        probs = theta / theta.sum(axis=0, keepdims=True)
+        counts = rng.multinomial(lengths.astype(int), probs[:, y].T)
+        return {self.column: np.array([" ".join(np.repeat(names, row)) for row in counts], dtype=object)}
+
+    def mean_length(self, class_rows: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.nan_to_num(self.word_counts.sum(axis=0) / self.n_docs)
+
+    def state(self) -> dict[str, Any]:
+        return {"terms": self.terms, "word_counts": self.word_counts.tolist(),
+                "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
+
+    def load_state(self, state: dict[str, Any], n_classes: int) -> None:
+        self.terms = [str(t) for t in state["terms"]]
+        self.term_index = {t: i for i, t in enumerate(self.terms)}
+        shape = (len(self.terms), n_classes)
+        for name in ("word_counts", "doc_freq"):
+            m = np.asarray(state[name], dtype=float).reshape(shape) if self.terms else np.zeros(shape)
+            if m.shape != shape or not np.isfinite(m).all() or (m < 0).any():
+                raise DataError(f"The model file's text {name} for {self.column!r} are malformed.")
+            setattr(self, name, m)
+        self.n_docs = np.asarray(state["n_docs"], dtype=float)
+        if self.n_docs.shape != (n_classes,):
+            raise DataError(f"The model file's document counts for {self.column!r} are malformed.")
+
+
+def _documents(series: pd.Series, column: str) -> pd.Series:
+    """Documents as str (missing stays missing); a numeric column is refused by name."""
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series) and series.notna().any():
+        raise DataError(f"Column {column!r} is text but holds numbers (e.g. {series.dropna().iloc[0]!r}); "
+                        "type it Gaussian or categorical.")
+    return series.astype(object).where(series.notna(), None)
