@@ -117,7 +117,8 @@ class CategoricalBlock:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
         lookup = self._index().get_indexer(self._keys(uniques))
         lookup = np.where(lookup < 0, UNSEEN_CODE, lookup)
-        return np.where(codes >= 0, lookup[np.maximum(codes, 0)], MISSING_CODE)
+        # code -1 (missing) picks the appended MISSING_CODE
+        return np.append(lookup, MISSING_CODE)[codes]
 
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         out = np.zeros((len(frame), n_classes))
@@ -196,6 +197,7 @@ class BernoulliBlock(CategoricalBlock):
         return []
 
     def _pair(self, values: list[Any]) -> list[Any]:
+        values = list({_binary_key(v): v for v in reversed(values)}.values())[::-1]
         if len(values) > 2:
             shown = ", ".join(repr(v) for v in values[:5])
             raise DataError(

@@ -1,0 +1,22 @@
+"""Shared fixtures: the seeds' worked examples as frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_data"
+TENNIS_FEATURES = {c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]}
+
+
+@pytest.fixture
+def tennis() -> pd.DataFrame:
+    return pd.read_csv(SAMPLES / "tennis14.csv")
+
+
+@pytest.fixture
+def gender() -> pd.DataFrame:
+    return pd.read_csv(SAMPLES / "gender.csv")
