@@ -22,8 +22,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
-from nbapp.exact import to_fraction
+from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import merge_sorted, python_scalar
 
@@ -53,6 +54,7 @@ class CategoricalBlock:
 
     # -- fitting ---------------------------------------------------------------------------
     def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        invalidate(self)
         codes, uniques = pd.factorize(frame[self.column], use_na_sentinel=True)
         self._add_categories(self._learnable(uniques))
         lookup = self._index().get_indexer(self._keys(uniques))
@@ -63,6 +65,7 @@ class CategoricalBlock:
         self.counts = self.counts + flat.reshape(k, n_classes)
 
     def expand_classes(self, take: np.ndarray) -> None:
+        invalidate(self)
         self.counts = _take_columns(self.counts, take)
 
     def _learnable(self, uniques: Sequence[Any]) -> list[Any]:
@@ -80,6 +83,7 @@ class CategoricalBlock:
             self.counts = grown
             self.categories = merged
 
+    @derived
     def _index(self) -> pd.Index:
         return pd.Index(self._keys(self.categories), dtype=object)
 
@@ -87,12 +91,14 @@ class CategoricalBlock:
     def pseudo_counts(self) -> np.ndarray:
         return self.smoothing.pseudo_counts(len(self.categories))
 
+    @derived
     def probabilities(self) -> np.ndarray:
         """theta[j, c] = P(x = j | c); NaN where undefined (0/0: a class never observed it, l = 0)."""
         a = self.pseudo_counts()
         with np.errstate(invalid="ignore", divide="ignore"):
             return (self.counts + a[:, None]) / (self.counts.sum(axis=0) + a.sum())
 
+    @derived
     def log_probabilities(self) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log(self.probabilities())
@@ -107,7 +113,7 @@ class CategoricalBlock:
         total_a = sum(a, Fraction(0))
         row = []
         for c in range(self.counts.shape[1]):
-            den = sum((to_fraction(v) for v in self.counts[:, c]), Fraction(0)) + total_a
+            den = exact_sum(self.counts[:, c]) + total_a
             row.append(None if den == 0 else (to_fraction(self.counts[j, c]) + a[j]) / den)
         return row
 
@@ -124,16 +130,29 @@ class CategoricalBlock:
         out = np.zeros((len(frame), n_classes))
         if self.column not in frame:
             return out
-        codes = self.codes(frame[self.column])
-        rows = codes >= 0
-        terms = self.log_probabilities()[codes[rows]]
-        terms[np.isnan(terms).any(axis=1)] = 0.0   # undefined for some class: left out for all
-        out[rows] = terms
-        return out
+        return self._lookup_table()[self.codes(frame[self.column])]
+
+    @derived
+    def _lookup_table(self) -> np.ndarray:
+        """log theta with two zero rows appended, so codes -2 (unseen) and -1 (missing) add 0;
+        a value undefined for some class (NaN) also adds 0 for every class: it is left out."""
+        log = self.log_probabilities()
+        log = np.where(np.isnan(log).any(axis=1, keepdims=True), 0.0, log)
+        return np.vstack([log, np.zeros((2, log.shape[1]))])
+
+    @derived
+    def _positions(self) -> dict[Any, int]:
+        return {key: j for j, key in enumerate(self._keys(self.categories))}
+
+    def code_of(self, value: Any) -> int:
+        """The category index of one value (the scalar path of :meth:`codes`)."""
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            return MISSING_CODE
+        return self._positions().get(self._keys([value])[0], UNSEEN_CODE)
 
     def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
         value = frame[self.column].iloc[0] if self.column in frame else None
-        code = self.codes(pd.Series([value], dtype=object))[0]
+        code = self.code_of(value)
         if code == MISSING_CODE:
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
                                    "no value: left out of the product (seed 000, Eq. 22)")]
@@ -170,6 +189,7 @@ class CategoricalBlock:
         return {"categories": self.categories, "counts": self.counts.tolist()}
 
     def load_state(self, state: dict[str, Any], n_classes: int) -> None:
+        invalidate(self)
         self.categories = list(state["categories"])
         self.counts = _matrix(state["counts"], len(self.categories), n_classes, self.column)
 

@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["to_fraction", "fraction_or_none"]
+__all__ = ["to_fraction", "fraction_or_none", "exact_sum"]
 
 
 def to_fraction(x: Real) -> Fraction:
@@ -16,6 +16,14 @@ def to_fraction(x: Real) -> Fraction:
     if value.is_integer():
         return Fraction(int(value))
     return Fraction(repr(value))
+
+
+def exact_sum(values: np.ndarray) -> Fraction:
+    """The sum of counts as a fraction: exact in float64 while the counts are integers below 2**53."""
+    values = np.asarray(values, dtype=float)
+    if np.all(values == np.round(values)) and np.abs(values).sum() < 2**53:
+        return Fraction(int(values.sum()))
+    return sum((to_fraction(v) for v in values), Fraction(0))
 
 
 def fraction_or_none(numerator: Real, denominator: Real) -> Fraction | None:

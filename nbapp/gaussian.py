@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments
@@ -55,6 +56,7 @@ class GaussianBlock:
 
     # -- fitting ---------------------------------------------------------------------------
     def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        invalidate(self)
         x = np.column_stack([numeric_column(frame[col], col, "Gaussian") for col in self.columns])
         observed = ~np.isnan(x)
         x0 = np.where(observed, x, 0.0)
@@ -67,6 +69,7 @@ class GaussianBlock:
         self.n, self.mean, self.m2 = merge_moments(self.n, self.mean, self.m2, n, mean, m2)
 
     def expand_classes(self, take: np.ndarray) -> None:
+        invalidate(self)
         keep = take >= 0
         for name in ("n", "mean", "m2"):
             grown = np.zeros((len(take), len(self.columns)))
@@ -74,6 +77,7 @@ class GaussianBlock:
             setattr(self, name, grown)
 
     # -- parameters ------------------------------------------------------------------------
+    @derived
     def epsilon(self) -> float:
         """var_smoothing times the largest variance of any Gaussian column (as GaussianNB)."""
         n, _, m2 = pooled_moments(self.n, self.mean, self.m2)
@@ -95,6 +99,7 @@ class GaussianBlock:
                     out[:, a] = np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
         return out
 
+    @derived
     def variance(self) -> np.ndarray:
         """var_ca = raw variance + eps, floored where it would be 0 (a point mass)."""
         var = self.raw_variance() + self.epsilon()
@@ -118,17 +123,20 @@ class GaussianBlock:
         return np.column_stack(cols) if cols else np.zeros((len(frame), 0))
 
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
-        x = self._values(frame)
-        var = self.variance()
-        log_norm = -0.5 * (_LOG_2PI + np.log(var))
         usable = self.defined().all(axis=0)
-        out = np.zeros((len(frame), n_classes))
-        for a in np.flatnonzero(usable):
-            col = x[:, a]
-            observed = ~np.isnan(col)
-            with np.errstate(over="ignore"):
-                terms = log_norm[:, a][None] - 0.5 * (col[observed, None] - self.mean[:, a][None]) ** 2 / var[:, a][None]
-            out[observed] += terms
+        x = self._values(frame)[:, usable]
+        var, mean = self.variance()[:, usable], self.mean[:, usable]
+        log_norm = -0.5 * (_LOG_2PI + np.log(var))
+        missing = np.isnan(x)
+        observed = (~missing).astype(float)
+        out = np.empty((len(frame), n_classes))
+        for c in range(n_classes):        # a loop over classes; each step is whole-column numpy
+            with np.errstate(over="ignore", invalid="ignore"):
+                z = x - mean[c]
+                z *= z
+                z /= var[c]
+            np.copyto(z, 0.0, where=missing)
+            out[:, c] = observed @ log_norm[c] - 0.5 * z.sum(axis=1)
         return out
 
     def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
@@ -179,6 +187,7 @@ class GaussianBlock:
         return {"n": self.n.tolist(), "mean": self.mean.tolist(), "m2": self.m2.tolist()}
 
     def load_state(self, state: dict[str, Any], n_classes: int) -> None:
+        invalidate(self)
         shape = (n_classes, len(self.columns))
         for name in ("n", "mean", "m2"):
             m = np.asarray(state[name], dtype=float)

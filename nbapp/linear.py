@@ -137,10 +137,9 @@ def _text_design(block: TextBlock, df: pd.DataFrame) -> tuple[sparse.csr_matrix,
         weights.append(np.array([params["unk"][1] - params["unk"][0]]))
         unseen = np.zeros(n)
         if observed.any():
-            vocab_map = {block.terms[i]: j for j, i in enumerate(params["vocab"])}
             from nbapp import text
 
-            unseen[observed] = text.unseen_counts(list(docs[observed]), vocab_map, block._unpruned())
+            unseen[observed] = text.unseen_counts(list(docs[observed]), params["vocab_map"], block._unpruned())
         extra_cols.append(unseen)
     if block.spec.event_model == "bernoulli":
         extra_names.append(f"{block.column} observed")

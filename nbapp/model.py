@@ -295,7 +295,8 @@ class NaiveBayes:
         frame = _as_frame(row)
         if len(frame) != 1:
             raise DataError(f"explain takes one row, not {len(frame)}.")
-        frame, log_post, undetermined = self._normalised(frame)
+        joint = self._joint_log(frame)
+        log_post, _, undetermined = normalise_log(joint, self.log_prior_)
         prior, prior_fractions = self._prior()
         k = len(self.classes_)
         factors: dict[str, Factor] = {"prior": Factor("prior", "prior", None, "used", self.log_prior_,
@@ -307,7 +308,7 @@ class NaiveBayes:
         words = {b.column: b.words(str(frame[b.column].iloc[0]), classes=self.classes_)
                  for b in self._blocks if isinstance(b, TextBlock) and b.column in frame
                  and isinstance(frame[b.column].iloc[0], str)}
-        return build_explanation(ordered, self.classes_, self._joint_log(frame)[0], log_post[0],
+        return build_explanation(ordered, self.classes_, joint[0], log_post[0],
                                  bool(undetermined[0]), words)
 
     # -- the model as a linear classifier and as a generator ------------------------------

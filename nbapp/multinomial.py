@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
-from nbapp.exact import to_fraction
+from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.gaussian import numeric_column
 
@@ -36,6 +37,7 @@ class CountTable:
         self.counts = np.zeros((n_features, 0))
 
     def add(self, x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        invalidate(self)
         onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
         self.counts = self.counts + np.asarray((x.T @ onehot).todense())
 
@@ -44,16 +46,19 @@ class CountTable:
         self.counts = np.vstack([self.counts, extra])
 
     def expand_classes(self, take: np.ndarray) -> None:
+        invalidate(self)
         out = np.zeros((self.counts.shape[0], len(take)))
         keep = take >= 0
         out[:, keep] = self.counts[:, take[keep]]
         self.counts = out
 
+    @derived
     def probabilities(self) -> np.ndarray:
         a = self.smoothing.pseudo_counts(self.counts.shape[0])
         with np.errstate(invalid="ignore", divide="ignore"):
             return (self.counts + a[:, None]) / (self.counts.sum(axis=0) + a.sum())
 
+    @derived
     def log_probabilities(self) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log(self.probabilities())
@@ -64,7 +69,7 @@ class CountTable:
 
     def fraction(self, a: int, c: int) -> Fraction | None:
         pseudo = self.smoothing.pseudo_fractions(self.counts.shape[0])
-        den = sum((to_fraction(v) for v in self.counts[:, c]), Fraction(0)) + sum(pseudo, Fraction(0))
+        den = exact_sum(self.counts[:, c]) + sum(pseudo, Fraction(0))
         return None if den == 0 else (to_fraction(self.counts[a, c]) + pseudo[a]) / den
 
     def joint_log(self, x: sparse.csr_matrix) -> np.ndarray:
@@ -158,4 +163,5 @@ class MultinomialBlock:
         m = np.asarray(state["counts"], dtype=float)
         if m.shape != (len(self.columns), n_classes) or not np.isfinite(m).all() or (m < 0).any():
             raise DataError("The model file's multinomial counts are malformed.")
+        invalidate(self.table)
         self.table.counts = m

@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
-from nbapp.exact import to_fraction
+from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.specs import Text
 
@@ -71,6 +72,7 @@ class TextBlock:
         return dataclasses.replace(self.options, min_df=1, max_features=None)
 
     def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        invalidate(self)
         docs = _documents(frame[self.column], self.column)
         observed = ~pd.isna(docs)
         vocab, x = _text_module().fit_vocabulary(list(docs), self._unpruned())
@@ -91,6 +93,7 @@ class TextBlock:
         self.n_docs = self.n_docs + np.bincount(y[observed], weights=w[observed], minlength=n_classes)
 
     def expand_classes(self, take: np.ndarray) -> None:
+        invalidate(self)
         keep = take >= 0
 
         def grown(m: np.ndarray) -> np.ndarray:
@@ -116,7 +119,11 @@ class TextBlock:
         names = np.array(self.terms, dtype=object)[keep]
         return keep[np.argsort(names, kind="stable")]
 
+    @derived
     def _params(self) -> dict[str, Any]:
+        return {**self._weights(), "vocab_map": {self.terms[i]: j for j, i in enumerate(self.vocabulary())}}
+
+    def _weights(self) -> dict[str, Any]:
         vocab = self.vocabulary()
         counts = self.word_counts[vocab]
         v = len(vocab)
@@ -147,8 +154,7 @@ class TextBlock:
 
     def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
         text = _text_module()
-        vocab_map = {self.terms[i]: j for j, i in enumerate(params["vocab"])}
-        x = sparse.csr_matrix(text.count_matrix(list(docs), vocab_map, self._unpruned()), dtype=float)
+        x = sparse.csr_matrix(text.count_matrix(list(docs), params["vocab_map"], self._unpruned()), dtype=float)
         if self.spec.event_model == "bernoulli":
             x.data[:] = 1.0
         return x
@@ -170,8 +176,7 @@ class TextBlock:
             jll = np.asarray(self._design(docs, params) @ params["weights"])
         jll = jll + params["constant"]
         if params["unk"] is not None:
-            unseen = _text_module().unseen_counts(list(docs), {self.terms[i]: j for j, i in enumerate(params["vocab"])},
-                                                  self._unpruned())
+            unseen = _text_module().unseen_counts(list(docs), params["vocab_map"], self._unpruned())
             jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
         out[observed] = jll
         return out
@@ -194,7 +199,7 @@ class TextBlock:
         """Each distinct term of one document: its count, status and log-weight per class."""
         params = params or self._params()
         terms = Counter(_text_module().analyze(doc, self.options))
-        vocab_pos = {self.terms[i]: j for j, i in enumerate(params["vocab"])}
+        vocab_pos = params["vocab_map"]
         n_classes = params["weights"].shape[1]
         names = classes if classes is not None else list(range(n_classes))
         rows = []
@@ -224,21 +229,18 @@ class TextBlock:
         if (self.spec.event_model != "multinomial" or self.spec.complement or params["unk"] is not None
                 or words["count"].sum() > _MAX_TOKENS_FOR_FRACTIONS):
             return None
-        vocab = params["vocab"]
+        vocab, vocab_map = params["vocab"], params["vocab_map"]
         counts = self.word_counts[vocab]
         a = to_fraction(params["alpha"])
-        n_classes = counts.shape[1]
         out = []
-        for c in range(n_classes):
-            den = sum((to_fraction(v) for v in counts[:, c]), Fraction(0)) + a * len(vocab)
+        for c in range(counts.shape[1]):
+            den = exact_sum(counts[:, c]) + a * len(vocab)
             if den == 0:
                 return None
             total = Fraction(1)
             for term, count in zip(words["term"], words["count"]):
-                j = self.term_index.get(term)
-                pos = np.flatnonzero(vocab == j) if j is not None else []
-                if len(pos):
-                    total *= ((to_fraction(counts[pos[0], c]) + a) / den) ** int(count)
+                if term in vocab_map:
+                    total *= ((to_fraction(counts[vocab_map[term], c]) + a) / den) ** int(count)
             out.append(total)
         return tuple(out)
 
@@ -280,6 +282,7 @@ class TextBlock:
                 "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
 
     def load_state(self, state: dict[str, Any], n_classes: int) -> None:
+        invalidate(self)
         self.terms = [str(t) for t in state["terms"]]
         self.term_index = {t: i for i, t in enumerate(self.terms)}
         shape = (len(self.terms), n_classes)
