@@ -17,7 +17,7 @@ feature contributes log(1 - theta), as scikit-learn's BernoulliNB does.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -110,12 +110,14 @@ class CategoricalBlock:
     def fraction_row(self, j: int) -> list[Fraction | None]:
         """P(x = j | c) for every class as exact fractions: (N_cj + a_j) / (n_c + sum a)."""
         a = self.smoothing.pseudo_fractions(len(self.categories))
-        total_a = sum(a, Fraction(0))
-        row = []
-        for c in range(self.counts.shape[1]):
-            den = exact_sum(self.counts[:, c]) + total_a
-            row.append(None if den == 0 else (to_fraction(self.counts[j, c]) + a[j]) / den)
-        return row
+        return [None if den == 0 else (to_fraction(self.counts[j, c]) + a[j]) / den
+                for c, den in enumerate(self._denominators())]
+
+    @derived
+    def _denominators(self) -> list[Fraction]:
+        """n_c + sum_j a_j per class, exactly."""
+        total_a = sum(self.smoothing.pseudo_fractions(len(self.categories)), Fraction(0))
+        return [exact_sum(self.counts[:, c]) + total_a for c in range(self.counts.shape[1])]
 
     # -- prediction ------------------------------------------------------------------------
     def codes(self, series: pd.Series) -> np.ndarray:
@@ -150,8 +152,8 @@ class CategoricalBlock:
             return MISSING_CODE
         return self._positions().get(self._keys([value])[0], UNSEEN_CODE)
 
-    def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
-        value = frame[self.column].iloc[0] if self.column in frame else None
+    def factors(self, row: Mapping[str, Any], n_classes: int) -> list[Factor]:
+        value = row.get(self.column)
         code = self.code_of(value)
         if code == MISSING_CODE:
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,

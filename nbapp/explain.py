@@ -113,21 +113,26 @@ def build_explanation(factors: list[Factor], classes: list[Any], joint_log: np.n
 
 
 def _factor_table(factors: list[Factor], classes: list[Any]) -> pd.DataFrame:
-    rows = []
-    for f in factors:
-        with np.errstate(over="ignore"):
-            p = np.exp(f.log)
-        fractions = f.fraction if f.fraction is not None else (None,) * len(classes)
-        rows.append({
-            "kind": f.kind, "value": f.value, "status": f.status, "detail": f.detail,
-            **{f"p[{c}]": v for c, v in zip(classes, p)},
-            **{f"log[{c}]": v for c, v in zip(classes, f.log)},
-            **{f"fraction[{c}]": v for c, v in zip(classes, fractions)},
-        })
-    table = pd.DataFrame(rows, index=pd.Index([f.name for f in factors], name="factor", dtype=object))
-    for c in classes:
-        table[f"fraction[{c}]"] = table[f"fraction[{c}]"].astype(object)
-    return table
+    logs = np.array([f.log for f in factors], dtype=float)
+    with np.errstate(over="ignore"):
+        probabilities = np.exp(logs)
+    columns: dict[str, Any] = {
+        "kind": [f.kind for f in factors], "value": _objects([f.value for f in factors]),
+        "status": [f.status for f in factors], "detail": [f.detail for f in factors],
+    }
+    for j, c in enumerate(classes):
+        columns[f"p[{c}]"] = probabilities[:, j]
+    for j, c in enumerate(classes):
+        columns[f"log[{c}]"] = logs[:, j]
+    for j, c in enumerate(classes):
+        columns[f"fraction[{c}]"] = _objects([None if f.fraction is None else f.fraction[j] for f in factors])
+    return pd.DataFrame(columns, index=pd.Index([f.name for f in factors], name="factor", dtype=object))
+
+
+def _objects(values: list[Any]) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> list[str]:

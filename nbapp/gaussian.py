@@ -21,7 +21,7 @@ in :meth:`GaussianBlock.table` and the explanation.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ from nbapp.errors import DataError
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments
 
-__all__ = ["GaussianBlock", "numeric_column"]
+__all__ = ["GaussianBlock", "numeric_column", "scalar_number"]
 
 # Relative floor for a zero variance: float64's machine epsilon. Below it, (x - mu)^2 / var
 # for the nearest representable x would overflow the useful range of the density.
@@ -139,13 +139,13 @@ class GaussianBlock:
             out[:, c] = observed @ log_norm[c] - 0.5 * z.sum(axis=1)
         return out
 
-    def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
-        x = self._values(frame)[0]
+    def factors(self, row: Mapping[str, Any], n_classes: int) -> list[Factor]:
+        x = np.array([scalar_number(row.get(col), col, "Gaussian") for col in self.columns])
         usable = self.defined().all(axis=0)
         log = self.log_density(x[None])[0]
         out = []
         for a, col in enumerate(self.columns):
-            value = frame[col].iloc[0] if col in frame else None
+            value = row.get(col)
             if np.isnan(x[a]):
                 out.append(Factor.skipped(col, self.kind, value, MISSING, n_classes,
                                           "no value: left out of the product (seed 000, Eq. 22)"))
@@ -194,6 +194,21 @@ class GaussianBlock:
             if m.shape != shape or not np.isfinite(m).all():
                 raise DataError(f"The model file's Gaussian {name} table is malformed.")
             setattr(self, name, m)
+
+
+def scalar_number(value: Any, column: str, kind: str) -> float:
+    """One value as a float (NaN when missing), refused like :func:`numeric_column` refuses a column."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return np.nan
+    if isinstance(value, str) and not value.strip():
+        return np.nan
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise DataError(f"Column {column!r} is {kind} but the value is {value!r}, which is not a number.") from None
+    if np.isinf(x):
+        raise DataError(f"Column {column!r} is {kind} but the value is {value!r} (infinite); use a finite number.")
+    return x
 
 
 def numeric_column(series: pd.Series, column: str, kind: str) -> np.ndarray:

@@ -292,24 +292,22 @@ class NaiveBayes:
     def explain(self, row: Mapping[str, Any] | pd.Series) -> Explanation:
         """The step-by-step posterior of one example: prior, each factor, joint, evidence."""
         self._check_fitted()
-        frame = _as_frame(row)
-        if len(frame) != 1:
-            raise DataError(f"explain takes one row, not {len(frame)}.")
-        joint = self._joint_log(frame)
-        log_post, _, undetermined = normalise_log(joint, self.log_prior_)
+        values = _as_row(row)
         prior, prior_fractions = self._prior()
         k = len(self.classes_)
         factors: dict[str, Factor] = {"prior": Factor("prior", "prior", None, "used", self.log_prior_,
                                                       tuple(prior_fractions), "P(c)")}
-        for block in self._blocks:
-            for f in block.factors(frame, k):
+        joint = self.log_prior_.copy()
+        for block in self._blocks:           # block order, as in _joint_log
+            for f in block.factors(values, k):
                 factors[f.name] = f
+                if f.status == "used":
+                    joint = joint + f.log
+        log_post, _, undetermined = normalise_log(joint[None, :], self.log_prior_)
         ordered = [factors["prior"], *[factors[c] for c in self.features_]]
-        words = {b.column: b.words(str(frame[b.column].iloc[0]), classes=self.classes_)
-                 for b in self._blocks if isinstance(b, TextBlock) and b.column in frame
-                 and isinstance(frame[b.column].iloc[0], str)}
-        return build_explanation(ordered, self.classes_, joint[0], log_post[0],
-                                 bool(undetermined[0]), words)
+        words = {b.column: b.words(values[b.column], classes=self.classes_)
+                 for b in self._blocks if isinstance(b, TextBlock) and isinstance(values.get(b.column), str)}
+        return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)
 
     # -- the model as a linear classifier and as a generator ------------------------------
     def linear_form(self):
@@ -361,6 +359,19 @@ def _as_frame(df: Any) -> pd.DataFrame:
     if isinstance(df, Mapping):
         return pd.DataFrame({k: pd.Series([v], dtype=object) for k, v in df.items()})
     raise DataError(f"Give the rows as a pandas DataFrame (or one row as a dict), not {type(df).__name__}.")
+
+
+def _as_row(row: Any) -> dict[str, Any]:
+    """One example as a plain dict (explain's scalar path: no per-column pandas work)."""
+    if isinstance(row, pd.DataFrame):
+        if len(row) != 1:
+            raise DataError(f"explain takes one row, not {len(row)}.")
+        row = row.iloc[0]
+    if isinstance(row, pd.Series):
+        return row.to_dict()
+    if isinstance(row, Mapping):
+        return dict(row)
+    raise DataError(f"Give the example as a dict or a pandas Series, not {type(row).__name__}.")
 
 
 def _check_frame(df: Any, target: str, features: list[str], weight: str | None) -> None:

@@ -14,7 +14,7 @@ neither in fitting nor in the product).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -24,7 +24,7 @@ from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.gaussian import numeric_column
+from nbapp.gaussian import numeric_column, scalar_number
 
 __all__ = ["MultinomialBlock", "CountTable", "counts_matrix"]
 
@@ -114,14 +114,16 @@ class MultinomialBlock:
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         return self.table.joint_log(counts_matrix(frame, self.columns)[0])
 
-    def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
-        x, missing = counts_matrix(frame, self.columns)
-        x = x.toarray()[0]
+    def factors(self, row: Mapping[str, Any], n_classes: int) -> list[Factor]:
+        x = np.array([scalar_number(row.get(col), col, "a count (multinomial)") for col in self.columns])
+        if (x < 0).any():
+            col = self.columns[int(np.flatnonzero(x < 0)[0])]
+            raise DataError(f"Column {col!r} is a count (multinomial) but the value is {row.get(col)!r}; counts must be >= 0.")
         log_theta = self.table.log_probabilities()
         out = []
         for a, col in enumerate(self.columns):
-            value = frame[col].iloc[0] if col in frame else None
-            if missing[0, a]:
+            value = row.get(col)
+            if np.isnan(x[a]):
                 out.append(Factor.skipped(col, self.kind, value, MISSING, n_classes,
                                           "no value: left out of the product (seed 000, Eq. 22)"))
             elif not self.table.defined():

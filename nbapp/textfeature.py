@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -181,8 +181,8 @@ class TextBlock:
         out[observed] = jll
         return out
 
-    def factors(self, frame: pd.DataFrame, n_classes: int) -> list[Factor]:
-        value = frame[self.column].iloc[0] if self.column in frame else None
+    def factors(self, row: Mapping[str, Any], n_classes: int) -> list[Factor]:
+        value = row.get(self.column)
         if value is None or (not isinstance(value, str) and pd.isna(value)):
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
                                    "no document: left out of the product (seed 000, Eq. 22)")]
@@ -190,7 +190,7 @@ class TextBlock:
         if not self.defined(params):
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class has no words at all and l = 0 gives 0/0")]
-        log = self.joint_log(frame[[self.column]], n_classes)[0]
+        log = self.joint_log(pd.DataFrame({self.column: pd.Series([value], dtype=object)}), n_classes)[0]
         words = self.words(str(value), params)
         detail = "product over the document's words; the multinomial coefficient cancels"
         return [Factor(self.column, self.kind, value, USED, log, self._fractions(words, params), detail)]
