@@ -144,7 +144,7 @@ def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> lis
         zero = [c for c, v in zip(classes, f.log) if v == -np.inf]
         if zero:
             shown = ", ".join(repr(c) for c in zero)
-            what = "P(c)" if f.name == "prior" else f"P({f.name} = {f.value!r} | c)"
+            what = "P(class)" if f.name == "prior" else f"P({f.name} = {f.value!r} | class)"
             notes.append(f"{what} = 0 for class {shown}: with no smoothing (l = 0) one zero factor makes "
                          f"the whole product 0, so that class is impossible for this example.")
     if undetermined:

@@ -48,7 +48,12 @@ class Lidstone:
 
 @dataclass(frozen=True)
 class MEstimate:
-    """m-estimate (n_y + m p) / (n + m)   [seed 003]; p = 1/K unless given."""
+    """m-estimate (n_y + m p) / (n + m)   [seed 003]; p = 1/K unless given.
+
+    With the default p = 1/K this is the seed's formula exactly. A given p is the same
+    prior estimate for every value; the denominator is then n + K m p (the sum of the
+    pseudo-counts), which keeps every CPT column a distribution and equals n + m when p = 1/K.
+    """
 
     m: float
     p: float | None = None
