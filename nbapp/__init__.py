@@ -7,12 +7,23 @@ docstrings cite them by seed and equation number.
 
 from nbapp.errors import DataError
 from nbapp.explain import Explanation
+from nbapp.export import neutralise, safe_csv_bytes
 from nbapp.linear import LinearForm
+from nbapp.loading import Table, load_corpus, load_table
 from nbapp.model import NaiveBayes
+from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Text
 
 __all__ = [
+    "check_target",
+    "load_corpus",
+    "load_table",
+    "neutralise",
+    "propose_feature_types",
+    "propose_target",
+    "safe_csv_bytes",
+    "Table",
     "BetaPrior",
     "Bernoulli",
     "Categorical",

@@ -138,8 +138,13 @@ def _consecutive(values: np.ndarray) -> bool:
 
 
 def _count_block(df: pd.DataFrame, target: str) -> set[str]:
-    """Non-negative integer columns that are mostly zero, when there are several of them."""
-    block = set()
+    """Non-negative integer columns (beyond 0/1) that look like a bag of counts.
+
+    Three or more of them must be mostly zero; once such a block exists, other count
+    columns with many zeros (at least half the block's share) join it, so a word that
+    happens to be common is not split off as a categorical column.
+    """
+    share = {}
     for c in df.columns:
         column = df[c]
         if c == target or not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
@@ -150,11 +155,13 @@ def _count_block(df: pd.DataFrame, target: str) -> set[str]:
             and np.all(np.isfinite(values))
             and np.all(values >= 0)
             and np.all(values == np.round(values))
-            and np.mean(values == 0) >= COUNT_ZERO_SHARE
-            and len(np.unique(values)) > 2
+            and values.max() > 1
         ):
-            block.add(str(c))
-    return block if len(block) >= COUNT_BLOCK_MIN_COLUMNS else set()
+            share[str(c)] = float(np.mean(values == 0))
+    sparse = [c for c, zeros in share.items() if zeros >= COUNT_ZERO_SHARE]
+    if len(sparse) < COUNT_BLOCK_MIN_COLUMNS:
+        return set()
+    return {c for c, zeros in share.items() if zeros >= COUNT_ZERO_SHARE / 2}
 
 
 def propose_target(df: pd.DataFrame) -> str | None:
@@ -163,13 +170,21 @@ def propose_target(df: pd.DataFrame) -> str | None:
     A column named like label/class/target/y with 2..50 distinct values; else the last text
     column with 2..50 distinct values; else the last such column of any type.
     """
-    fits = [c for c in df.columns if 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _continuous(df[c])]
+    fits = [c for c in df.columns if 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _fractional(df[c])]
     by_name = {str(c).strip().lower(): c for c in fits}
     for name in TARGET_NAMES:
         if name in by_name:
             return by_name[name]
     texts = [c for c in fits if not pd.api.types.is_numeric_dtype(df[c])]
     return (texts or fits or [None])[-1]
+
+
+def _fractional(column: pd.Series) -> bool:
+    """Floats with a fractional part: measurements, never a default target."""
+    if not pd.api.types.is_float_dtype(column):
+        return False
+    values = column.dropna().to_numpy()
+    return bool(np.any(values != np.round(values)))
 
 
 def _continuous(column: pd.Series) -> bool:

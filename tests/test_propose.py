@@ -1,0 +1,138 @@
+"""Proposed feature types with reasons, the default target, and target checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nbapp.errors import DataError
+from nbapp.loading import load_table
+from nbapp.propose import check_target, propose_feature_types, propose_target
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_data"
+
+
+def proposal(frame: pd.DataFrame, target: str) -> dict[str, tuple[str, str]]:
+    table = propose_feature_types(frame, target)
+    assert list(table.columns) == ["column", "type", "reason"]
+    return {row.column: (row.type, row.reason) for row in table.itertuples()}
+
+
+def test_one_row_per_non_target_column_in_frame_order():
+    frame = pd.DataFrame({"b": [1.5, 2.5, 3.5], "y": ["p", "q", "p"], "a": ["u", "v", "u"]})
+    assert propose_feature_types(frame, "y")["column"].tolist() == ["b", "a"]
+
+
+def test_tennis_days_are_ids_and_the_weather_categorical():
+    frame = load_table((SAMPLES / "tennis14.csv").read_bytes(), "tennis14.csv").frame
+    types = proposal(frame, "Play")
+    assert types["Day"] == ("ignore", "ID-like (every value distinct) -> ignore")
+    assert types["Outlook"] == ("categorical", "3 distinct values -> categorical")
+    assert types["Wind"][0] == "categorical"
+    assert propose_target(frame) == "Play"
+
+
+def test_gender_measurements_are_gaussian_and_target_is_the_text_column():
+    frame = load_table((SAMPLES / "gender.csv").read_bytes(), "gender.csv").frame
+    types = proposal(frame, "Gender")
+    assert types["Height"] == ("gaussian", "float -> Gaussian")
+    assert types["Weight"][0] == "gaussian" and types["Foot_Size"][0] == "gaussian"
+    assert propose_target(frame) == "Gender"
+
+
+def test_yes_no_and_zero_one_columns_are_bernoulli():
+    frame = pd.DataFrame({"link": ["yes", "no", "yes", "no"], "bit": [0, 1, 1, 0], "y": list("abab")})
+    types = proposal(frame, "y")
+    assert types["link"] == ("bernoulli", "2 distinct values (no/yes) -> Bernoulli")
+    assert types["bit"][0] == "bernoulli"
+
+
+def test_long_strings_are_text():
+    frame = pd.DataFrame({"review": ["a really good film indeed", "bad plot and worse acting"], "y": ["p", "n"]})
+    assert proposal(frame, "y")["review"][0] == "text"
+
+
+def test_constant_dates_and_empty_columns_are_ignored():
+    frame = pd.DataFrame({
+        "const": ["x"] * 6,
+        "when": [f"2024-01-0{i}" for i in range(1, 7)],
+        "none": [None] * 6,
+        "y": list("ababab"),
+    })
+    types = proposal(frame, "y")
+    assert types["const"] == ("ignore", "constant (always 'x') -> ignore")
+    assert types["when"][0] == "ignore" and "dates" in types["when"][1]
+    assert types["none"][0] == "ignore"
+
+
+def test_few_small_integers_are_categorical_and_say_so():
+    frame = pd.DataFrame({"stars": [1, 2, 3, 2, 1, 3, 2, 1], "y": list("abababab")})
+    kind, reason = proposal(frame, "y")["stars"]
+    assert kind == "categorical" and "multinomial if they are counts" in reason
+
+
+def test_a_block_of_sparse_counts_is_multinomial():
+    rng = np.random.default_rng(0)
+    counts = {f"w{i}": rng.poisson(0.4, 40) for i in range(4)}
+    frame = pd.DataFrame({**counts, "y": ["s", "h"] * 20})
+    types = proposal(frame, "y")
+    assert {types[c][0] for c in counts} == {"multinomial"}
+
+
+def test_a_count_column_is_proposed_as_the_row_weight():
+    frame = load_table((SAMPLES / "bikes.csv").read_bytes(), "bikes.csv").frame
+    assert proposal(frame, "bike")["count"][0] == "ignore"
+    assert propose_target(frame) == "bike"
+
+
+def test_100000_category_id_column_is_ignored_quickly():
+    frame = pd.DataFrame({"code": [f"c{i}" for i in range(100_000)], "y": ["a", "b"] * 50_000})
+    assert proposal(frame, "y")["code"][0] == "ignore"
+
+
+def test_propose_target_prefers_a_label_like_name_and_skips_continuous_columns():
+    frame = pd.DataFrame({"class": ["a", "b"] * 10, "z": ["u", "v"] * 10, "x": np.linspace(0, 1, 20)})
+    assert propose_target(frame) == "class"
+    assert propose_target(pd.DataFrame({"x": np.linspace(0, 1, 20)})) is None
+
+
+# --- check_target -------------------------------------------------------------------------
+def test_missing_labels_are_dropped_and_counted():
+    frame = pd.DataFrame({"y": ["a", None, "b", " ", "a"], "x": range(5)})
+    kept, notes = check_target(frame, "y")
+    assert kept["x"].tolist() == [0, 2, 4]
+    assert "Dropped 2 row(s) with no label in 'y' (rows 1, 3)." in notes
+
+
+def test_look_alike_labels_are_named_not_merged():
+    frame = pd.DataFrame({"y": ["yes", "Yes ", "YES", "no", "no", "yes"]})
+    kept, notes = check_target(frame, "y")
+    assert kept["y"].nunique() == 4
+    assert any("'YES', 'Yes ', 'yes'" in n or "differ only in case or spaces" in n for n in notes)
+
+
+def test_one_class_only_is_refused():
+    with pytest.raises(DataError, match=r"only one class \('yes'\).*choose another target"):
+        check_target(pd.DataFrame({"y": ["yes"] * 4 + [None]}), "y")
+
+
+def test_continuous_target_is_refused():
+    frame = pd.DataFrame({"price": np.linspace(0.5, 99.5, 50)})
+    with pytest.raises(DataError, match=r"'price' looks continuous \(50 distinct numbers.*bins"):
+        check_target(frame, "price")
+
+
+def test_single_row_classes_and_many_classes_are_warned():
+    frame = pd.DataFrame({"y": [f"c{i}" for i in range(1000)] + ["c0"]})
+    kept, notes = check_target(frame, "y")
+    assert len(kept) == 1001
+    assert any("have a single row" in n for n in notes)
+    assert any("has 1,000 classes" in n for n in notes)
+
+
+def test_unknown_target_column_is_refused_naming_the_columns():
+    with pytest.raises(DataError, match=r"'z' is not a column; choose one of 'a'"):
+        check_target(pd.DataFrame({"a": [1]}), "z")
