@@ -6,6 +6,7 @@ docstrings cite them by seed and equation number.
 """
 
 from nbapp.errors import DataError
+from nbapp.examples import EXAMPLES, Example, load_example
 from nbapp.explain import Explanation
 from nbapp.export import neutralise, safe_csv_bytes
 from nbapp.linear import LinearForm
@@ -16,6 +17,9 @@ from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Text
 
 __all__ = [
+    "EXAMPLES",
+    "Example",
+    "load_example",
     "check_target",
     "load_corpus",
     "load_table",

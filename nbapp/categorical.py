@@ -207,7 +207,7 @@ class BernoulliBlock(CategoricalBlock):
 
     def _learnable(self, uniques: Sequence[Any]) -> list[Any]:
         values = [python_scalar(v) for v in uniques]
-        if not self.categories:
+        if not self.categories and values:    # the pair is decided by the first values seen
             self.categories = self._pair(values)
             self.counts = np.zeros((2, self.counts.shape[1]))
         unknown = [v for v in values if _binary_key(v) not in map(_binary_key, self.categories)]
