@@ -309,6 +309,17 @@ class NaiveBayes:
                  for b in self._blocks if isinstance(b, TextBlock) and isinstance(values.get(b.column), str)}
         return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)
 
+    def with_priors(self, priors: Any) -> "NaiveBayes":
+        """The same fitted model under other class priors, without refitting (seed 004's bikes).
+
+        The feature statistics are shared (read-only); only P(c) changes.
+        """
+        self._check_fitted()
+        moved = copy.copy(self)
+        moved.priors = check_priors(priors)
+        moved._prior()          # a mapping must name exactly the model's classes
+        return moved
+
     # -- the model as a linear classifier and as a generator ------------------------------
     def linear_form(self):
         """w and b with log P(c1 | x) / P(c0 | x) = w.x + b (two classes)   [seed 000, Eq. 17-20]."""

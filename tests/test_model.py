@@ -261,3 +261,15 @@ def test_sample_draws_rows_of_the_model_shape():
     # the sampled class shares follow the priors
     shares = rows["label"].value_counts(normalize=True).reindex(m.classes_).to_numpy()
     assert shares == pytest.approx(m.priors_.to_numpy(), abs=0.08)
+
+
+def test_with_priors_changes_only_the_prior():
+    bikes = pd.read_csv(__import__("conftest").SAMPLES / "bikes.csv")
+    m = NaiveBayes({"color": "categorical"}).fit(bikes, target="bike", weight="count")
+    assert m.explain({"color": "teal"}).prediction == "veoride"
+    moved = m.with_priors({"veoride": 0.02, "private": 0.98})     # seed 004: Veoride pulls its bikes
+    assert moved.explain({"color": "teal"}).prediction == "private"
+    assert m.priors_["veoride"] == pytest.approx(0.2)               # the original is untouched
+    pd.testing.assert_frame_equal(moved.cpt("color"), m.cpt("color"))
+    with pytest.raises(DataError, match="no probability for class"):
+        m.with_priors({"veoride": 1.0})
