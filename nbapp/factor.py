@@ -27,6 +27,7 @@ class Factor:
     log: np.ndarray
     fraction: tuple[Fraction | None, ...] | None = None
     detail: str = ""
+    table: Any = None   # per-word detail of a text factor (a DataFrame), else None
 
     @classmethod
     def skipped(cls, name: str, kind: str, value: Any, status: str, n_classes: int, detail: str = "") -> "Factor":

@@ -299,14 +299,14 @@ class NaiveBayes:
                                                       tuple(prior_fractions), "P(c)")}
         joint = self.log_prior_.copy()
         for block in self._blocks:           # block order, as in _joint_log
-            for f in block.factors(values, k):
+            extra = {"classes": self.classes_} if isinstance(block, TextBlock) else {}
+            for f in block.factors(values, k, **extra):
                 factors[f.name] = f
                 if f.status == "used":
                     joint = joint + f.log
         log_post, _, undetermined = normalise_log(joint[None, :], self.log_prior_)
         ordered = [factors["prior"], *[factors[c] for c in self.features_]]
-        words = {b.column: b.words(values[b.column], classes=self.classes_)
-                 for b in self._blocks if isinstance(b, TextBlock) and isinstance(values.get(b.column), str)}
+        words = {f.name: f.table for f in ordered if f.table is not None}
         return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)
 
     def with_priors(self, priors: Any) -> "NaiveBayes":

@@ -181,7 +181,7 @@ class TextBlock:
         out[observed] = jll
         return out
 
-    def factors(self, row: Mapping[str, Any], n_classes: int) -> list[Factor]:
+    def factors(self, row: Mapping[str, Any], n_classes: int, classes: list[Any] | None = None) -> list[Factor]:
         value = row.get(self.column)
         if value is None or (not isinstance(value, str) and pd.isna(value)):
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
@@ -190,59 +190,73 @@ class TextBlock:
         if not self.defined(params):
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class has no words at all and l = 0 gives 0/0")]
-        log = self.joint_log(pd.DataFrame({self.column: pd.Series([value], dtype=object)}), n_classes)[0]
-        words = self.words(str(value), params)
-        detail = "product over the document's words; the multinomial coefficient cancels"
-        return [Factor(self.column, self.kind, value, USED, log, self._fractions(words, params), detail)]
+        terms = Counter(_text_module().analyze(str(value), self.options))
+        words = self.words_table(terms, params, classes)
+        contributions = words[[c for c in words.columns if c.startswith("contribution[")]].to_numpy(dtype=float)
+        log = contributions.sum(axis=0)
+        detail = "the sum over the document's words (table in Explanation.words); the multinomial coefficient cancels"
+        return [Factor(self.column, self.kind, value, USED, log, self._fractions(terms, params), detail, words)]
 
-    def words(self, doc: str, params: dict[str, Any] | None = None, classes: list[Any] | None = None) -> pd.DataFrame:
+    def words(self, doc: str, classes: list[Any] | None = None) -> pd.DataFrame:
         """Each distinct term of one document: its count, status and log-weight per class."""
-        params = params or self._params()
-        terms = Counter(_text_module().analyze(doc, self.options))
-        vocab_pos = params["vocab_map"]
+        return self.words_table(Counter(_text_module().analyze(doc, self.options)), self._params(), classes)
+
+    def words_table(self, terms: Counter, params: dict[str, Any], classes: list[Any] | None) -> pd.DataFrame:
+        """Rows: the document's distinct terms (status used / UNK / unseen) and, for the Bernoulli
+        event model, one row for all absent vocabulary words. The contributions sum to the
+        text factor's log-likelihood per class."""
         n_classes = params["weights"].shape[1]
         names = classes if classes is not None else list(range(n_classes))
-        rows = []
-        for term, count in terms.items():
-            j = vocab_pos.get(term)
-            if j is not None:
-                status, weights = USED, params["weights"][j]
-            elif params["unk"] is not None:
-                status, weights = "UNK", params["unk"]
-            else:
-                status, weights = "unseen", np.full(n_classes, np.nan)
-            count_used = 1 if self.spec.event_model == "bernoulli" else count
-            rows.append({"term": term, "count": count, "status": status,
-                         **{f"log[{c}]": w for c, w in zip(names, weights)},
-                         **{f"contribution[{c}]": (count_used * w if status != "unseen" else 0.0)
-                            for c, w in zip(names, weights)}})
-        table = pd.DataFrame(rows, columns=["term", "count", "status",
-                                            *[f"log[{c}]" for c in names], *[f"contribution[{c}]" for c in names]])
-        if self.spec.event_model == "bernoulli":
-            absent = params["constant"] - sum(params["log_off"][vocab_pos[t]] for t in terms if t in vocab_pos)
-            table.loc[len(table)] = {"term": "(absent vocabulary words)", "count": 0, "status": "absent",
+        bernoulli = self.spec.event_model == "bernoulli"
+        per_term = params["log_on"] if bernoulli else params["weights"]
+        vocab_map = params["vocab_map"]
+        counts = np.fromiter(terms.values(), dtype=float, count=len(terms))
+        positions = np.array([vocab_map.get(t, -1) for t in terms], dtype=int)
+        known = positions >= 0
+        logs = np.full((len(terms), n_classes), np.nan)
+        logs[known] = per_term[positions[known]]
+        status = np.where(known, USED, "UNK" if params["unk"] is not None else "unseen").astype(object)
+        if params["unk"] is not None:
+            logs[~known] = params["unk"]
+        used_counts = np.where(known | (params["unk"] is not None), 1.0 if bernoulli else counts, 0.0)
+        with np.errstate(invalid="ignore"):
+            contributions = np.where(used_counts[:, None] > 0, used_counts[:, None] * logs, 0.0)
+        table = {"term": list(terms), "count": counts.astype(int), "status": status}
+        table.update({f"log[{c}]": logs[:, j] for j, c in enumerate(names)})
+        table.update({f"contribution[{c}]": contributions[:, j] for j, c in enumerate(names)})
+        words = pd.DataFrame(table)
+        if bernoulli:
+            absent = params["constant"] - params["log_off"][positions[known]].sum(axis=0)
+            words.loc[len(words)] = {"term": "(absent vocabulary words)", "count": 0, "status": "absent",
                                      **{f"log[{c}]": np.nan for c in names},
-                                     **{f"contribution[{c}]": v for c, v in zip(names, np.atleast_1d(absent))}}
-        return table
+                                     **{f"contribution[{c}]": v for c, v in zip(names, absent)}}
+        return words
 
-    def _fractions(self, words: pd.DataFrame, params: dict[str, Any]) -> tuple[Fraction | None, ...] | None:
+    def _fractions(self, terms: Counter, params: dict[str, Any]) -> tuple[Fraction | None, ...] | None:
         if (self.spec.event_model != "multinomial" or self.spec.complement or params["unk"] is not None
-                or words["count"].sum() > _MAX_TOKENS_FOR_FRACTIONS):
+                or sum(terms.values()) > _MAX_TOKENS_FOR_FRACTIONS):
             return None
         vocab, vocab_map = params["vocab"], params["vocab_map"]
         counts = self.word_counts[vocab]
         a = to_fraction(params["alpha"])
         out = []
-        for c in range(counts.shape[1]):
-            den = exact_sum(counts[:, c]) + a * len(vocab)
+        for c, den in enumerate(self._denominators()):
             if den == 0:
                 return None
             total = Fraction(1)
-            for term, count in zip(words["term"], words["count"]):
+            for term, count in terms.items():
                 if term in vocab_map:
                     total *= ((to_fraction(counts[vocab_map[term], c]) + a) / den) ** int(count)
             out.append(total)
         return tuple(out)
+
+    @derived
+    def _denominators(self) -> list[Fraction]:
+        """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
+        params = self._params()
+        counts = self.word_counts[params["vocab"]]
+        a = to_fraction(params["alpha"])
+        return [exact_sum(counts[:, c]) + a * len(params["vocab"]) for c in range(counts.shape[1])]
 
     # -- tables ----------------------------------------------------------------------------
     def top_words(self, classes: list[Any], n: int = 10) -> pd.DataFrame:
