@@ -122,6 +122,11 @@ class NaiveBayes:
             self._reset()
             raise DataError(f"The target {target!r} has one class only ({only!r}); "
                             "Naive Bayes needs at least two classes to choose between.")
+        for block in self._blocks:
+            if isinstance(block, TextBlock) and not len(block.vocabulary()):
+                self._reset()
+                raise DataError(f"Column {block.column!r} has no words left after preprocessing (every token is a "
+                                "stop word, pruned, or the documents are empty); relax the stop words or pruning.")
         return self
 
     def partial_fit(self, df: pd.DataFrame, target: str | None = None, weight: str | None = None) -> "NaiveBayes":
