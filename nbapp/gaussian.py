@@ -64,9 +64,12 @@ class GaussianBlock:
         n = np.asarray(onehot.T @ observed.astype(float))
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = np.where(n > 0, np.asarray(onehot.T @ x0) / np.where(n > 0, n, 1.0), 0.0)
-        dev2 = np.where(observed, (x0 - mean[y]) ** 2, 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):   # overflow is refused just below
+            dev2 = np.where(observed, (x0 - mean[y]) ** 2, 0.0)
         m2 = np.asarray(onehot.T @ dev2)
-        self.n, self.mean, self.m2 = merge_moments(self.n, self.mean, self.m2, n, mean, m2)
+        merged = merge_moments(self.n, self.mean, self.m2, n, mean, m2)
+        _check_finite_moments(merged[2], self.columns)
+        self.n, self.mean, self.m2 = merged
 
     def expand_classes(self, take: np.ndarray) -> None:
         invalidate(self)
@@ -194,6 +197,14 @@ class GaussianBlock:
             if m.shape != shape or not np.isfinite(m).all():
                 raise DataError(f"The model file's Gaussian {name} table is malformed.")
             setattr(self, name, m)
+
+
+def _check_finite_moments(m2: np.ndarray, columns: list[str]) -> None:
+    bad = ~np.isfinite(m2).all(axis=0)
+    if bad.any():
+        column = columns[int(np.flatnonzero(bad)[0])]
+        raise DataError(f"Column {column!r} holds values so large (beyond about 1e154) that their variance "
+                        "overflows; rescale the column (e.g. divide by a power of ten) or type it categorical.")
 
 
 def scalar_number(value: Any, column: str, kind: str) -> float:

@@ -22,22 +22,34 @@ import numpy as np
 __all__ = ["logsumexp_rows", "normalise_log"]
 
 
-def logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    """log(sum(exp(a), axis=1)) without overflow; a row of -inf gives -inf."""
+def _shifted(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """a - max per row, the max (0 for rows of -inf) and log sum exp of the shifted row."""
     a = np.atleast_2d(a)
     top = a.max(axis=1, keepdims=True)
     shift = np.where(np.isfinite(top), top, 0.0)
+    shifted = a - shift
     with np.errstate(divide="ignore"):
-        return (np.log(np.exp(a - shift).sum(axis=1, keepdims=True)) + shift)[:, 0]
+        log_sum = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return shifted, shift, log_sum
+
+
+def logsumexp_rows(a: np.ndarray) -> np.ndarray:
+    """log(sum(exp(a), axis=1)) without overflow; a row of -inf gives -inf."""
+    _, shift, log_sum = _shifted(a)
+    return (log_sum + shift)[:, 0]
 
 
 def normalise_log(joint_log: np.ndarray, log_prior: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Log posteriors, log evidence and the undetermined-row mask of a (rows x classes) array."""
-    joint_log = np.atleast_2d(joint_log)
-    log_evidence = logsumexp_rows(joint_log)
+    """Log posteriors, log evidence and the undetermined-row mask of a (rows x classes) array.
+
+    The posterior is (a - max) - log sum exp(a - max): subtracting the max first keeps
+    the small log-sum term from being rounded away when joint logs are huge (-1e15).
+    """
+    shifted, shift, log_sum = _shifted(joint_log)
+    log_evidence = (log_sum + shift)[:, 0]
     undetermined = ~np.isfinite(log_evidence)
     with np.errstate(invalid="ignore"):
-        log_posterior = joint_log - log_evidence[:, None]
+        log_posterior = shifted - log_sum
     if undetermined.any():
         prior_only = log_prior - logsumexp_rows(log_prior[None, :])[0]
         log_posterior[undetermined] = prior_only

@@ -16,9 +16,10 @@ def merge_moments(n_a: np.ndarray, mean_a: np.ndarray, m2_a: np.ndarray,
     """Merge two sets of (n, mean, M2); entries with n = 0 carry mean 0 and M2 0."""
     n = n_a + n_b
     safe_n = np.where(n > 0, n, 1.0)
-    delta = mean_b - mean_a
-    mean = np.where(n > 0, mean_a + delta * (n_b / safe_n), 0.0)
-    m2 = m2_a + m2_b + delta**2 * (n_a * n_b / safe_n)
+    with np.errstate(over="ignore", invalid="ignore"):   # callers refuse non-finite moments by column
+        delta = mean_b - mean_a
+        mean = np.where(n > 0, mean_a + delta * (n_b / safe_n), 0.0)
+        m2 = m2_a + m2_b + delta**2 * (n_a * n_b / safe_n)
     return n, mean, m2
 
 

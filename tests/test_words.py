@@ -1,0 +1,41 @@
+"""Word-level views: informative words, Zipf ranks, a document token by token."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nbapp
+from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text import TextOptions
+from nbapp.words import document_tokens, informative_words, zipf_table
+
+
+@pytest.fixture(scope="module")
+def spam_model():
+    sms = nbapp.load_example("sms_spam")
+    spec = nbapp.Text(options=TextOptions(stop_words=ENGLISH_STOP_WORDS))
+    return nbapp.NaiveBayes({"text": spec}).fit(sms, target="label")
+
+
+def test_informative_words_are_log_ratios_of_the_cpt(spam_model):
+    table = informative_words(spam_model, "text", "spam", "ham", n=5)
+    cpt = spam_model.cpt("text")
+    top = table.iloc[0]
+    assert top["log_ratio"] == pytest.approx(np.log(cpt.loc[top["term"], "spam"] / cpt.loc[top["term"], "ham"]))
+    assert table["log_ratio"].iloc[0] > 0 > table["log_ratio"].iloc[-1]
+
+
+def test_zipf_counts_fall_with_rank(spam_model):
+    table = zipf_table(spam_model, "text")
+    for _, group in table.groupby("class"):
+        assert group["count"].is_monotonic_decreasing and group["rank"].iloc[0] == 1
+
+
+def test_document_tokens_mark_removed_and_unseen_and_sum_to_the_log_odds(spam_model):
+    doc = "FREE entry in the zzqxw prize"
+    tokens = document_tokens(spam_model, "text", doc, "spam", "ham")
+    status = dict(zip(tokens["token"], tokens["status"]))
+    assert status["the"] == "removed" and status["zzqxw"] == "unseen" and status["FREE"] == "used"
+    e = spam_model.explain({"text": doc})
+    assert tokens["log_odds"].sum() == pytest.approx(e.logs.loc["text", "spam"] - e.logs.loc["text", "ham"])
