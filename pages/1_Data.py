@@ -1,0 +1,175 @@
+"""Data: pick a built-in example or upload a file, choose the target and a type per column."""
+
+from pathlib import PurePath
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from nbapp.errors import DataError
+from nbapp.examples import EXAMPLES, example
+
+ui.ensure_state()
+ui.sidebar_summary()
+ui.page_header("Data", "Pick a built-in example or upload your own table or text corpus; then say which "
+               "column to predict and how to read every other column.")
+
+ss = st.session_state
+MODES = ("Built-in example", "Upload a file")
+CORPUS_SUFFIXES = {".zip", ".txt"}
+NO_WEIGHT = "(none)"
+
+
+def _source_ui() -> None:
+    source = ss["source"]
+    ss.setdefault("data_mode", MODES[0] if source.reader == "example" else MODES[1])
+    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
+                     horizontal=True, on_set=lambda v: ss.update(data_mode=v))
+    if mode == MODES[0]:
+        _example_ui()
+    else:
+        _upload_ui()
+
+
+def _example_ui() -> None:
+    source = ss["source"]
+    current = source.example or ui.DEFAULT_EXAMPLE
+    key = ui.synced(st.selectbox, "Example", key="_data_example", value=current,
+                    options=[ex.key for ex in EXAMPLES], format_func=lambda k: example(k).title,
+                    on_set=ui.load_example_into_state)
+    ex = example(key)
+    if source.example != key:  # e.g. coming back from an upload: show the picked example
+        ui.load_example_into_state(key)
+    st.markdown(f"*{ex.story}*  \n{ex.seed}. {ex.notes}")
+
+
+def _upload_ui() -> None:
+    st.file_uploader("Upload a file", type=["csv", "tsv", "txt", "xlsx", "zip"], key="data.uploader",
+                     on_change=_uploaded)
+    st.caption("Tables: CSV or TSV (delimiter and encoding detected), Excel .xlsx. Text corpora: a CSV "
+               "with a text and a label column, a .zip with one folder of .txt files per class, or "
+               "`label<TAB>text` lines.")
+    ss.setdefault("upload_reader", "table")
+    ui.synced(st.radio, "Read the file as", key="_data_reader", value=ss["upload_reader"],
+              options=list(ui.READERS), format_func=ui.READERS.get, horizontal=True, on_set=_reader_changed)
+    if ss.get("upload_error"):
+        st.error(ui.md(ss["upload_error"]))
+    source = ss["source"]
+    if source.reader != "example":
+        df = ss["frame"]
+        st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
+    elif not ss.get("upload_error"):
+        st.info("No file uploaded yet; the example below stays in use until you upload one.")
+
+
+def _uploaded() -> None:
+    """The uploader's callback: parse the new file before the page is drawn (so the sidebar is current)."""
+    uploaded = ss.get("data.uploader")
+    if uploaded is None:
+        return
+    if PurePath(uploaded.name).suffix.lower() in CORPUS_SUFFIXES:
+        ss["upload_reader"] = "corpus"
+    _load(uploaded.getvalue(), uploaded.name, ss.get("upload_reader", "table"))
+
+
+def _reader_changed(reader: str) -> None:
+    ss["upload_reader"] = reader
+    source = ss["source"]
+    if source.reader not in ("example", reader) and ss.get("data_bytes") is not None:
+        _load(ss["data_bytes"], source.name, reader)
+
+
+def _load(data: bytes, name: str, reader: str) -> None:
+    try:
+        ui.load_upload_into_state(data, name, reader)
+    except DataError as err:
+        ss["upload_error"] = str(err)
+    else:
+        ss["upload_error"] = None
+
+
+def _overview_ui(df: pd.DataFrame) -> None:
+    notes = ss.get("load_notes", ())
+    if notes:
+        st.info("\n".join(f"- {ui.md(note)}" for note in notes))
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Rows", f"{len(df):,}")
+    c2.metric("Columns", df.shape[1])
+    c3.metric("Missing cells", f"{int(df.isna().sum().sum()):,}")
+    st.dataframe(df.head(500), height=260)
+    if len(df) > 500:
+        st.caption(f"The first 500 of {len(df):,} rows.")
+    summary = pd.DataFrame({
+        "column": df.columns.astype(str),
+        "dtype": df.dtypes.astype(str).to_numpy(),
+        "missing": df.isna().sum().to_numpy(),
+        "distinct": df.nunique().to_numpy(),
+    })
+    with st.expander("Missing and distinct values per column"):
+        st.dataframe(summary, hide_index=True)
+
+
+def _target_ui(df: pd.DataFrame) -> None:
+    from nbapp.propose import check_target
+
+    columns = list(df.columns)
+    target = ui.synced(st.selectbox, "Target (the column to predict)", key="_data_target", value=ss["target"],
+                       options=columns, format_func=str, on_set=ui.set_target)
+    try:
+        _checked, notes = check_target(df, target)
+    except DataError as err:
+        ui.show_error(err)
+        st.stop()
+    for note in notes:
+        st.warning(ui.md(note))
+    counts = df[target].value_counts(dropna=True)
+    st.caption("Classes: " + ", ".join(f"{ui.md(c)} ({n})" for c, n in counts.head(20).items())
+               + (" …" if len(counts) > 20 else ""))
+
+    numeric = [c for c in columns if c != target and pd.api.types.is_numeric_dtype(df[c])]
+    options = [NO_WEIGHT, *numeric]
+    current = ss.get("weight") if ss.get("weight") in numeric else NO_WEIGHT
+    ui.synced(st.selectbox, "Frequency weight column (optional: each row counts this many times)",
+              key="_data_weight", value=current, options=options, format_func=str,
+              on_set=lambda c: ui.set_weight(None if c is NO_WEIGHT or c == NO_WEIGHT else c))
+
+
+def _types_ui() -> None:
+    st.subheader("Feature types")
+    st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
+    types = ss["types"]
+    reasons = ss.get("type_reasons", {})
+    head = st.columns([3, 2, 5])
+    head[0].markdown("**Column**")
+    head[1].markdown("**Type**")
+    head[2].markdown("**Why**")
+    for i, (col, kind) in enumerate(types.items()):
+        if col == ss.get("weight"):
+            continue
+        row = st.columns([3, 2, 5], vertical_alignment="center")
+        row[0].text(str(col))
+        with row[1]:
+            ui.synced(st.selectbox, f"Type of {ui.md(col)}", key=f"_type::{i}",
+                      value=kind if kind in ui.FEATURE_TYPES else "ignore",
+                      options=ui.FEATURE_TYPES, label_visibility="collapsed",
+                      on_set=lambda v, col=col: _type_changed(col, v))
+        row[2].text(reasons.get(col, ""))
+
+
+def _type_changed(col: str, kind: str) -> None:
+    ui.set_types({**ss["types"], col: kind})
+    ss["type_reasons"] = {**ss.get("type_reasons", {}), col: "chosen by you"}
+
+
+_source_ui()
+df = ss["frame"]
+_overview_ui(df)
+_target_ui(df)
+_types_ui()
+try:
+    model = ui.current_model()
+except DataError as err:
+    st.error(f"The model cannot be fitted with these types: {ui.md(err)}")
+else:
+    st.success(f"Model fitted: {len(model.classes_)} classes, {len(ui.features())} features. "
+               "Go on to the Model or Explain page.")

@@ -1,0 +1,232 @@
+"""Model: smoothing, class prior and Gaussian variance; every fitted table with its formula."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import nbapp
+import ui
+from nbapp.errors import DataError
+from nbapp.export import safe_csv_bytes
+from ui import charts, formulas
+
+ui.ensure_state()
+ui.sidebar_summary()
+ui.page_header("Model", "Choose how the probabilities are estimated, then read every table the model "
+               "learned, with the formula behind one cell of it.")
+
+ss = st.session_state
+VIEWS = ("exact fractions", "decimals", "logs")
+SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "Beta prior (binary features)"}
+PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
+          "custom": "custom per class"}
+VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)"}
+
+
+def _settings_ui() -> None:
+    config = ui.settings()
+    df, target = ui.frame(), ss["target"]
+    kinds = set(ui.features().values())
+    left, middle, right = st.columns(3)
+    if kinds & {"categorical", "bernoulli", "multinomial", "text"}:
+        with left:
+            _smoothing_ui(config)
+    with middle:
+        st.markdown("**Class prior**")
+        ui.synced(st.radio, "Class prior", key="_model_priors", value=config.priors, options=list(PRIORS),
+                  format_func=PRIORS.get, label_visibility="collapsed", on_set=_priors_changed)
+        if config.priors == "custom":
+            _custom_priors_ui(ui.class_list(df, target))
+        ui.synced(st.number_input, "Dirichlet pseudo-count on the class counts (0 = none)",
+                  key="_model_prior_alpha", value=float(config.prior_alpha), min_value=0.0, step=0.5, format="%g",
+                  on_set=lambda v: ui.set_settings(prior_alpha=float(v)))
+    if "gaussian" in kinds:
+        with right:
+            _variance_ui(config)
+
+
+def _smoothing_ui(config: ui.Settings) -> None:
+    st.markdown("**Smoothing**")
+    ui.synced(st.radio, "Smoothing", key="_model_smoothing", value=config.smoothing,
+              options=list(SMOOTHINGS), format_func=SMOOTHINGS.get, label_visibility="collapsed",
+              on_set=lambda v: ui.set_settings(smoothing=v))
+    if config.smoothing != "m":  # the m-estimate replaces l everywhere
+        ui.synced(st.number_input, "l (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
+                  value=float(config.alpha), min_value=0.0, step=0.5, format="%g",
+                  on_set=lambda v: ui.set_settings(alpha=float(v)))
+    if config.alpha == 0 and config.smoothing == "lidstone":
+        st.caption("l = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
+                   "gets probability 0 and rules that class out.")
+    if config.smoothing == "m":
+        ui.synced(st.number_input, "m (equivalent sample size)", key="_model_m", value=float(config.m),
+                  min_value=0.0, step=0.5, format="%g", on_set=lambda v: ui.set_settings(m=float(v)))
+        uniform = ui.synced(st.checkbox, "p = 1/K (uniform prior estimate)", key="_model_p_uniform",
+                            value=config.p is None,
+                            on_set=lambda v: ui.set_settings(p=None if v else 0.5))
+        if not uniform:
+            ui.synced(st.number_input, "p (prior estimate of each value)", key="_model_p",
+                      value=float(config.p if config.p is not None else 0.5), min_value=0.0, max_value=1.0,
+                      step=0.05, format="%g", on_set=lambda v: ui.set_settings(p=float(v)))
+        st.caption("(n_y + m p) / (n + m), seed 003, for every discrete feature, text and count blocks included.")
+    if config.smoothing == "beta":
+        ui.synced(st.number_input, "a (pseudo-count of the positive value)", key="_model_beta_a",
+                  value=float(config.beta_a), min_value=0.0, step=0.5, format="%g",
+                  on_set=lambda v: ui.set_settings(beta_a=float(v)))
+        ui.synced(st.number_input, "b (pseudo-count of the negative value)", key="_model_beta_b",
+                  value=float(config.beta_b), min_value=0.0, step=0.5, format="%g",
+                  on_set=lambda v: ui.set_settings(beta_b=float(v)))
+        st.caption("(N_cd + a) / (N_c + a + b) for Bernoulli features (seed 002); other features keep l.")
+
+
+def _variance_ui(config: ui.Settings) -> None:
+    st.markdown("**Gaussian features**")
+    ui.synced(st.radio, "Variance", key="_model_variance", value=config.variance, options=list(VARIANCES),
+              format_func=VARIANCES.get, on_set=lambda v: ui.set_settings(variance=v))
+    ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × largest variance)",
+              key="_model_var_smoothing", value=float(config.var_smoothing), min_value=0.0, format="%.1e",
+              step=1e-9, on_set=lambda v: ui.set_settings(var_smoothing=float(v)))
+
+
+def _priors_changed(kind: str) -> None:
+    config = ui.settings()
+    if kind == "custom" and not config.custom_priors:
+        freq = ui.frame()[ss["target"]].value_counts(normalize=True)
+        ui.set_settings(priors=kind, custom_priors=tuple((c, float(p)) for c, p in freq.items()))
+    else:
+        ui.set_settings(priors=kind)
+
+
+def _custom_priors_ui(classes: list[Any]) -> None:
+    given = dict(ui.settings().custom_priors)
+    for i, c in enumerate(classes):
+        ui.synced(st.number_input, f"P({ui.md(c)})", key=f"_model_prior::{i}", value=float(given.get(c, 0.0)),
+                  min_value=0.0, max_value=1.0, step=0.01, format="%g",
+                  on_set=lambda v, c=c: ui.set_settings(custom_priors=tuple(
+                      {**dict(ui.settings().custom_priors), c: float(v)}.items())))
+    total = sum(float(given.get(c, 0.0)) for c in classes)
+    st.caption(f"Sum of the custom priors: {total:g}" + ("" if abs(total - 1) < 1e-9 else " (should be 1)"))
+
+
+def _view_radio(key: str) -> str:
+    ss.setdefault("cpt_view", VIEWS[0])
+    return ui.synced(st.radio, "Show probabilities as", key=key, value=ss["cpt_view"], options=VIEWS,
+                     horizontal=True, on_set=lambda v: ss.update(cpt_view=v))
+
+
+def _priors_ui(model: Any) -> None:
+    st.subheader("Class prior P(c)")
+    priors = model.priors_
+    table = formulas.prior_table(model)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.priors_bar(priors), key="model.priors_chart")
+    right.dataframe(table, key="model.priors_table")
+    cls = right.selectbox("Class for the formula", list(priors.index), format_func=str, key="model.prior_class")
+    right.latex(formulas.prior_latex(model, cls, ui.settings()))
+
+
+def _cpt_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Conditional probability tables P(x = v | c)")
+    col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
+    view = _view_radio("_model_cpt_view")
+    counts = model.counts(col)
+    probs = model.cpt(col, exact=True) if view == VIEWS[0] else model.cpt(col)
+    shown = formulas.show_probabilities(probs, view)
+    zero = model.cpt(col).to_numpy(dtype=float) == 0
+    left, right = st.columns(2)
+    left.markdown("Counts N(v, c)")
+    left.dataframe(formulas.highlight(formulas.show_counts(counts), counts.to_numpy(dtype=float) == 0),
+                   key="model.counts_table")
+    right.markdown(f"P(v | c), {view}")
+    right.dataframe(formulas.highlight(shown, zero), key="model.cpt_table")
+    if zero.any():
+        st.warning("Highlighted cells are 0: any example with that value rules the class out. "
+                   "Smoothing (l > 0) removes the zeros.")
+    pick_value, pick_class = st.columns(2)
+    value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
+    cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
+    st.latex(formulas.cpt_cell_latex(model, col, value, cls, ui.settings()))
+    st.download_button("Download this CPT (CSV)", safe_csv_bytes(_cpt_export(counts, model.cpt(col))),
+                       file_name=f"cpt_{col}.csv", mime="text/csv", key="model.cpt_download")
+
+
+def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:
+    both = pd.concat({"count": counts, "probability": probs}, axis=1)
+    both.columns = [f"{part}[{cls}]" for part, cls in both.columns]
+    return both.reset_index()
+
+
+def _gaussian_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Gaussian fits p(x | c) = N(μ_c, σ²_c)")
+    col = st.selectbox("Feature", columns, format_func=str, key="model.gauss_feature")
+    fits = model.gaussian(col)
+    df = ui.frame()
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.gaussian_fit(df[col], df[ss["target"]], fits), key="model.gauss_chart")
+    right.dataframe(fits, key="model.gauss_table")
+    cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
+    st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
+
+
+def _words_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Top words per class")
+    col = st.selectbox("Text or multinomial block", columns, format_func=str, key="model.words_feature")
+    n = st.slider("Words per class", 5, 30, 10, key="model.words_n")
+    try:
+        words = model.top_words(col, n)
+    except (AttributeError, NotImplementedError, DataError) as err:
+        st.info(f"Top words are not available for this block: {ui.md(err)}")
+        return
+    long = formulas.long_top_words(words)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.top_words_bars(long, value_col=formulas.word_value_column(long)),
+                      key="model.words_chart")
+    right.dataframe(words, key="model.words_table")
+
+
+def _export_ui(model: Any) -> None:
+    st.subheader("Save or load the model")
+    left, right = st.columns(2)
+    left.download_button("Download the model (JSON)", model.to_json().encode("utf-8"),
+                         file_name="naive_bayes_model.json", mime="application/json", key="model.json_download")
+    left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
+    upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],
+                                 key="model.json_upload")
+    if upload is not None and ss.get("_model_upload_seen") != upload.file_id:
+        ss["_model_upload_seen"] = upload.file_id
+        _import_model(upload.name, upload.getvalue())
+    if ss.get("imported") is not None:
+        right.info(f"Using the model imported from {ui.md(ss['imported'][0])}; change any setting or the data "
+                   "to go back to fitting.")
+
+
+def _import_model(name: str, data: bytes) -> None:
+    if name.lower().endswith((".pkl", ".pickle", ".joblib")) or data[:1] == b"\x80":
+        st.error("Pickle files are refused: loading one can run arbitrary code. Save the model as JSON "
+                 "(Download the model) and load that file instead.")
+        return
+    try:
+        model = nbapp.NaiveBayes.from_json(data.decode("utf-8"))
+    except (DataError, UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
+        st.error(f"{ui.md(name)} is not a model file this app can read: {ui.md(err)}")
+        return
+    ss["imported"] = (name, model)
+    st.rerun()
+
+
+_settings_ui()
+model = ui.require_model()
+kinds = formulas.feature_kinds(model)
+_priors_ui(model)
+discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
+gaussian = [c for c, k in kinds.items() if k == "gaussian"]
+words = formulas.word_blocks(kinds)
+if discrete:
+    _cpt_ui(model, discrete)
+if gaussian:
+    _gaussian_ui(model, gaussian)
+if words:
+    _words_ui(model, words)
+_export_ui(model)

@@ -1,0 +1,143 @@
+"""A real browser against `streamlit run app.py`: Debian's chromium driven by Playwright (sync API).
+
+The server starts once per session on a free port of 127.0.0.1; its log goes to
+test-artifacts/streamlit.log. Chromium is never downloaded by Playwright: CI installs
+Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {proc.returncode}; see {ARTIFACTS / 'streamlit.log'}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    log = open(ARTIFACTS / "streamlit.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
+         "--server.fileWatcherType=none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(30_000)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+class App:
+    """The running app seen through one browser page."""
+
+    def __init__(self, page: Page, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    def goto(self) -> None:
+        """Load "/" (this also switches the server to st.navigation; notes, section 1.1)."""
+        self.page.goto(self.url)
+        self.wait()
+
+    def wait(self, initial_wait: int = 300) -> None:
+        """Wait until the script run has finished (as Streamlit's own e2e suite does)."""
+        page = self.page
+        page.wait_for_timeout(initial_wait)
+        page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(state="attached")
+        page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(state="attached")
+        expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=30_000)
+
+    def open_page(self, name: str) -> None:
+        self.page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
+        self.wait()
+        expect(self.page.get_by_role("heading", name=name, level=1)).to_be_visible()
+
+    def metric(self, label: str) -> str:
+        """The value shown by the st.metric labelled ``label``."""
+        label_el = self.page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True)
+        box = self.page.get_by_test_id("stMetric").filter(has=label_el)
+        return box.get_by_test_id("stMetricValue").inner_text().strip()
+
+    def screenshot(self, name: str, *, publish: bool = False) -> Path:
+        """Save test-artifacts/<name>.png; with ``publish`` also docs/screenshots/<name>.png (README)."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page = self.page
+        # Streamlit scrolls inside its main container, so grow the window to the content's height.
+        height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        original = page.viewport_size
+        page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 6000)})
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path))
+        page.set_viewport_size(original)
+        if publish:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, SCREENSHOTS / f"{name}.png")
+        return path
+
+
+@pytest.fixture()
+def app(page: Page, app_url: str) -> App:
+    return App(page, app_url)

@@ -1,0 +1,258 @@
+"""AppTest: every page on every built-in example, uploads, and the key numbers on screen.
+
+AppTest runs each page without app.py's navigation (shared/notes/streamlit-1.67.md, 1.1), so
+these tests also check that every page sets up its own state.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from nbapp.examples import EXAMPLES, load_example
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
+         "Evaluate": "pages/4_Evaluate.py"}
+WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
+          b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \
+          b"rainy,65,70,true,no\novercast,64,65,true,yes\nsunny,72,95,false,no\n"
+
+
+@pytest.fixture(autouse=True)
+def clear_caches():
+    """Streamlit's caches are global to the process: start every test from empty ones."""
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def start() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def open_page(at: AppTest, name: str) -> AppTest:
+    at.switch_page(PAGES[name]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == name
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no metric {label!r}; metrics: {[m.label for m in at.metric]}"
+    return values[0]
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    """The text of every element of one kind, markdown escapes removed."""
+    return [re.sub(r"\\([^\w\s])", r"\1", el.value) for el in getattr(at, kind)]
+
+
+def table(at: AppTest, where) -> pd.DataFrame:
+    """The last table on screen for which ``where(frame)`` holds (tables carry no key in AppTest)."""
+    found = [d.value for d in at.dataframe if where(d.value)]
+    assert found, "no such table on screen"
+    return found[-1]
+
+
+def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> AppTest:
+    at.radio(key="_data_mode").set_value("Upload a file").run()
+    at.file_uploader(key="data.uploader").set_value((name, data, mime)).run()
+    return at
+
+
+# -- every page on every example -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", [ex.key for ex in EXAMPLES])
+def test_every_page_runs_on_every_example(key):
+    at = start()
+    at.selectbox(key="_data_example").set_value(key).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["source"].example == key
+    assert any("Model fitted" in s for s in texts(at, "success"))
+    open_page(at, "Model")
+    assert at.get("plotly_chart"), "the class prior chart is drawn"
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") != ""
+    assert at.latex, "the posterior formulas are shown"
+    open_page(at, "Evaluate")
+    assert 0.0 <= float(metric(at, "Accuracy")) <= 1.0
+    open_page(at, "Data")
+
+
+# -- the tennis example of seed 000 ------------------------------------------------------------------
+
+
+def test_first_load_explains_tennis_x_star_as_yes_with_posterior_one():
+    at = open_page(start(), "Explain")
+    assert [at.selectbox(key=f"_q::{i}").value for i in range(4)] == ["Overcast", "Hot", "High", "Strong"]
+    assert metric(at, "Prediction (argmax)") == "Yes"
+    assert metric(at, "P(Yes | x)") == "1"
+    assert metric(at, "P(No | x)") == "0"
+    assert any("Overcast" in s and "= 0 for class 'No'" in s for s in texts(at, "info"))
+
+
+def test_exact_fractions_view_shows_the_seed_numbers():
+    at = open_page(start(), "Explain")
+    at.radio(key="_explain_view").set_value("exact fractions").run()
+    factors = table(at, lambda df: "status" in df.columns)
+    assert factors.loc["prior", "Yes"] == "9/14"
+    assert factors.loc["Outlook", "Yes"] == "4/9" and factors.loc["Outlook", "No"] == "0"
+
+
+def test_setting_l_to_one_makes_overcast_given_no_one_eighth():
+    at = open_page(start(), "Model")
+    cpt = table(at, lambda df: df.index.name == "Outlook")
+    assert cpt.loc["Overcast", "No"] == "0"
+    at.number_input(key="_model_alpha").set_value(1.0).run()
+    assert not at.exception
+    cpt = table(at, lambda df: df.index.name == "Outlook")
+    assert cpt.loc["Overcast", "No"] == "1/8"
+    assert any(r"\frac{0 + 1}{5 + 1 \cdot 3} = \frac{1}{8}" in s for s in texts(at, "latex"))
+    # the setting outlives the page: Explain now gives No a chance
+    open_page(at, "Explain")
+    assert metric(at, "P(Yes | x)") != "1"
+
+
+def test_clicking_a_row_makes_it_the_test_example():
+    at = open_page(start(), "Explain")
+    at.session_state["explain.rows"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception
+    assert [at.selectbox(key=f"_q::{i}").value for i in range(4)] == ["Sunny", "Hot", "High", "Weak"]
+    assert metric(at, "Prediction (argmax)") == "No"
+
+
+def test_marking_a_feature_missing_skips_it():
+    at = open_page(start(), "Explain")
+    at.checkbox(key="_qm::0").check().run()
+    factors = table(at, lambda df: "status" in df.columns)
+    assert factors.loc["Outlook", "status"] == "missing"
+    assert metric(at, "P(Yes | x)") not in ("1", "0")
+
+
+def test_a_custom_prior_flips_the_bikes_answer():
+    at = start()
+    at.selectbox(key="_data_example").set_value("bikes").run()
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") == "veoride"
+    open_page(at, "Model")
+    at.radio(key="_model_priors").set_value("custom").run()
+    at.number_input(key="_model_prior::0").set_value(0.98).run()  # private
+    at.number_input(key="_model_prior::1").set_value(0.02).run()  # veoride
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") == "private"
+
+
+def test_an_example_no_class_can_explain_is_shown_as_undetermined():
+    at = start()
+    at.selectbox(key="_data_example").set_value("sentiment").run()
+    open_page(at, "Model")
+    at.number_input(key="_model_alpha").set_value(0.0).run()
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") == "undetermined"
+    assert any("Every class has probability 0" in s for s in texts(at, "info"))
+    assert any("cannot tell" in s for s in texts(at, "warning"))
+
+
+@pytest.mark.parametrize("smoothing", ["m", "beta"])
+def test_other_smoothings_fit_and_show_their_formula(smoothing):
+    at = start()
+    at.selectbox(key="_data_example").set_value("stolen_cars").run()
+    open_page(at, "Model")
+    at.radio(key="_model_smoothing").set_value(smoothing).run()
+    assert not at.exception and not at.error
+    assert any(r"\frac{N_{v,c}" in s for s in texts(at, "latex"))
+
+
+# -- uploads ---------------------------------------------------------------------------------------
+
+
+def test_uploading_a_csv_proposes_a_target_and_types():
+    at = upload(start(), "weather.csv", WEATHER)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["source"].name == "weather.csv"
+    assert at.session_state["target"] == "play"
+    assert at.session_state["types"]["temp"] == "gaussian"
+    assert any("Loaded weather.csv: 8 rows × 5 columns" in s for s in texts(at, "success"))
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") in ("yes", "no")
+
+
+def test_changing_a_type_in_the_data_page_refits_without_that_column():
+    at = upload(start(), "weather.csv", WEATHER)
+    columns = list(at.session_state["types"])
+    at.selectbox(key=f"_type::{columns.index('temp')}").set_value("ignore").run()
+    assert not at.exception
+    assert "temp" not in at.session_state["model"].features_
+
+
+def test_uploading_an_excel_file_works():
+    buffer = io.BytesIO()
+    load_example("tennis14").to_excel(buffer, index=False)
+    at = upload(start(), "tennis.xlsx", buffer.getvalue(),
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert not at.exception and not at.error
+    assert at.session_state["frame"].shape == (14, 6)
+
+
+def test_a_bad_upload_shows_an_error_not_a_traceback():
+    at = upload(start(), "broken.xlsx", b"this is not a spreadsheet",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert not at.exception
+    assert at.error, "the problem is shown with st.error"
+    assert at.session_state["source"].example == "tennis14", "the previous data stays in use"
+
+
+def test_a_pickle_model_upload_is_refused():
+    at = open_page(start(), "Model")
+    at.file_uploader(key="model.json_upload").set_value(("model.pkl", b"\x80\x04K\x01.", "application/octet-stream"))
+    at.run()
+    assert not at.exception
+    assert any("Pickle files are refused" in e.value for e in at.error)
+
+
+def test_a_model_json_upload_is_used():
+    at = open_page(start(), "Model")
+    text = at.session_state["model"].to_json()
+    at.file_uploader(key="model.json_upload").set_value(("tennis.json", text.encode(), "application/json"))
+    at.run()
+    assert not at.exception and not at.error
+    assert at.session_state["imported"][0] == "tennis.json"
+    assert json.loads(text)  # the download is valid JSON
+
+
+# -- evaluation and batch prediction -----------------------------------------------------------------
+
+
+def test_holdout_evaluation_shows_scores():
+    at = open_page(start(), "Evaluate")
+    at.radio(key="_eval_method").set_value("holdout").run()
+    assert not at.exception
+    assert at.session_state["eval_result"][1].method == "holdout"
+    assert metric(at, "Log-loss") == "∞"  # tennis at l = 0: some true class gets probability 0
+
+
+def test_batch_prediction_adds_a_probability_column_per_class():
+    at = open_page(start(), "Evaluate")
+    at.file_uploader(key="eval.batch").set_value(("days.csv", (ROOT / "sample_data" / "tennis14.csv").read_bytes(),
+                                                  "text/csv"))
+    at.run()
+    assert not at.exception and not at.error
+    predictions = table(at, lambda df: "predicted" in df.columns)
+    assert {"P(No)", "P(Yes)"} <= set(predictions.columns)
+    assert len(predictions) == 14
+    assert any("Predicted 14 rows" in s for s in texts(at, "success"))

@@ -1,0 +1,39 @@
+"""Streamlit helpers shared by the workbench's pages (state, synced widgets, charts, safe text).
+
+Kept outside ``pages/``: every top-level ``.py`` there becomes a page.
+"""
+
+from ui.state import (
+    DEFAULT_EXAMPLE,
+    FEATURE_TYPES,
+    READERS,
+    Settings,
+    Source,
+    class_list,
+    current_model,
+    ensure_state,
+    features,
+    frame,
+    load_example_into_state,
+    load_upload_into_state,
+    make_model,
+    model_kwargs,
+    require_model,
+    reset_query,
+    set_settings,
+    set_target,
+    set_types,
+    set_weight,
+    settings,
+    sha256,
+)
+from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text, md, plot_text
+from ui.widgets import page_header, show_error, sidebar_summary, smoothing_label, synced
+
+__all__ = [
+    "DEFAULT_EXAMPLE", "FEATURE_TYPES", "READERS", "Settings", "Source", "class_list", "current_model",
+    "ensure_state", "features", "frame", "load_example_into_state", "load_upload_into_state", "make_model",
+    "model_kwargs", "require_model", "reset_query", "set_settings", "set_target", "set_types", "set_weight",
+    "settings", "sha256", "fmt_fraction", "fmt_log", "fmt_number", "latex_text", "md", "plot_text", "page_header",
+    "show_error", "sidebar_summary", "smoothing_label", "synced",
+]

@@ -1,0 +1,96 @@
+"""Plotly figures of the workbench. They draw numbers computed by nbapp; labels pass plot_text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ui.text import plot_text
+
+__all__ = ["priors_bar", "gaussian_fit", "top_words_bars", "waterfall", "confusion_heatmap"]
+
+_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), height=320)
+
+
+def priors_bar(priors: pd.Series) -> go.Figure:
+    """P(c) per class."""
+    fig = go.Figure(go.Bar(x=[plot_text(c) for c in priors.index], y=priors.to_numpy(dtype=float),
+                           text=[f"{p:.3g}" for p in priors], textposition="auto"))
+    fig.update_layout(title="Class prior P(c)", yaxis_title="P(c)", yaxis_range=[0, 1], **_LAYOUT)
+    return fig
+
+
+def gaussian_fit(values: pd.Series, labels: pd.Series, fits: pd.DataFrame) -> go.Figure:
+    """Per class, the data's histogram (as a density) and the fitted normal N(mean, var).
+
+    ``fits`` is nbapp's ``model.gaussian(col)``: index classes, columns "mean", "var".
+    """
+    x = pd.to_numeric(values, errors="coerce")
+    finite = x[np.isfinite(x)]
+    lo, hi = (float(finite.min()), float(finite.max())) if len(finite) else (-1.0, 1.0)
+    sd_max = float(np.sqrt(np.nanmax(fits["var"].to_numpy(dtype=float)))) if len(fits) else 1.0
+    pad = max(3 * sd_max, (hi - lo) * 0.1, 1e-9)
+    grid = np.linspace(lo - pad, hi + pad, 400)
+    fig = go.Figure()
+    for i, (cls, row) in enumerate(fits.iterrows()):
+        colour = _COLOURS[i % len(_COLOURS)]
+        name = plot_text(cls)
+        fig.add_trace(go.Histogram(x=x[labels == cls], histnorm="probability density", name=f"{name} data",
+                                   opacity=0.45, marker_color=colour, legendgroup=name))
+        mean, var = float(row["mean"]), float(row["var"])
+        if np.isfinite(mean) and np.isfinite(var) and var > 0:
+            density = np.exp(-((grid - mean) ** 2) / (2 * var)) / np.sqrt(2 * np.pi * var)
+            fig.add_trace(go.Scatter(x=grid, y=density, mode="lines", name=f"{name}: N({mean:.4g}, {var:.4g})",
+                                     line=dict(color=colour, width=2), legendgroup=name))
+    fig.update_layout(barmode="overlay", xaxis_title=plot_text(values.name), yaxis_title="density",
+                      **{**_LAYOUT, "height": 360})
+    return fig
+
+
+def top_words_bars(words: pd.DataFrame, *, cls_col: str = "class", word_col: str = "word",
+                   value_col: str = "probability") -> go.Figure:
+    """Horizontal bars of the top words, one panel column per class (long format input)."""
+    fig = go.Figure()
+    for i, (cls, part) in enumerate(words.groupby(cls_col, sort=False)):
+        part = part.iloc[::-1]
+        fig.add_trace(go.Bar(x=part[value_col].to_numpy(dtype=float), y=[plot_text(w) for w in part[word_col]],
+                             orientation="h", name=plot_text(cls), marker_color=_COLOURS[i % len(_COLOURS)]))
+    fig.update_layout(barmode="group", xaxis_title=plot_text(value_col),
+                      **{**_LAYOUT, "height": max(320, 22 * len(words))})
+    return fig
+
+
+def waterfall(contrib: pd.Series, *, title: str, total_label: str = "log-odds") -> go.Figure:
+    """Contributions to a log-odds, bar by bar, ending in their total."""
+    labels = [plot_text(i) for i in contrib.index]
+    values = contrib.to_numpy(dtype=float)
+    fig = go.Figure(go.Waterfall(
+        orientation="h",
+        measure=["relative"] * len(values) + ["total"],
+        y=labels + [total_label],
+        x=list(values) + [float(values.sum())],
+        text=[f"{v:+.3f}" for v in values] + [f"{values.sum():+.3f}"],
+        textposition="outside",
+        increasing=dict(marker=dict(color="#2a9d8f")),
+        decreasing=dict(marker=dict(color="#e76f51")),
+        totals=dict(marker=dict(color="#264653")),
+    ))
+    fig.update_layout(title=plot_text(title, limit=120), xaxis_title="log-odds (natural log)",
+                      yaxis=dict(autorange="reversed"), **{**_LAYOUT, "height": 120 + 40 * len(values)})
+    return fig
+
+
+def confusion_heatmap(confusion: pd.DataFrame) -> go.Figure:
+    """Counts of true (rows) against predicted (columns) classes."""
+    z = confusion.to_numpy(dtype=float)
+    fig = go.Figure(go.Heatmap(
+        z=z, x=[plot_text(c) for c in confusion.columns], y=[plot_text(c) for c in confusion.index],
+        colorscale="Blues", text=confusion.to_numpy(), texttemplate="%{text}", showscale=False,
+    ))
+    fig.update_layout(title="Confusion matrix", xaxis_title="predicted", yaxis_title="true",
+                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+    return fig
+
+
+_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]

@@ -1,0 +1,342 @@
+"""Session state of the workbench: the dataset, its column types, the settings, the model.
+
+Everything a user chooses lives under plain ``st.session_state`` keys that no widget owns
+(widget keys are deleted when the user leaves their page; see
+shared/notes/streamlit-1.67.md, section 1.2). Every page calls :func:`ensure_state` first, so
+it also works when Streamlit runs it without ``app.py`` (cold deep links, AppTest).
+
+Keys:
+    source        Source (name, sha256, reader, example key)
+    data_bytes    the uploaded bytes (None for a built-in example)
+    frame         the parsed DataFrame
+    load_notes    sentences from the loader (delimiter, encoding, dropped rows)
+    target        the target column
+    types         column -> feature type ("categorical", ..., "ignore"), every non-target column
+    type_reasons  column -> why that type was proposed
+    weight        the frequency-weight column or None
+    settings      Settings (smoothing, priors, Gaussian variance)
+    query         column -> value of the test example on the Explain page
+    query_missing set of columns marked missing in the test example
+    imported      (file name, NaiveBayes) of a model loaded from JSON, or None
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import nbapp
+from nbapp.errors import DataError
+from nbapp.examples import EXAMPLES, example, load_example
+
+__all__ = [
+    "DEFAULT_EXAMPLE",
+    "FEATURE_TYPES",
+    "Settings",
+    "Source",
+    "ensure_state",
+    "load_example_into_state",
+    "load_upload_into_state",
+    "set_target",
+    "set_types",
+    "set_settings",
+    "features",
+    "model_kwargs",
+    "make_model",
+    "current_model",
+    "require_model",
+    "frame",
+    "settings",
+    "parse_upload",
+]
+
+DEFAULT_EXAMPLE = "tennis14"
+FEATURE_TYPES = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "ignore")
+READERS = {"table": "Table (CSV, TSV, Excel)", "corpus": "Text corpus (label + text)"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the current data came from; ``sha256`` is of the file's bytes."""
+
+    name: str
+    sha256: str
+    reader: str  # "example", "table" or "corpus"
+    example: str | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The model settings of the Model page; hashable, so it keys the fitting cache."""
+
+    smoothing: str = "lidstone"  # "lidstone", "m", "beta"
+    alpha: float = 1.0  # Lidstone l (0 = MLE)
+    m: float = 1.0
+    p: float | None = None  # m-estimate prior; None = 1/K
+    beta_a: float = 1.0
+    beta_b: float = 1.0
+    priors: str = "empirical"  # "empirical", "uniform", "custom"
+    custom_priors: tuple[tuple[Any, float], ...] = ()
+    prior_alpha: float = 0.0  # Dirichlet pseudo-count on the class prior
+    variance: str = "mle"  # "mle" or "unbiased"
+    var_smoothing: float = 1e-9
+
+
+# --------------------------------------------------------------------------- caching
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _example_frame(key: str) -> pd.DataFrame:
+    return load_example(key)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _example_sha(key: str) -> str:
+    return sha256(example(key).path.read_bytes())
+
+
+@st.cache_data(show_spinner="Reading the file…", max_entries=8)
+def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
+    from nbapp.loading import load_corpus, load_table
+
+    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name)
+    return table.frame, tuple(table.notes)
+
+
+def parse_upload(data: bytes, name: str, reader: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The uploaded file as a DataFrame and the loader's notes (cached by content)."""
+    return _parse(sha256(data), name, reader, _data=data)
+
+
+@st.cache_data(show_spinner="Fitting the model…", max_entries=32)
+def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
+         config: Settings, _frame: pd.DataFrame) -> Any:
+    """Fit a NaiveBayes; keyed by the data's sha256 and the hashable configuration."""
+    from nbapp.propose import check_target
+
+    data, _notes = check_target(_frame, target)
+    model = make_model(dict(feature_items), config, _classes(data, target))
+    model.fit(data, target=target, weight=weight)
+    return model
+
+
+def _classes(df: pd.DataFrame, target: str) -> list[Any]:
+    return sorted(pd.unique(df[target].dropna()), key=lambda v: (type(v).__name__, v))
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def ensure_state() -> None:
+    """Put the default state in place on a session's first run: tennis14, loaded and fitted."""
+    if "source" not in st.session_state:
+        load_example_into_state(DEFAULT_EXAMPLE)
+    st.session_state.setdefault("imported", None)
+
+
+def load_example_into_state(key: str) -> None:
+    """Make built-in example ``key`` the current dataset, with its types, l and test example."""
+    ex = example(key)
+    df = _example_frame(key)
+    ss = st.session_state
+    ss["source"] = Source(name=ex.file, sha256=_example_sha(key), reader="example", example=key)
+    ss["data_bytes"] = None
+    ss["frame"] = df
+    ss["load_notes"] = ()
+    ss["target"] = ex.target
+    ss["weight"] = ex.weight
+    ss["types"] = {c: ex.features.get(c, "ignore") for c in df.columns if c != ex.target}
+    ss["type_reasons"] = {c: ("set by the example" if c in ex.features else
+                              "frequency weight" if c == ex.weight else "not used by the example")
+                          for c in ss["types"]}
+    ss["settings"] = Settings(alpha=float(ex.alpha))
+    ss["query"] = dict(ex.query)
+    ss["query_missing"] = {c for c in ex.features if c not in ex.query}
+    ss["imported"] = None
+    ss["upload_error"] = None
+
+
+def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
+    """Parse an upload and make it the current dataset; raises DataError on bad input."""
+    from nbapp.propose import propose_target
+
+    df, notes = parse_upload(data, name, reader)
+    if df.shape[1] < 2:
+        raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
+    ss = st.session_state
+    ss["source"] = Source(name=name, sha256=sha256(data), reader=reader)
+    ss["data_bytes"] = data
+    ss["frame"] = df
+    ss["load_notes"] = notes
+    ss["weight"] = None
+    ss["settings"] = Settings()
+    ss["imported"] = None
+    target = propose_target(df)
+    set_target(target if target is not None else df.columns[-1])
+
+
+def set_target(target: str) -> None:
+    """Choose the target column; the feature types are proposed again for the other columns."""
+    from nbapp.propose import propose_feature_types
+
+    ss = st.session_state
+    df = ss["frame"]
+    ss["target"] = target
+    if ss.get("weight") == target:
+        ss["weight"] = None
+    proposal = propose_feature_types(df, target)
+    types = dict(zip(proposal["column"], proposal["type"]))
+    reasons = dict(zip(proposal["column"], proposal["reason"]))
+    ss["types"] = {c: types.get(c, "ignore") for c in df.columns if c != target}
+    ss["type_reasons"] = {c: reasons.get(c, "") for c in ss["types"]}
+    if ss.get("weight") in ss["types"]:
+        ss["types"][ss["weight"]] = "ignore"
+    reset_query()
+    ss["imported"] = None
+
+
+def set_types(types: dict[str, str]) -> None:
+    st.session_state["types"] = dict(types)
+    st.session_state["imported"] = None
+
+
+def set_weight(weight: str | None) -> None:
+    ss = st.session_state
+    ss["weight"] = weight
+    if weight is not None:
+        ss["types"] = {**ss["types"], weight: "ignore"}
+    ss["imported"] = None
+
+
+def set_settings(**changes: Any) -> None:
+    """Change some settings (a new model is fitted, from the cache if seen before)."""
+    st.session_state["settings"] = dataclasses.replace(st.session_state["settings"], **changes)
+    st.session_state["imported"] = None
+
+
+def reset_query() -> None:
+    """The test example becomes the data's first row (missing values stay missing)."""
+    ss = st.session_state
+    df = ss["frame"]
+    if len(df) == 0:
+        ss["query"], ss["query_missing"] = {}, set()
+        return
+    row = df.iloc[0]
+    ss["query"] = {c: row[c] for c in df.columns if c != ss["target"] and not _isna(row[c])}
+    ss["query_missing"] = {c for c in df.columns if c != ss["target"] and _isna(row[c])}
+
+
+def _isna(v: Any) -> bool:
+    return v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+
+
+# --------------------------------------------------------------------------- accessors
+
+
+def frame() -> pd.DataFrame:
+    return st.session_state["frame"]
+
+
+def settings() -> Settings:
+    return st.session_state["settings"]
+
+
+def features() -> dict[str, str]:
+    """The feature columns and their types (ignored columns, target and weight left out)."""
+    ss = st.session_state
+    return {c: t for c, t in ss["types"].items()
+            if t != "ignore" and c != ss["target"] and c != ss.get("weight")}
+
+
+def smoothing(config: Settings) -> Any:
+    """The nbapp smoothing object for the settings (None: plain Lidstone l via alpha)."""
+    if config.smoothing == "m":
+        return nbapp.MEstimate(config.m, p=config.p)
+    if config.smoothing == "beta":
+        return nbapp.BetaPrior(config.beta_a, config.beta_b)
+    return None
+
+
+def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[Any]) -> dict[str, Any]:
+    """Keyword arguments of nbapp.NaiveBayes for these features and settings."""
+    if config.priors == "custom":
+        given = dict(config.custom_priors)
+        priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
+    else:
+        priors = config.priors
+    kwargs: dict[str, Any] = {
+        "features": dict(feature_types),
+        "alpha": float(config.alpha),
+        "priors": priors,
+        "var_smoothing": float(config.var_smoothing),
+        "variance": config.variance,
+    }
+    smooth = smoothing(config)
+    if smooth is not None:
+        kwargs["smoothing"] = smooth
+    if config.prior_alpha:
+        kwargs["prior_alpha"] = float(config.prior_alpha)
+    return kwargs
+
+
+def make_model(feature_types: dict[str, str], config: Settings, classes: list[Any]) -> Any:
+    """An unfitted NaiveBayes for these features and settings."""
+    return nbapp.NaiveBayes(**model_kwargs(feature_types, config, classes))
+
+
+def current_model() -> Any:
+    """The fitted model (an imported JSON model wins); raises DataError when it cannot be fitted."""
+    ss = st.session_state
+    if ss.get("imported") is not None:
+        return ss["imported"][1]
+    feats = features()
+    if not feats:
+        raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
+    source: Source = ss["source"]
+    model = _fit(source.sha256, source.reader, ss["target"], tuple(feats.items()), ss.get("weight"),
+                 ss["settings"], _frame=ss["frame"])
+    ss["model"] = model
+    return model
+
+
+def require_model() -> Any:
+    """The fitted model, or an error message in place and a clean stop of the page."""
+    try:
+        return current_model()
+    except DataError as err:
+        from ui.text import md
+
+        st.error(f"The model cannot be fitted: {md(err)}")
+        st.stop()
+
+
+def example_options() -> list[str]:
+    return [ex.key for ex in EXAMPLES]
+
+
+def class_list(df: pd.DataFrame, target: str) -> list[Any]:
+    """The target's classes, sorted like the model's ``classes_``."""
+    return _classes(df, target)
+
+
+def is_missing(v: Any) -> bool:
+    return _isna(v)
+
+
+def as_float(v: Any, default: float = 0.0) -> float:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return default
+    return x if np.isfinite(x) else default
