@@ -138,6 +138,9 @@ def _objects(values: list[Any]) -> np.ndarray:
 def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> list[str]:
     notes = []
     for f in factors:
+        if f.status == "missing":
+            notes.append(f"{f.name} is missing: {f.detail}.")
+            continue
         if f.status != USED:
             notes.append(f"{f.name} = {f.value!r} is {f.status}: {f.detail}.")
             continue
