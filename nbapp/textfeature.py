@@ -73,9 +73,14 @@ class TextBlock:
 
     def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
         invalidate(self)
-        docs = _documents(frame[self.column], self.column)
-        observed = ~pd.isna(docs)
-        vocab, x = _text_module().fit_vocabulary(list(docs), self._unpruned())
+        column = frame[self.column]
+        for start in range(0, len(column), _DOCS_PER_STEP):
+            part = slice(start, start + _DOCS_PER_STEP)
+            self._add_documents(_documents(column.iloc[part], self.column), y[part], w[part], n_classes)
+
+    def _add_documents(self, docs: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
+        observed = ~pd.isna(docs).to_numpy()
+        vocab, x = _text_module().fit_vocabulary(docs.tolist(), self._unpruned())
         new = [t for t in vocab if t not in self.term_index]
         for t in new:
             self.term_index[t] = len(self.terms)
@@ -84,12 +89,9 @@ class TextBlock:
         self.word_counts = np.vstack([self.word_counts, grow])
         self.doc_freq = np.vstack([self.doc_freq, grow])
         rows = np.array([self.term_index[t] for t in vocab], dtype=int)
-        onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
-        x = sparse.csr_matrix(x, dtype=float)
-        present = x.copy()
-        present.data[:] = 1.0
-        np.add.at(self.word_counts, rows, np.asarray((x.T @ onehot).todense()))
-        np.add.at(self.doc_freq, rows, np.asarray((present.T @ onehot).todense()))
+        counts, present = _class_sums(x, y, w, n_classes)
+        np.add.at(self.word_counts, rows, counts)
+        np.add.at(self.doc_freq, rows, present)
         self.n_docs = self.n_docs + np.bincount(y[observed], weights=w[observed], minlength=n_classes)
 
     def expand_classes(self, take: np.ndarray) -> None:
@@ -154,9 +156,9 @@ class TextBlock:
 
     def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
         text = _text_module()
-        x = sparse.csr_matrix(text.count_matrix(list(docs), params["vocab_map"], self._unpruned()), dtype=float)
+        x = text.count_matrix(docs.tolist(), params["vocab_map"], self._unpruned())
         if self.spec.event_model == "bernoulli":
-            x.data[:] = 1.0
+            x = sparse.csr_matrix((np.ones(x.nnz), x.indices, x.indptr), shape=x.shape)
         return x
 
     # -- prediction ------------------------------------------------------------------------
@@ -167,19 +169,20 @@ class TextBlock:
         params = self._params()
         if not self.defined(params):
             return out
-        docs = _documents(frame[self.column], self.column)
-        observed = ~pd.isna(docs)
-        if not observed.any():
-            return out
-        docs = docs[observed]
-        with np.errstate(invalid="ignore"):
-            jll = np.asarray(self._design(docs, params) @ params["weights"])
-        jll = jll + params["constant"]
-        if params["unk"] is not None:
-            unseen = _text_module().unseen_counts(list(docs), params["vocab_map"], self._unpruned())
-            jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
-        out[observed] = jll
+        column = frame[self.column]
+        for start in range(0, len(column), _DOCS_PER_STEP):
+            docs = _documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
+            observed = ~pd.isna(docs).to_numpy()
+            if observed.any():
+                out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
         return out
+
+    def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
+        jll = np.asarray(self._design(docs, params) @ params["weights"]) + params["constant"]
+        if params["unk"] is not None:
+            unseen = _text_module().unseen_counts(docs.tolist(), params["vocab_map"], self._unpruned())
+            jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
+        return jll
 
     def factors(self, row: Mapping[str, Any], n_classes: int, classes: list[Any] | None = None) -> list[Factor]:
         value = row.get(self.column)
@@ -308,6 +311,29 @@ class TextBlock:
         self.n_docs = np.asarray(state["n_docs"], dtype=float)
         if self.n_docs.shape != (n_classes,):
             raise DataError(f"The model file's document counts for {self.column!r} are malformed.")
+
+
+# Documents per step: Python strings are made for one step at a time (a pandas text column
+# is stored compactly; 100,000 documents as Python strings would take another copy).
+_DOCS_PER_STEP = 10_000
+
+# Rows per step when summing a document-term matrix by class: each step copies only its own
+# slice, so the extra memory stays a few MB however large the corpus.
+_ROWS_PER_STEP = 20_000
+
+
+def _class_sums(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per term and class: the weighted word count and the weighted number of documents containing it."""
+    counts = np.zeros((x.shape[1], n_classes))
+    present = np.zeros((x.shape[1], n_classes))
+    for start in range(0, x.shape[0], _ROWS_PER_STEP):
+        part = x[start:start + _ROWS_PER_STEP]
+        ys, ws = y[start:start + _ROWS_PER_STEP], w[start:start + _ROWS_PER_STEP]
+        onehot = sparse.csr_matrix((ws, (np.arange(len(ys)), ys)), shape=(len(ys), n_classes))
+        counts += (onehot.T @ part).toarray().T
+        seen = sparse.csr_matrix((np.ones(part.nnz), part.indices, part.indptr), shape=part.shape)
+        present += (onehot.T @ seen).toarray().T
+    return counts, present
 
 
 def _documents(series: pd.Series, column: str) -> pd.Series:
