@@ -194,6 +194,13 @@ class NaiveBayes:
                 return block
         raise DataError(f"{column!r} is not a feature of this model; its features are {list(self.features_)}.")
 
+    def smoothing_of(self, column: str) -> Any:
+        """The smoothing (Lidstone, MEstimate or BetaPrior) that this discrete feature's CPT uses."""
+        block = self.block_of(column)
+        if isinstance(block, GaussianBlock):
+            raise DataError(f"Column {column!r} is Gaussian: it is not smoothed (seed 000, ex. 2.3 c).")
+        return block.table.smoothing if isinstance(block, MultinomialBlock) else block.smoothing
+
     def cpt(self, column: str, exact: bool = False) -> pd.DataFrame:
         """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10]."""
         self._check_fitted()

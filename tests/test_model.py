@@ -273,3 +273,11 @@ def test_with_priors_changes_only_the_prior():
     pd.testing.assert_frame_equal(moved.cpt("color"), m.cpt("color"))
     with pytest.raises(DataError, match="no probability for class"):
         m.with_priors({"veoride": 1.0})
+
+
+def test_smoothing_of_names_the_estimator_of_each_column():
+    df = pd.DataFrame({"f": [1, 0, 1, 0], "g": ["x", "y", "x", "x"], "y": ["a", "a", "b", "b"]})
+    m = NaiveBayes({"f": "bernoulli", "g": nbapp.Categorical(alpha=2)},
+                   smoothing=nbapp.BetaPrior(a=2, b=3)).fit(df, target="y")
+    assert m.smoothing_of("f") == nbapp.BetaPrior(a=2, b=3)
+    assert m.smoothing_of("g") == nbapp.Lidstone(2)

@@ -107,7 +107,6 @@ def prior_latex(model: Any, cls: Any, config: Any) -> str:
 
 def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = None) -> str:
     """One CPT cell as its smoothing formula, then with the model's counts substituted."""
-    block = model.block_of(column)
     counts = model.counts(column)
     probs = model.cpt(column, exact=True)
     j = list(counts.index).index(value)
@@ -121,7 +120,7 @@ def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = 
     result = (num(exact) if exact is not None else r"\text{undefined } (0/0)")
     tail = rf" = {result}" + (rf" \approx {num(decimal)}" if exact is not None and exact.denominator != 1
                                and np.isfinite(decimal) else "")
-    smoothing = block.smoothing
+    smoothing = model.smoothing_of(column)
     if isinstance(smoothing, MEstimate):
         p = Fraction(1, k) if smoothing.p is None else smoothing.p
         p_sym = r"\tfrac{1}{K}" if smoothing.p is None else "p"
@@ -143,7 +142,7 @@ def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str
     """The class mean and variance of one Gaussian feature with its numbers   [seed 000, Eq. 13-14]."""
     row = model.gaussian(column).loc[cls]
     variance = model.features_[column].variance or model.variance
-    divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)", "pooled": r"(n - K)"}.get(variance, "n_c")
+    divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)", "pooled": r"n \text{ (pooled over classes)}"}.get(variance, "n_c")
     x = latex_text(column)
     c = latex_text(cls)
     mean = (rf"\mu_{{{c}}} = \frac{{1}}{{n_c}} \sum_{{i: y_i = {c}}} {x}_i "
