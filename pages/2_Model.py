@@ -9,9 +9,10 @@ import streamlit as st
 
 import nbapp
 import ui
+from nbapp.densities import gaussian_fit_plot
 from nbapp.errors import DataError
 from nbapp.export import safe_csv_bytes
-from ui import charts, formulas
+from ui import charts, formulas, textviews
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -164,7 +165,8 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     fits = model.gaussian(col)
     df = ui.frame()
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.gaussian_fit(df[col], df[ss["target"]], fits), key="model.gauss_chart")
+    plot = gaussian_fit_plot(model, col, df[col], df[ss["target"]])
+    left.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
     right.dataframe(fits, key="model.gauss_table")
     cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
@@ -217,6 +219,9 @@ def _import_model(name: str, data: bytes) -> None:
 
 
 _settings_ui()
+text_columns = [c for c, t in ui.features().items() if t == "text"]
+if text_columns:
+    textviews.text_settings_ui(text_columns, prefix="model")
 model = ui.require_model()
 kinds = formulas.feature_kinds(model)
 _priors_ui(model)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from nbapp.densities import GaussianFitPlot
 from ui.text import plot_text
 
 __all__ = ["priors_bar", "gaussian_fit", "top_words_bars", "waterfall", "confusion_heatmap"]
@@ -21,29 +22,24 @@ def priors_bar(priors: pd.Series) -> go.Figure:
     return fig
 
 
-def gaussian_fit(values: pd.Series, labels: pd.Series, fits: pd.DataFrame) -> go.Figure:
+def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.Figure:
     """Per class, the data's histogram (as a density) and the fitted normal N(mean, var).
 
-    ``fits`` is nbapp's ``model.gaussian(col)``: index classes, columns "mean", "var".
+    ``plot`` is nbapp's ``gaussian_fit_plot`` (binned on the server); ``fits`` is ``model.gaussian(col)``.
     """
-    x = pd.to_numeric(values, errors="coerce")
-    finite = x[np.isfinite(x)]
-    lo, hi = (float(finite.min()), float(finite.max())) if len(finite) else (-1.0, 1.0)
-    sd_max = float(np.sqrt(np.nanmax(fits["var"].to_numpy(dtype=float)))) if len(fits) else 1.0
-    pad = max(3 * sd_max, (hi - lo) * 0.1, 1e-9)
-    grid = np.linspace(lo - pad, hi + pad, 400)
     fig = go.Figure()
     for i, (cls, row) in enumerate(fits.iterrows()):
         colour = _COLOURS[i % len(_COLOURS)]
         name = plot_text(cls)
-        fig.add_trace(go.Histogram(x=x[labels == cls], histnorm="probability density", name=f"{name} data",
-                                   opacity=0.45, marker_color=colour, legendgroup=name))
-        mean, var = float(row["mean"]), float(row["var"])
-        if np.isfinite(mean) and np.isfinite(var) and var > 0:
-            density = np.exp(-((grid - mean) ** 2) / (2 * var)) / np.sqrt(2 * np.pi * var)
-            fig.add_trace(go.Scatter(x=grid, y=density, mode="lines", name=f"{name}: N({mean:.4g}, {var:.4g})",
-                                     line=dict(color=colour, width=2), legendgroup=name))
-    fig.update_layout(barmode="overlay", xaxis_title=plot_text(values.name), yaxis_title="density",
+        bars = plot.histogram[plot.histogram["class"] == cls]
+        fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
+                             width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.45,
+                             marker_color=colour, legendgroup=name))
+        curve = plot.curves[plot.curves["class"] == cls]
+        fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
+                                 name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
+                                 line=dict(color=colour, width=2), legendgroup=name))
+    fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
                       **{**_LAYOUT, "height": 360})
     return fig
 
