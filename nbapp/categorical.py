@@ -27,6 +27,7 @@ from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import merge_sorted, python_scalar
+from nbapp.smoothing import smoothed
 
 __all__ = ["CategoricalBlock", "BernoulliBlock"]
 
@@ -94,9 +95,7 @@ class CategoricalBlock:
     @derived
     def probabilities(self) -> np.ndarray:
         """theta[j, c] = P(x = j | c); NaN where undefined (0/0: a class never observed it, l = 0)."""
-        a = self.pseudo_counts()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (self.counts + a[:, None]) / (self.counts.sum(axis=0) + a.sum())
+        return smoothed(self.counts, self.pseudo_counts())
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -156,8 +155,7 @@ class CategoricalBlock:
         value = row.get(self.column)
         code = self.code_of(value)
         if code == MISSING_CODE:
-            return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
-                                   "no value: left out of the product (seed 000, Eq. 22)")]
+            return [Factor.missing(self.column, self.kind, value, n_classes)]
         if code == UNSEEN_CODE:
             return [Factor.skipped(self.column, self.kind, value, UNSEEN, n_classes,
                                    "a value never seen in training: left out like a missing one")]

@@ -30,5 +30,9 @@ class Factor:
     table: Any = None   # per-word detail of a text factor (a DataFrame), else None
 
     @classmethod
+    def missing(cls, name: str, kind: str, value: Any, n_classes: int) -> "Factor":
+        return cls.skipped(name, kind, value, MISSING, n_classes, "no value: left out of the product (seed 000, Eq. 22)")
+
+    @classmethod
     def skipped(cls, name: str, kind: str, value: Any, status: str, n_classes: int, detail: str = "") -> "Factor":
         return cls(name, kind, value, status, np.full(n_classes, np.nan), None, detail)

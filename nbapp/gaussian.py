@@ -150,8 +150,7 @@ class GaussianBlock:
         for a, col in enumerate(self.columns):
             value = row.get(col)
             if np.isnan(x[a]):
-                out.append(Factor.skipped(col, self.kind, value, MISSING, n_classes,
-                                          "no value: left out of the product (seed 000, Eq. 22)"))
+                out.append(Factor.missing(col, self.kind, value, n_classes))
             elif not usable[a]:
                 out.append(Factor.skipped(col, self.kind, value, UNDEFINED, n_classes,
                                           "some class has no observed value of this column, so no mean"))

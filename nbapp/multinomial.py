@@ -25,6 +25,7 @@ from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.gaussian import numeric_column, scalar_number
+from nbapp.smoothing import smoothed
 
 __all__ = ["MultinomialBlock", "CountTable", "counts_matrix"]
 
@@ -54,9 +55,7 @@ class CountTable:
 
     @derived
     def probabilities(self) -> np.ndarray:
-        a = self.smoothing.pseudo_counts(self.counts.shape[0])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (self.counts + a[:, None]) / (self.counts.sum(axis=0) + a.sum())
+        return smoothed(self.counts, self.smoothing.pseudo_counts(self.counts.shape[0]))
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -124,8 +123,7 @@ class MultinomialBlock:
         for a, col in enumerate(self.columns):
             value = row.get(col)
             if np.isnan(x[a]):
-                out.append(Factor.skipped(col, self.kind, value, MISSING, n_classes,
-                                          "no value: left out of the product (seed 000, Eq. 22)"))
+                out.append(Factor.missing(col, self.kind, value, n_classes))
             elif not self.table.defined():
                 out.append(Factor.skipped(col, self.kind, value, UNDEFINED, n_classes,
                                           "some class has no counts at all and l = 0 gives 0/0"))

@@ -24,7 +24,7 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing"]
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,12 @@ class BetaPrior:
 
 
 Smoothing = Lidstone | MEstimate | BetaPrior
+
+
+def smoothed(counts: np.ndarray, pseudo: np.ndarray) -> np.ndarray:
+    """theta[j, c] = (N_jc + a_j) / (sum_j N_jc + sum_j a_j); NaN where 0/0 (no counts, no smoothing)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (counts + pseudo[:, None]) / (counts.sum(axis=0) + pseudo.sum())
 
 
 def _check_non_negative(name: str, value: float) -> None:
