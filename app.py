@@ -12,6 +12,7 @@ pages = [
     st.Page("pages/1_Data.py", title="Data", icon=":material/table:", default=True),
     st.Page("pages/2_Model.py", title="Model", icon=":material/tune:"),
     st.Page("pages/3_Explain.py", title="Explain", icon=":material/calculate:"),
+    st.Page("pages/6_Text.py", title="Text", icon=":material/article:"),
     st.Page("pages/4_Evaluate.py", title="Evaluate", icon=":material/fact_check:"),
 ]
 if (ROOT / "pages" / "5_Lessons.py").exists():

@@ -173,3 +173,6 @@ except DataError as err:
 else:
     st.success(f"Model fitted: {len(model.classes_)} classes, {len(ui.features())} features. "
                "Go on to the Model or Explain page.")
+    if "text" in ui.features().values():
+        st.caption("Text columns: set the preprocessing (stop words, stemming, n-grams) and the event model on the "
+                   "Model page; the Text page shows each step and explains a document word by word.")

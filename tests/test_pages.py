@@ -256,3 +256,15 @@ def test_batch_prediction_adds_a_probability_column_per_class():
     assert {"P(No)", "P(Yes)"} <= set(predictions.columns)
     assert len(predictions) == 14
     assert any("Predicted 14 rows" in s for s in texts(at, "success"))
+
+
+@pytest.mark.parametrize("key", [ex.key for ex in EXAMPLES])
+def test_text_page_runs_on_every_example(key):
+    at = start()
+    at.selectbox(key="_data_example").set_value(key).run()
+    at.switch_page("pages/6_Text.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Text"
+    has_text = "text" in {ex.key: ex for ex in EXAMPLES}[key].features.values()
+    offers_corpora = any("no text feature" in i.value for i in at.info)
+    assert offers_corpora != has_text

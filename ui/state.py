@@ -14,7 +14,9 @@ Keys:
     types         column -> feature type ("categorical", ..., "ignore"), every non-target column
     type_reasons  column -> why that type was proposed
     weight        the frequency-weight column or None
-    settings      Settings (smoothing, priors, Gaussian variance)
+    settings      Settings (smoothing, priors, Gaussian variance, text settings per text column)
+    text_errors   text column -> (refused changes, the DataError's sentence) of a refused text setting
+    text_docs     text column -> the sample document typed on the Text page (text_doc_mode, text_row: its source)
     query         column -> value of the test example on the Explain page
     query_missing set of columns marked missing in the test example
     imported      (file name, NaiveBayes) of a model loaded from JSON, or None
@@ -40,6 +42,9 @@ __all__ = [
     "FEATURE_TYPES",
     "Settings",
     "Source",
+    "TextSettings",
+    "text_settings",
+    "set_text_settings",
     "ensure_state",
     "load_example_into_state",
     "load_upload_into_state",
@@ -72,6 +77,39 @@ class Source:
 
 
 @dataclass(frozen=True)
+class TextSettings:
+    """One text column's preprocessing and model choices (issue 4); hashable, so it keys the
+    fitting cache. The defaults are the library's: lowercase, NFC, ``(?u)\\w+``, no stop
+    words, unigrams, no pruning, multinomial with a global vocabulary (scikit-learn's)."""
+
+    lowercase: bool = True
+    unicode_nfc: bool = True
+    token_pattern: str = r"(?u)\w+"
+    stop_words: tuple[str, ...] | None = None  # None = off; else the sorted list in use
+    stem: bool = False
+    ngram_max: int = 1  # 1 = words, 2 = words and bigrams (seed 004's SpamCop note)
+    min_df: int = 1
+    max_features: int | None = None  # None = no limit
+    event_model: str = "multinomial"  # "multinomial" [seed 000, Eq. 9-11] or "bernoulli" [seed 002]
+    vocabulary: str = "global"  # "global" (unseen ignored) or "per_class_unk" [seed 004]
+    complement: bool = False  # Complement NB (Rennie et al. 2003)
+
+    def options(self) -> Any:
+        """The nbapp TextOptions; raises DataError for a bad token pattern."""
+        from nbapp.text import TextOptions
+
+        return TextOptions(lowercase=self.lowercase, token_pattern=self.token_pattern,
+                           stop_words=None if self.stop_words is None else frozenset(self.stop_words),
+                           stem=self.stem, ngram_range=(1, int(self.ngram_max)), min_df=int(self.min_df),
+                           max_features=self.max_features, unicode_form="NFC" if self.unicode_nfc else None)
+
+    def spec(self) -> Any:
+        """The nbapp.Text feature spec; raises DataError for settings nbapp refuses."""
+        return nbapp.Text(options=self.options(), event_model=self.event_model, vocabulary=self.vocabulary,
+                          complement=self.complement)
+
+
+@dataclass(frozen=True)
 class Settings:
     """The model settings of the Model page; hashable, so it keys the fitting cache."""
 
@@ -86,6 +124,7 @@ class Settings:
     prior_alpha: float = 0.0  # Dirichlet pseudo-count on the class prior
     variance: str = "mle"  # "mle" or "unbiased"
     var_smoothing: float = 1e-9
+    text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
 
 
 # --------------------------------------------------------------------------- caching
@@ -165,6 +204,7 @@ def load_example_into_state(key: str) -> None:
     ss["query_missing"] = {c for c in ex.features if c not in ex.query}
     ss["imported"] = None
     ss["upload_error"] = None
+    _reset_text_state()
 
 
 def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
@@ -182,8 +222,15 @@ def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
     ss["weight"] = None
     ss["settings"] = Settings()
     ss["imported"] = None
+    _reset_text_state()
     target = propose_target(df)
     set_target(target if target is not None else df.columns[-1])
+
+
+def _reset_text_state() -> None:
+    """New data: no refused text setting and no typed sample document carry over."""
+    st.session_state["text_errors"] = {}
+    st.session_state["text_docs"] = {}
 
 
 def set_target(target: str) -> None:
@@ -223,6 +270,24 @@ def set_settings(**changes: Any) -> None:
     """Change some settings (a new model is fitted, from the cache if seen before)."""
     st.session_state["settings"] = dataclasses.replace(st.session_state["settings"], **changes)
     st.session_state["imported"] = None
+
+
+def text_settings(column: str, config: Settings | None = None) -> TextSettings:
+    """The settings of one text column (the library's defaults until the user changes one)."""
+    config = config if config is not None else settings()
+    return dict(config.text).get(column, TextSettings())
+
+
+def set_text_settings(column: str, **changes: Any) -> TextSettings:
+    """Change one text column's settings; raises DataError (settings unchanged) when nbapp
+    refuses them, e.g. a token pattern that is not a regular expression. Complement NB
+    needs the multinomial event model and the global vocabulary, so leaving either turns it off."""
+    new = dataclasses.replace(text_settings(column), **changes)
+    if new.complement and (new.event_model != "multinomial" or new.vocabulary != "global"):
+        new = dataclasses.replace(new, complement=False)
+    new.spec()  # validate before storing: a refused setting never reaches the fit
+    set_settings(text=tuple(sorted({**dict(settings().text), column: new}.items(), key=lambda kv: str(kv[0]))))
+    return new
 
 
 def reset_query() -> None:
@@ -275,8 +340,9 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
     else:
         priors = config.priors
+    text = dict(config.text)
     kwargs: dict[str, Any] = {
-        "features": dict(feature_types),
+        "features": {c: text[c].spec() if t == "text" and c in text else t for c, t in feature_types.items()},
         "alpha": float(config.alpha),
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),

@@ -6,10 +6,10 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui.state import Source, features, settings
+from ui.state import Source, TextSettings, features, settings, text_settings
 from ui.text import md
 
-__all__ = ["synced", "sidebar_summary", "page_header", "show_error"]
+__all__ = ["synced", "sidebar_summary", "page_header", "show_error", "text_label"]
 
 
 def synced(widget: Callable[..., Any], label: str, *, key: str, value: Any,
@@ -60,6 +60,8 @@ def sidebar_summary() -> None:
             st.markdown(f"**Weight:** {md(ss['weight'])}")
         st.markdown(f"**Smoothing:** {md(smoothing_label(config))}  \n"
                     f"**Class prior:** {md(config.priors)}")
+        for col in (c for c, t in feats.items() if t == "text"):
+            st.markdown(f"**{md(col)} (text):** {md(text_label(text_settings(col, config)))}")
         if ss.get("imported") is not None:
             st.markdown(f"**Model:** imported from {md(ss['imported'][0])}")
 
@@ -71,3 +73,24 @@ def smoothing_label(config: Any) -> str:
     if config.smoothing == "beta":
         return f"Beta({config.beta_a:g}, {config.beta_b:g}) for binary features, l = {config.alpha:g} elsewhere"
     return "l = 0 (MLE, no smoothing)" if config.alpha == 0 else f"Lidstone l = {config.alpha:g}"
+
+
+def text_label(ts: TextSettings) -> str:
+    """A text column's settings in a few words, e.g. "multinomial, stop words, stemmed, 1-2-grams"."""
+    parts = [ts.event_model + (" (per-class UNK)" if ts.vocabulary == "per_class_unk" else "")
+             + (", Complement NB" if ts.complement else "")]
+    if ts.stop_words is not None:
+        parts.append("stop words")
+    if ts.stem:
+        parts.append("stemmed")
+    if ts.ngram_max > 1:
+        parts.append(f"1-{ts.ngram_max}-grams")
+    if ts.min_df > 1:
+        parts.append(f"min_df {ts.min_df}")
+    if ts.max_features:
+        parts.append(f"at most {ts.max_features:,} words")
+    if not ts.lowercase:
+        parts.append("case kept")
+    if ts.token_pattern != TextSettings.token_pattern:
+        parts.append(f"tokens {ts.token_pattern}")
+    return ", ".join(parts)

@@ -1,0 +1,207 @@
+"""Text: a text column's preprocessing, its top and most informative words, one document
+explained word by word, and the word frequencies per class (issue 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from nbapp.text import pipeline_steps, tokens_and_types
+from nbapp.words import document_tokens, informative_words, text_block, zipf_table
+from ui import formulas, textviews
+
+ui.ensure_state()
+ui.sidebar_summary()
+ui.page_header("Text", "A text column as a bag of words: each preprocessing step on a sample document, the "
+               "words that mark each class, one document explained token by token, and Zipf's law.")
+
+ss = st.session_state
+TEXT_EXAMPLES = {"sms_spam": "Load the SMS spam corpus", "sentiment": "Load the six sentiment sentences"}
+DOC_MODES = ("Type a document", "A row of the data")
+PER_ROW = 3  # top-word charts side by side
+
+
+def _text_columns() -> list[str]:
+    """The text features of the model in use (an imported model's own, else the chosen types)."""
+    if ss.get("imported") is not None:
+        return [c for c, k in formulas.feature_kinds(ss["imported"][1]).items() if k == "text"]
+    return [c for c, t in ui.features().items() if t == "text"]
+
+
+def _no_text_ui() -> None:
+    st.info("The current data has no text feature. Give a column the type 'text' on the Data page, "
+            "or load a built-in corpus:")
+    for cell, (key, label) in zip(st.columns(len(TEXT_EXAMPLES)), TEXT_EXAMPLES.items()):
+        cell.button(label, key=f"text.load.{key}", on_click=ui.load_example_into_state, args=(key,))
+    st.stop()
+
+
+@st.cache_data(show_spinner="Counting the corpus's tokens and types…", max_entries=16)
+def _corpus_tokens_types(digest: str, column: str, options_key: str, _docs: list[Any], _options: Any) -> tuple[int, int]:
+    """nbapp's tokens_and_types over the whole column; keyed by the data's sha256 and the options."""
+    return tokens_and_types(_docs, _options)
+
+
+def _options_key(options: Any) -> str:
+    import json
+
+    return json.dumps(options.to_dict(), sort_keys=True)
+
+
+def _document_ui(column: str, df: pd.DataFrame) -> str:
+    """The sample document: typed (kept per column across pages) or a row of the data."""
+    ss.setdefault("text_doc_mode", DOC_MODES[0])
+    mode = ui.synced(st.radio, "Sample document", key="_text_doc_mode", value=ss["text_doc_mode"],
+                     options=DOC_MODES, horizontal=True, on_set=lambda v: ss.update(text_doc_mode=v))
+    if mode == DOC_MODES[0]:
+        docs = ss.setdefault("text_docs", {})
+        default = docs.get(column, ss.get("query", {}).get(column, ""))
+        return ui.synced(st.text_area, "Document", key="_text_doc", value=str(default), height=90,
+                         on_set=lambda v: ss.update(text_docs={**ss.get("text_docs", {}), column: v}))
+    if len(df) == 0:
+        st.info("The data has no rows.")
+        return ""
+    row = ui.synced(st.number_input, f"Row (0 to {len(df) - 1:,})", key="_text_row",
+                    value=min(int(ss.get("text_row", 0)), len(df) - 1), min_value=0, max_value=len(df) - 1,
+                    step=1, on_set=lambda v: ss.update(text_row=int(v)))
+    value = df[column].iloc[int(row)]
+    if ui.state.is_missing(value):
+        st.info(f"Row {int(row):,} has no document (missing): it is left out of the text factor.")
+        return ""
+    label = df[ss["target"]].iloc[int(row)]
+    st.caption(f"Row {int(row):,}, labelled {ui.md(label)}:")
+    st.code(str(value), language=None, wrap_lines=True)
+    return str(value)
+
+
+def _classes_ui(classes: list[Any]) -> tuple[Any, Any]:
+    left, right = st.columns(2)
+    positive = left.selectbox("Class the log-odds are for", classes, index=len(classes) - 1, format_func=str,
+                              key="text.positive")
+    others = [c for c in classes if c != positive]
+    negative = right.selectbox("against", others, index=0, format_func=str, key="text.negative")
+    return positive, negative
+
+
+def _pipeline_ui(model: Any, column: str, doc: str, df: pd.DataFrame) -> None:
+    st.subheader("The pipeline on the sample document")
+    block = text_block(model, column)
+    options = block.options
+    steps = pipeline_steps(doc, options)
+    st.dataframe(textviews.pipeline_table(steps), hide_index=True, key="text.pipeline", column_config={
+        "tokens": st.column_config.ListColumn("tokens after the step"),
+        "n_tokens": st.column_config.NumberColumn("number of tokens"),
+        "removed": st.column_config.ListColumn("what the step removed or changed"),
+    })
+    doc_tokens, doc_types = tokens_and_types([doc], options)
+    docs = list(df[column]) if column in df else []
+    corpus_tokens, corpus_types = _corpus_tokens_types(ss["source"].sha256, str(column), _options_key(options),
+                                                       _docs=docs, _options=options)
+    cells = st.columns(5)
+    cells[0].metric("Tokens in the document", f"{doc_tokens:,}")
+    cells[1].metric("Types in the document", f"{doc_types:,}")
+    cells[2].metric("Tokens in the corpus", f"{corpus_tokens:,}")
+    cells[3].metric("Types in the corpus", f"{corpus_types:,}")
+    cells[4].metric("Vocabulary after pruning", f"{len(block.vocabulary_terms()):,}")
+    st.caption("A token is one occurrence of a word, a type a distinct word: \"seven tokens drawn from five "
+               "types\" (seed 004). Counted after the whole pipeline; pruning (min_df, maximum vocabulary size) "
+               "is a corpus step that decides which types the model keeps.")
+
+
+def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
+    st.subheader("Top words per class")
+    n = st.slider("Words per class", 5, 40, 15, key="text.top_n")
+    words = model.top_words(column, n)
+    bernoulli = text_block(model, column).spec.event_model == "bernoulli"
+    count_label = "documents containing the word" if bernoulli else "count in the class"
+    for start in range(0, len(classes), PER_ROW):
+        cells = st.columns(min(PER_ROW, len(classes)))
+        for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
+            cell.plotly_chart(textviews.top_words_figure(words, cls, colour_index=start + offset,
+                                                         count_label=count_label), key=f"text.top.{start + offset}")
+    with st.expander("Top words as a table (ranked by the class's log-weight)"):
+        st.dataframe(words, hide_index=True, key="text.top_table")
+
+
+def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
+    st.subheader("The most informative words")
+    n = st.slider("Words at each end", 5, 30, 10, key="text.informative_n")
+    table = informative_words(model, column, positive, negative, n)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(textviews.informative_figure(table, positive, negative), key="text.informative_chart")
+    right.dataframe(table, hide_index=True, key="text.informative_table")
+    st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
+
+
+def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, negative: Any) -> None:
+    st.subheader("The document word by word")
+    tokens = document_tokens(model, column, doc, positive, negative)
+    if len(tokens):
+        limit = 400
+        st.plotly_chart(textviews.token_strip(tokens, positive, negative, limit=limit), key="text.strip")
+        if len(tokens) > limit:
+            st.caption(f"The first {limit} of {len(tokens):,} tokens.")
+    else:
+        st.info("The document has no tokens.")
+    st.caption("Green pushes towards the first class, red towards the second. Marks: UNK = seed 004's unknown "
+               "word, unseen = not in the vocabulary (ignored), removed = a stop word or nothing left after "
+               "preprocessing; the last two carry no colour.")
+    block = text_block(model, column)
+    if block.options.ngram_range != (1, 1):
+        st.caption("Bigrams are scored in the per-term table below, not in the coloured document.")
+    explanation = model.explain({column: doc})
+    st.markdown("**Per term: count, status and contribution to log P(document | c)**")
+    st.dataframe(explanation.words[column], hide_index=True, key="text.words")
+    if block.spec.event_model == "bernoulli":
+        st.caption("Bernoulli: each present word adds log P(present | c) once; the last row adds "
+                   "log(1 − P(present | c)) for every vocabulary word the document lacks (seed 002).")
+    factor = explanation.factors.loc[column]
+    totals = pd.DataFrame({
+        "class": [str(c) for c in explanation.classes],
+        "text factor log P(document | c)": [float(factor[f"log[{c}]"]) for c in explanation.classes],
+        "posterior P(c | document)": explanation.posterior.to_numpy(dtype=float),
+    })
+    st.markdown("**The text factor per class** (the sum of the contributions above) **and the posterior from "
+                "this document alone** (other features left out)")
+    st.dataframe(totals, hide_index=True, key="text.factor")
+    with st.expander("Every token as typed, with its log-odds"):
+        st.dataframe(tokens, hide_index=True, key="text.tokens")
+    if st.button("Use this document on the Explain page", key="text.to_explain"):
+        ss["query"] = {**ss.get("query", {}), column: doc}
+        ss["query_missing"] = set(ss.get("query_missing", set())) - {column}
+        st.success("The Explain page's test example now holds this document.")
+
+
+def _zipf_ui(model: Any, column: str) -> None:
+    st.subheader("Word frequencies per class (Zipf)")
+    st.plotly_chart(textviews.zipf_figure(zipf_table(model, column)), key="text.zipf")
+    st.caption("Zipf's law: a word's count falls roughly as 1 / rank, a straight line of slope about −1 on "
+               "log-log axes. Most types are rare, so most of the vocabulary rests on a few counts and smoothing "
+               "matters.")
+
+
+columns = _text_columns()
+if not columns:
+    _no_text_ui()
+column = columns[0] if len(columns) == 1 else st.selectbox("Text column", columns, format_func=str,
+                                                           key="text.column")
+df = ui.frame()
+if ss.get("imported") is None:
+    with st.expander("Text preprocessing (the same settings as on the Model page)"):
+        textviews.text_settings_ui([column], prefix="text", heading=False)
+with st.spinner(f"Fitting the model on {len(df):,} documents…"):
+    model = ui.require_model()
+classes = list(model.classes_)
+doc = _document_ui(column, df)
+_pipeline_ui(model, column, doc, df)
+if len(classes) < 2:
+    st.info("The target has one class: there is nothing to compare words between.")
+    st.stop()
+positive, negative = _classes_ui(classes)
+_top_words_ui(model, column, classes)
+_informative_ui(model, column, positive, negative)
+_document_explained_ui(model, column, doc, positive, negative)
+_zipf_ui(model, column)
