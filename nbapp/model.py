@@ -306,17 +306,19 @@ class NaiveBayes:
         self._check_fitted()
         values = _as_row(row)
         prior, prior_fractions = self._prior()
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(prior)
         k = len(self.classes_)
-        factors: dict[str, Factor] = {"prior": Factor("prior", "prior", None, "used", self.log_prior_,
+        factors: dict[str, Factor] = {"prior": Factor("prior", "prior", None, "used", log_prior,
                                                       tuple(prior_fractions), "P(c)")}
-        joint = self.log_prior_.copy()
+        joint = log_prior.copy()
         for block in self._blocks:           # block order, as in _joint_log
             extra = {"classes": self.classes_} if isinstance(block, TextBlock) else {}
             for f in block.factors(values, k, **extra):
                 factors[f.name] = f
                 if f.status == "used":
                     joint = joint + f.log
-        log_post, _, undetermined = normalise_log(joint[None, :], self.log_prior_)
+        log_post, _, undetermined = normalise_log(joint[None, :], log_prior)
         ordered = [factors["prior"], *[factors[c] for c in self.features_]]
         words = {f.name: f.table for f in ordered if f.table is not None}
         return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)

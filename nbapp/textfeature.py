@@ -194,20 +194,19 @@ class TextBlock:
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class has no words at all and l = 0 gives 0/0")]
         terms = Counter(_text_module().analyze(str(value), self.options))
-        words = self.words_table(terms, params, classes)
-        contributions = words[[c for c in words.columns if c.startswith("contribution[")]].to_numpy(dtype=float)
-        log = contributions.sum(axis=0)
+        words, log = self.words_table(terms, params, classes)
         detail = "the sum over the document's words (table in Explanation.words); the multinomial coefficient cancels"
         return [Factor(self.column, self.kind, value, USED, log, self._fractions(terms, params), detail, words)]
 
     def words(self, doc: str, classes: list[Any] | None = None) -> pd.DataFrame:
         """Each distinct term of one document: its count, status and log-weight per class."""
-        return self.words_table(Counter(_text_module().analyze(doc, self.options)), self._params(), classes)
+        return self.words_table(Counter(_text_module().analyze(doc, self.options)), self._params(), classes)[0]
 
-    def words_table(self, terms: Counter, params: dict[str, Any], classes: list[Any] | None) -> pd.DataFrame:
+    def words_table(self, terms: Counter, params: dict[str, Any],
+                    classes: list[Any] | None) -> tuple[pd.DataFrame, np.ndarray]:
         """Rows: the document's distinct terms (status used / UNK / unseen) and, for the Bernoulli
-        event model, one row for all absent vocabulary words. The contributions sum to the
-        text factor's log-likelihood per class."""
+        event model, one row for all absent vocabulary words; and the sum of their contributions,
+        which is the text factor's log-likelihood per class."""
         n_classes = params["weights"].shape[1]
         names = classes if classes is not None else list(range(n_classes))
         bernoulli = self.spec.event_model == "bernoulli"
@@ -227,13 +226,15 @@ class TextBlock:
         table = {"term": list(terms), "count": counts.astype(int), "status": status}
         table.update({f"log[{c}]": logs[:, j] for j, c in enumerate(names)})
         table.update({f"contribution[{c}]": contributions[:, j] for j, c in enumerate(names)})
+        total = contributions.sum(axis=0)
         words = pd.DataFrame(table)
         if bernoulli:
             absent = params["constant"] - params["log_off"][positions[known]].sum(axis=0)
+            total = total + absent
             words.loc[len(words)] = {"term": "(absent vocabulary words)", "count": 0, "status": "absent",
                                      **{f"log[{c}]": np.nan for c in names},
                                      **{f"contribution[{c}]": v for c, v in zip(names, absent)}}
-        return words
+        return words, total
 
     def _fractions(self, terms: Counter, params: dict[str, Any]) -> tuple[Fraction | None, ...] | None:
         if (self.spec.event_model != "multinomial" or self.spec.complement or params["unk"] is not None
