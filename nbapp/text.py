@@ -236,8 +236,23 @@ def _word_ngrams(terms: list[str], ngram_range: tuple[int, int]) -> list[str]:
 
 
 def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
-    """The terms of one document, in order (the reference for the vectorised paths)."""
-    return list(pipeline_steps(doc, options)[-1].tokens)
+    """The terms of one document, in order (the reference for the vectorised paths).
+
+    The same steps as :func:`pipeline_steps`, without recording what each one removed.
+    """
+    text = _as_text(doc)
+    if options.unicode_form is not None:
+        text = unicodedata.normalize(options.unicode_form, text)
+    if options.lowercase:
+        text = text.lower()
+    tokens = re.findall(options.token_pattern, text)
+    if options.stop_words is not None:
+        tokens = [t for t in tokens if t not in options.stop_words]
+    if options.stem:
+        tokens = list(_Stemmer()(tokens))
+    if options.ngram_range != (1, 1):
+        tokens = _word_ngrams(tokens, options.ngram_range)
+    return list(tokens)
 
 
 def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> list[PipelineStep]:

@@ -272,3 +272,13 @@ def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch)
     monkeypatch.setattr(nbapp.text, "_packed_types", lambda codes, starts, ends: None)
     monkeypatch.setattr(nbapp.text, "_hash_types", lambda *args: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
+
+
+def test_analyze_equals_the_last_pipeline_step_for_every_option_set():
+    from nbapp.stopwords import ENGLISH_STOP_WORDS
+
+    doc = "The Café’s RUNNING runners ran; naïve cafe\u0301 prices: 10 euros, the end"
+    for options in [TextOptions(), TextOptions(lowercase=False), TextOptions(unicode_form=None),
+                    TextOptions(stop_words=ENGLISH_STOP_WORDS, stem=True, ngram_range=(1, 2)),
+                    TextOptions(token_pattern=r"(?u)\b\w\w+\b", ngram_range=(2, 3))]:
+        assert analyze(doc, options) == list(pipeline_steps(doc, options)[-1].tokens)
