@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.evaluate import expand_weights, holdout_mask, score
+from nbapp.evaluate import expand_weights, holdout_mask, log_proba_for_scoring, score
 from nbapp.specs import parse_features
 
 __all__ = ["LearningCurve", "learning_curve", "NAIVE_BAYES", "LOGISTIC_REGRESSION"]
@@ -118,7 +118,7 @@ def _run_naive_bayes(make_nb: Callable[[], Any], data: pd.DataFrame, target: str
     start = time.perf_counter()
     model.fit(data.iloc[train], target=target)
     seconds = time.perf_counter() - start
-    return NAIVE_BAYES, seconds, model.predict_log_proba(data.iloc[test])
+    return NAIVE_BAYES, seconds, log_proba_for_scoring(model, data.iloc[test])
 
 
 def _run_logistic(lr_data: pd.DataFrame, y: pd.Series, specs: Mapping[str, Any],

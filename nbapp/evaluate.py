@@ -68,8 +68,11 @@ class Scores:
 
     @property
     def macro_f1(self) -> float:
-        """Unweighted mean of the per-class F1 scores."""
-        return float(self.per_class["f1"].mean())
+        """Unweighted mean of the per-class F1 scores, over the classes that occur in the truth
+        or the predictions (as scikit-learn's f1_score(average="macro"))."""
+        occurs = (self.per_class["support"] > 0) | (self.confusion.reindex(
+            columns=self.per_class.index, fill_value=0).sum(axis=0) > 0)
+        return float(self.per_class.loc[occurs, "f1"].mean())
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,13 @@ class Evaluation:
     def fold_accuracy(self) -> pd.Series:
         """Accuracy per fold (one entry for a hold-out split)."""
         return pd.Series([s.accuracy for s in self.fold_scores], name="accuracy", dtype=float)
+
+
+def log_proba_for_scoring(model: Any, rows: pd.DataFrame) -> pd.DataFrame:
+    """The model's log posteriors with undetermined rows (every class impossible) set to -inf,
+    so :func:`score` counts them as undetermined instead of as the prior's top class."""
+    log_proba, undetermined = model.log_posterior(rows)
+    return log_proba.mask(undetermined, -np.inf, axis=0)
 
 
 def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
@@ -301,7 +311,7 @@ def _run(
         model = make_model()
         try:
             model.fit(data.iloc[np.flatnonzero(train)], target=target)
-            log_proba = model.predict_log_proba(data.iloc[np.flatnonzero(test)])
+            log_proba = log_proba_for_scoring(model, data.iloc[np.flatnonzero(test)])
         except DataError as err:
             where = "the training part" if method == "holdout" else f"fold {fold + 1} of {n_splits}"
             raise DataError(f"While fitting on {where}: {err}") from err

@@ -280,6 +280,12 @@ class NaiveBayes:
         log_post, _, undetermined = normalise_log(self._joint_log(frame), self.log_prior_)
         return frame, log_post, undetermined
 
+    def log_posterior(self, df: pd.DataFrame | Mapping[str, Any]) -> tuple[pd.DataFrame, pd.Series]:
+        """log P(c | x) per row and the undetermined-row flags, from one normalisation."""
+        frame, log_post, undetermined = self._normalised(df)
+        return (pd.DataFrame(log_post, index=frame.index, columns=self.classes_),
+                pd.Series(undetermined, index=frame.index, name="undetermined"))
+
     def predict_log_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
         frame, log_post, _ = self._normalised(df)
         return pd.DataFrame(log_post, index=frame.index, columns=self.classes_)

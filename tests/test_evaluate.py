@@ -196,3 +196,22 @@ def test_a_fitting_error_names_the_fold():
 def test_evaluation_rejects_a_missing_target_column():
     with pytest.raises(DataError, match="target column 'nope' is not in the data"):
         evaluate.cross_validate(_tennis_model(), load_example("tennis14"), "nope")
+
+
+def test_undetermined_test_rows_are_counted_not_given_the_prior_class():
+    from nbapp.evaluate import log_proba_for_scoring, score
+
+    train = pd.DataFrame({"f1": ["a", "b", "a", "b"], "f2": ["c", "d", "c", "d"], "y": ["yes", "no", "yes", "no"]})
+    m = nbapp.NaiveBayes({"f1": "categorical", "f2": "categorical"}, alpha=0).fit(train, target="y")
+    test = pd.DataFrame({"f1": ["b", "a"], "f2": ["c", "c"], "y": ["yes", "yes"]})
+    scores = score(test["y"], log_proba_for_scoring(m, test))
+    assert scores.undetermined == 1
+    assert scores.log_loss == np.inf
+    assert scores.confusion.loc["yes", "(undetermined)"] == 1
+
+
+def test_macro_f1_leaves_out_classes_that_never_occur():
+    from nbapp.evaluate import score
+
+    log_proba = pd.DataFrame(np.log([[0.9, 0.1], [0.8, 0.2]]), columns=["a", "b"])
+    assert score(pd.Series(["a", "a"]), log_proba).macro_f1 == 1.0
