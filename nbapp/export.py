@@ -10,12 +10,41 @@ numbers, so a genuine -3.5 stays a number.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pandas as pd
 
-__all__ = ["safe_csv_bytes", "neutralise"]
+__all__ = ["safe_csv_bytes", "neutralise", "predictions_frame"]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"  # tells Excel the file is UTF-8
+
+
+def predictions_frame(model: Any, frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows with the predicted class and P(c | x) per class appended.
+
+    Columns the file already has are never overwritten: a new column whose name is taken
+    gets a numbered suffix. An undetermined row (every class impossible) has no prediction.
+    """
+    log_proba, undetermined = model.log_posterior(frame)
+    out = frame.copy()
+    taken = set(map(str, out.columns))
+    predicted = np.array(model.classes_, dtype=object)[np.argmax(log_proba.to_numpy(), axis=1)]
+    predicted[undetermined.to_numpy()] = None
+    out[_free_name("predicted", taken)] = predicted
+    for c in model.classes_:
+        out[_free_name(f"P({c})", taken)] = np.exp(log_proba[c].to_numpy())
+    return out
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name} ({n})"
+    taken.add(candidate)
+    return candidate
 
 
 def neutralise(value: str) -> str:

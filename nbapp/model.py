@@ -201,6 +201,11 @@ class NaiveBayes:
             raise DataError(f"Column {column!r} is Gaussian: it is not smoothed (seed 000, ex. 2.3 c).")
         return block.table.smoothing if isinstance(block, MultinomialBlock) else block.smoothing
 
+    def missing_columns(self, df: pd.DataFrame) -> list[str]:
+        """The model's target and feature columns that df lacks (e.g. an imported model on other data)."""
+        self._check_fitted()
+        return [c for c in [self.target_, *self.features_] if c not in df.columns]
+
     def cpt(self, column: str, exact: bool = False) -> pd.DataFrame:
         """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10]."""
         self._check_fitted()
@@ -257,7 +262,7 @@ class NaiveBayes:
                 for rank, (term, p) in enumerate(ranked.items(), start=1):
                     rows.append({"class": c, "rank": rank, "term": term,
                                  "count": block.table.counts[block.columns.index(term), self.classes_.index(c)],
-                                 "log_weight": np.log(p)})
+                                 "probability": p, "log_weight": np.log(p)})
             return pd.DataFrame(rows)
         raise DataError(f"Column {column!r} is {block.kind}: top words exist for text and count columns.")
 

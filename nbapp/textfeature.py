@@ -36,6 +36,7 @@ from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
+from nbapp.smoothing import smoothed
 from nbapp.specs import Text
 
 __all__ = ["TextBlock"]
@@ -264,17 +265,28 @@ class TextBlock:
 
     # -- tables ----------------------------------------------------------------------------
     def top_words(self, classes: list[Any], n: int = 10) -> pd.DataFrame:
+        """The n most probable words per class: probability is P(w | c) (multinomial, with UNK:
+        seed 000 Eq. 10, seed 004) or P(w present | c) (Bernoulli, seed 002). For Complement NB
+        the words are ranked by the class's own smoothed P(w | c); log_weight is then the
+        complement weight the model scores with (not a log-probability)."""
         params = self._params()
         vocab = params["vocab"]
         names = np.array(self.terms, dtype=object)[vocab]
-        counts = self.word_counts[vocab] if self.spec.event_model != "bernoulli" else self.doc_freq[vocab]
+        bernoulli = self.spec.event_model == "bernoulli"
+        counts = self.doc_freq[vocab] if bernoulli else self.word_counts[vocab]
+        if bernoulli:
+            probability = np.exp(params["log_on"])
+        elif self.spec.complement:
+            probability = smoothed(counts, np.full(len(vocab), params["alpha"]))
+        else:
+            probability = np.exp(params["weights"])
         rows = []
         for c, label in enumerate(classes):
-            order = np.lexsort((names, -params["weights"][:, c]))[:n]
+            order = np.lexsort((names, -probability[:, c]))[:n]
             for rank, j in enumerate(order, start=1):
                 rows.append({"class": label, "rank": rank, "term": names[j], "count": counts[j, c],
-                             "log_weight": params["weights"][j, c]})
-        return pd.DataFrame(rows)
+                             "probability": probability[j, c], "log_weight": params["weights"][j, c]})
+        return pd.DataFrame(rows, columns=["class", "rank", "term", "count", "probability", "log_weight"])
 
     def vocabulary_terms(self) -> list[str]:
         return [self.terms[i] for i in self.vocabulary()]

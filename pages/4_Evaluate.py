@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp import evaluate
 from nbapp.errors import DataError
-from nbapp.export import safe_csv_bytes
+from nbapp.export import predictions_frame, safe_csv_bytes
 from ui import charts
 
 ui.ensure_state()
@@ -130,17 +130,12 @@ def _batch_ui(model: Any) -> None:
         if len(absent) == len(model.features_):
             raise DataError(f"{upload.name!r} has none of the model's feature columns "
                             f"({', '.join(map(str, model.features_))}); check the header row.")
-        proba = model.predict_proba(frame)
-        predicted = model.predict(frame)
+        out = predictions_frame(model, frame)
     except DataError as err:
         ui.show_error(err)
         return
     if absent:
         st.warning("Missing feature columns are treated as missing values: " + ", ".join(ui.md(c) for c in absent))
-    out = frame.copy()
-    out["predicted"] = predicted.to_numpy()
-    for c in proba.columns:
-        out[f"P({c})"] = proba[c].to_numpy()
     st.success(f"Predicted {len(out):,} rows.")
     st.dataframe(out.head(200), key="eval.batch_table")
     st.download_button("Download the predictions (CSV)", safe_csv_bytes(out), file_name="predictions.csv",

@@ -58,3 +58,17 @@ def test_round_trip_keeps_values_apart_from_the_quote_prefix():
     frame = pd.DataFrame({"text": ["héllo, \"world\"", "line\nbreak"], "n": [1, 2]})
     loaded = pd.read_csv(io.BytesIO(safe_csv_bytes(frame)), encoding="utf-8-sig")
     pd.testing.assert_frame_equal(loaded, frame, check_dtype=False)
+
+
+def test_predictions_frame_appends_without_overwriting_and_leaves_undetermined_rows_blank():
+    import nbapp
+    from nbapp.export import predictions_frame
+
+    train = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["p", "q", "q", "q"], "c": ["A", "A", "B", "B"]})
+    m = nbapp.NaiveBayes({"a": "categorical", "b": "categorical"}, alpha=0).fit(train, target="c")
+    rows = pd.DataFrame({"a": ["x", "y"], "b": ["p", "p"], "P(A)": ["keep", "keep"]})
+    out = predictions_frame(m, rows)
+    assert list(out.columns) == ["a", "b", "P(A)", "predicted", "P(A) (2)", "P(B)"]
+    assert list(out["P(A)"]) == ["keep", "keep"]
+    assert out.loc[0, "predicted"] == "A" and out.loc[0, "P(A) (2)"] == 1.0
+    assert pd.isna(out.loc[1, "predicted"])          # y is impossible for A, p for B: undetermined

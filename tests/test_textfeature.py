@@ -114,7 +114,10 @@ def test_top_words_per_class():
     m = nbapp.NaiveBayes({"text": nbapp.Text(options=TextOptions(stop_words=ENGLISH_STOP_WORDS))}).fit(
         sms, target="label")
     top = m.top_words("text", n=5)
-    assert list(top.columns) == ["class", "rank", "term", "count", "log_weight"]
+    assert list(top.columns) == ["class", "rank", "term", "count", "probability", "log_weight"]
+    cpt = m.cpt("text")
+    first = top.iloc[0]
+    assert first["probability"] == pytest.approx(cpt.loc[first["term"], first["class"]])
     spam = top[top["class"] == "spam"]
     assert list(spam["rank"]) == [1, 2, 3, 4, 5] and spam["log_weight"].is_monotonic_decreasing
     assert {"call", "free"} <= set(spam["term"])
@@ -124,3 +127,19 @@ def test_a_corpus_of_stop_words_only_is_refused_by_column():
     docs = pd.DataFrame({"text": ["the of a", "is it the"], "y": ["p", "n"]})
     with pytest.raises(nbapp.DataError, match="Column 'text' has no words left"):
         nbapp.NaiveBayes({"text": nbapp.Text(options=TextOptions(stop_words=ENGLISH_STOP_WORDS))}).fit(docs, "y")
+
+
+@pytest.mark.parametrize("spec", [nbapp.Text(event_model="bernoulli"), nbapp.Text(complement=True),
+                                  nbapp.Text(vocabulary="per_class_unk")])
+def test_top_words_probabilities_are_probabilities_for_every_event_model(spec):
+    m = nbapp.NaiveBayes({"text": spec}).fit(nbapp.load_example("sms_spam"), target="label")
+    top = m.top_words("text", n=10)
+    assert ((top["probability"] > 0) & (top["probability"] <= 1)).all()
+    assert top.groupby("class")["probability"].apply(lambda p: p.is_monotonic_decreasing).all()
+
+
+def test_missing_columns_names_what_an_imported_model_needs():
+    sent = pd.read_csv(SAMPLES / "sentiment.csv")
+    m = nbapp.NaiveBayes({"text": "text"}).fit(sent, target="sentiment")
+    assert m.missing_columns(sent) == []
+    assert m.missing_columns(pd.DataFrame({"x": [1]})) == ["sentiment", "text"]
