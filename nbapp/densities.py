@@ -23,10 +23,14 @@ class GaussianFitPlot:
     curves: pd.DataFrame      # class, x, density
 
 
-def gaussian_fit_plot(model: Any, column: str, values: pd.Series, labels: pd.Series,
+def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
                       *, bins: int = 30, points: int = 300) -> GaussianFitPlot:
+    """The histogram of frame[column] per class of the model's target (weighted by the model's
+    weight column, as it was fitted) and the fitted density p(x | c) on a grid around the data."""
     fits = model.gaussian(column)
-    x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    labels = frame[model.target_]
+    weights = frame[model.weight_] if model.weight_ in frame else None
+    x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     finite = np.isfinite(x)
     lo, hi = (float(x[finite].min()), float(x[finite].max())) if finite.any() else (-1.0, 1.0)
     sd = float(np.sqrt(fits["var"].max())) if len(fits) else 1.0
@@ -35,11 +39,11 @@ def gaussian_fit_plot(model: Any, column: str, values: pd.Series, labels: pd.Ser
     grid = np.linspace(lo - pad, hi + pad, points)
     hist_rows, curve_rows = [], []
     labels = labels.to_numpy()
-    for cls, row in fits.iterrows():
-        in_class = finite & (labels == cls)
-        density, _ = np.histogram(x[in_class], bins=edges, density=bool(in_class.any()))
+    w = np.ones(len(x)) if weights is None else pd.to_numeric(weights, errors="coerce").to_numpy(dtype=float)
+    curves = model.gaussian_density(column, grid)
+    for cls in fits.index:
+        in_class = finite & (labels == cls) & (w > 0)
+        density, _ = np.histogram(x[in_class], bins=edges, weights=w[in_class], density=bool(in_class.any()))
         hist_rows.append(pd.DataFrame({"class": cls, "left": edges[:-1], "right": edges[1:], "density": density}))
-        mean, var = float(row["mean"]), float(row["var"])
-        curve = np.exp(-((grid - mean) ** 2) / (2 * var)) / np.sqrt(2 * np.pi * var)
-        curve_rows.append(pd.DataFrame({"class": cls, "x": grid, "density": curve}))
+        curve_rows.append(pd.DataFrame({"class": cls, "x": grid, "density": curves[cls].to_numpy()}))
     return GaussianFitPlot(pd.concat(hist_rows, ignore_index=True), pd.concat(curve_rows, ignore_index=True))

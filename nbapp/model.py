@@ -248,6 +248,19 @@ class NaiveBayes:
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}).")
         return block.table(column, self.classes_)
 
+    def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
+        """p(x | c) of a Gaussian feature at the points x, one column per class   [seed 000, Eq. 12]."""
+        self._check_fitted()
+        block = self.block_of(column)
+        if not isinstance(block, GaussianBlock):
+            raise DataError(f"Column {column!r} is {block.kind}, not Gaussian.")
+        a = block.columns.index(column)
+        points = np.full((len(x), len(block.columns)), np.nan)
+        points[:, a] = np.asarray(x, dtype=float)
+        with np.errstate(under="ignore"):
+            density = np.exp(block.log_density(points)[:, :, a])
+        return pd.DataFrame(density, columns=self.classes_)
+
     def top_words(self, column: str, n: int = 10) -> pd.DataFrame:
         """The n most probable words (or count columns) per class."""
         self._check_fitted()
