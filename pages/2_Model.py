@@ -165,7 +165,7 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     fits = model.gaussian(col)
     df = ui.frame()
     left, right = st.columns([3, 2])
-    plot = gaussian_fit_plot(model, col, df[col], df[ss["target"]])
+    plot = gaussian_fit_plot(model, col, df)
     left.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
     right.dataframe(fits, key="model.gauss_table")
     cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
