@@ -26,9 +26,10 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
 from nbapp.errors import DataError
+from nbapp.logspace import normalise_log
+from nbapp.priors import check_priors, class_prior
 
 __all__ = [
     "GaussianClassModel",
@@ -174,9 +175,14 @@ class GaussianClassModel:
         return self.log_likelihood(df) + log_prior
 
     def predict_log_proba(self, df: pd.DataFrame) -> pd.DataFrame:
-        """log P(c | x) = joint log - logsumexp over classes."""
+        """log P(c | x) = joint log - log P(x), normalised by nbapp's one function,
+        :func:`nbapp.logspace.normalise_log` (as NaiveBayes): a row every class rules out
+        (all densities underflow far from the data) gets the prior, not NaN."""
         joint = self.joint_log(df)
-        return joint.sub(logsumexp(joint.to_numpy(), axis=1), axis=0)
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(self.priors.to_numpy(dtype=float))
+        log_posterior, _, _ = normalise_log(joint.to_numpy(), log_prior)
+        return pd.DataFrame(log_posterior, index=joint.index, columns=joint.columns)
 
     def predict_proba(self, df: pd.DataFrame) -> pd.DataFrame:
         """P(c | x) per row and class; rows sum to one."""
@@ -245,7 +251,7 @@ def fit_gaussian_classes(df: pd.DataFrame, columns: Sequence[str], target: str, 
     sigma = _restrict(sigma, covariance, n_c) + epsilon * np.eye(len(columns))
     return GaussianClassModel(
         columns=columns, target=target, classes=classes, covariance=covariance,
-        priors=_class_priors(priors, classes, n_c, target),
+        priors=_class_priors(priors, classes, n_c),
         class_counts=pd.Series(n_c.astype(int), index=list(classes), name="n_c"),
         means=pd.DataFrame(means, index=list(classes), columns=list(columns)),
         sigma=sigma, epsilon=epsilon,
@@ -377,7 +383,10 @@ def _mvn_logpdf(X: np.ndarray, means: np.ndarray, sigma: np.ndarray) -> np.ndarr
     chol = np.linalg.cholesky(sigma)                                  # (K, d, d)
     diff = X[None, :, :] - means[:, None, :]                          # (K, n, d)
     z = np.linalg.solve(chol, np.swapaxes(diff, 1, 2))               # (K, d, n)
-    maha = (z ** 2).sum(axis=1)                                       # (K, n)
+    # Far beyond the data the squared distance overflows to inf: density 0, log -inf, which
+    # normalise_log handles (the row gets the prior when every class is at -inf).
+    with np.errstate(over="ignore"):
+        maha = (z ** 2).sum(axis=1)                                   # (K, n)
     log_det = 2.0 * np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)
     d = X.shape[1]
     return (-0.5 * (maha + log_det[:, None] + d * _LOG_2PI)).T
@@ -413,25 +422,9 @@ def _check_full_rank(sigma: np.ndarray, n_c: np.ndarray, classes: tuple,
                         f"is singular; drop the redundant column or use covariance='diagonal'.")
 
 
-def _class_priors(priors: str | Mapping[object, float], classes: tuple, n_c: np.ndarray,
-                  target: str) -> pd.Series:
-    if isinstance(priors, str):
-        if priors == "empirical":
-            values = n_c / n_c.sum()
-        elif priors == "uniform":
-            values = np.full(len(classes), 1.0 / len(classes))
-        else:
-            raise DataError(f"priors must be 'empirical', 'uniform' or a mapping class -> "
-                            f"probability, not {priors!r}.")
-    else:
-        missing = [c for c in classes if c not in priors]
-        if missing:
-            raise DataError(f"The priors give no probability for class {missing[0]!r} of "
-                            f"{target!r}; give one per class.")
-        values = np.array([float(priors[c]) for c in classes])
-        if (values < 0).any() or not np.isclose(values.sum(), 1.0):
-            raise DataError(f"The priors must be non-negative and sum to 1; they sum to "
-                            f"{values.sum():.6g}.")
+def _class_priors(priors: str | Mapping[object, float], classes: tuple, n_c: np.ndarray) -> pd.Series:
+    """P(c) exactly as NaiveBayes sets it (nbapp.priors: n_c / n, 1 / K or given)."""
+    values, _ = class_prior(n_c, list(classes), check_priors(priors), 0.0)
     return pd.Series(values, index=list(classes), name="prior")
 
 
@@ -444,7 +437,8 @@ def _check_fit_arguments(df: pd.DataFrame, columns: tuple[str, ...], target: str
     if len(set(columns)) != len(columns):
         raise DataError(f"Each column may be chosen once; got {list(columns)}.")
     if target not in df.columns:
-        raise DataError(f"Target column {target!r} is not in the data.")
+        raise DataError(f"Target column {target!r} is not in the data; choose one of its "
+                        f"columns {list(df.columns)[:10]}.")
     if target in columns:
         raise DataError(f"The target {target!r} cannot also be a feature column.")
     if not var_smoothing >= 0:
@@ -456,7 +450,8 @@ def _numeric_matrix(df: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
     first non-numeric value."""
     missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise DataError(f"Column {missing[0]!r} is not in the data.")
+        raise DataError(f"Column {missing[0]!r} is not in the data (its columns: "
+                        f"{list(df.columns)[:10]}); add it or choose other numeric columns.")
     out = np.empty((len(df), len(columns)))
     for j, column in enumerate(columns):      # a loop over columns, not rows
         raw = df[column]

@@ -80,7 +80,9 @@ def learning_curve(df: pd.DataFrame, target: str, features: Mapping[str, Any], *
     specs = parse_features(features)
     missing = [c for c in [*specs, target] if c not in df.columns]
     if missing:
-        raise DataError(f"Column {missing[0]!r} is not in the data.")
+        role = "target" if missing[0] == target else "feature"
+        raise DataError(f"Column {missing[0]!r} is not in the data; choose the {role} among its "
+                        f"columns {list(df.columns)[:10]}.")
     if repeats < 1:
         raise DataError(f"repeats must be at least 1, got {repeats}.")
     data = expand_weights(df, weight)

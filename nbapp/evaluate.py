@@ -164,10 +164,13 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def expand_weights(df: pd.DataFrame, weight: str | None) -> pd.DataFrame:
+def expand_weights(df: pd.DataFrame, weight: str | None, *, max_rows: int = 5_000_000) -> pd.DataFrame:
     """Repeat each row ``df[weight]`` times (frequency weights -> individual cases).
 
-    The weight column is dropped. Weights must be whole numbers >= 0.
+    The weight column is dropped. Weights must be whole numbers >= 0. More than
+    ``max_rows`` rows in all is refused before anything is copied: every repeat is a full
+    copy of its row, so 5 million rows of a few dozen columns already take gigabytes, and
+    a typo'd weight (1e9) would exhaust memory instead of failing with a sentence.
     """
     if weight is None:
         return df
@@ -181,6 +184,12 @@ def expand_weights(df: pd.DataFrame, weight: str | None) -> pd.DataFrame:
         raise DataError(
             f"Column {weight!r} must hold whole numbers >= 0 to count as frequency weights, "
             f"but row {row!r} holds {value!r}; fix it or evaluate without weights."
+        )
+    total = float(w.sum())
+    if total > max_rows:
+        raise DataError(
+            f"The weights in column {weight!r} add up to {total:,.0f} rows once each row is repeated, "
+            f"more than the {max_rows:,} that fit in memory here; evaluate on a sample or without weights."
         )
     out = df.loc[df.index.repeat(w.astype(np.int64))].drop(columns=[weight])
     return out
@@ -283,7 +292,10 @@ def _prepare(df: pd.DataFrame, target: str, weight: str | None) -> tuple[pd.Data
     labelled = data[target].notna().to_numpy()
     data = data.loc[labelled] if not labelled.all() else data
     if len(data) < 2:
-        raise DataError("Evaluation needs at least 2 labelled rows.")
+        raise DataError(
+            f"Evaluation needs at least 2 rows with a value in the target column {target!r}, but "
+            f"the data has {len(data)}; fill in the missing labels or choose another target column."
+        )
     if data[target].nunique() < 2:
         raise DataError(f"The target column {target!r} has one class only; evaluation needs two or more.")
     return data, data[target]

@@ -21,6 +21,8 @@ from typing import Any, Mapping
 
 import pandas as pd
 
+from nbapp.errors import DataError
+
 __all__ = ["Example", "EXAMPLES", "SAMPLE_DATA", "example", "load_example"]
 
 SAMPLE_DATA = Path(__file__).resolve().parents[1] / "sample_data"
@@ -183,9 +185,9 @@ def example(key: str) -> Example:
     """The catalogue entry for ``key`` (one of ``[ex.key for ex in EXAMPLES]``)."""
     try:
         return _BY_KEY[key]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable key such as a list
         known = ", ".join(_BY_KEY)
-        raise KeyError(f"No built-in example {key!r}; choose one of: {known}.") from None
+        raise DataError(f"There is no built-in example {key!r}; choose one of: {known}.") from None
 
 
 def load_example(key: str) -> pd.DataFrame:

@@ -26,6 +26,7 @@ import csv
 import io
 import itertools
 import re
+import sys
 import unicodedata
 import warnings
 import zipfile
@@ -41,6 +42,12 @@ import pandas as pd
 from nbapp.errors import DataError
 
 __all__ = ["Table", "load_table", "load_corpus"]
+
+# The csv module refuses a field longer than 131,072 characters by default, and one long
+# document (a whole article in a corpus CSV) is a normal field here. The limit is a
+# process-wide setting of the csv module (it cannot be set per reader), so it is raised once,
+# at import, to the largest value a C long holds on every platform (32 bits on Windows).
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 # Cells read as missing in a numeric column (compared after strip + lower-case).
 NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})
@@ -116,8 +123,13 @@ def load_table(data: bytes, filename: str, *, max_rows: int | None = None) -> Ta
     with the lines). ``max_rows`` reads only the first data rows (noted when more exist).
     Raises :class:`DataError`, and nothing else, on a file that cannot be read faithfully.
     """
-    if max_rows is not None and max_rows < 1:
-        raise DataError(f"max_rows must be a positive number of rows, not {max_rows!r}.")
+    if max_rows is not None:
+        if isinstance(max_rows, bool) or not isinstance(max_rows, (int, np.integer)) or max_rows < 1:
+            raise DataError(
+                f"max_rows must be a whole number of rows of at least 1 (or None for all rows), "
+                f"not {max_rows!r}."
+            )
+        max_rows = int(max_rows)
     return _guarded(filename, lambda: _load_table(bytes(data), str(filename), max_rows))
 
 
@@ -580,6 +592,47 @@ def _not_a_workbook(archive: zipfile.ZipFile, names: set[str], filename: str) ->
 
 
 def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[str]) -> _Raw:
+    try:
+        header_row, header, body, more = _sheet_rows(data, filename, max_rows, notes)
+    except DataError:
+        raise
+    except _workbook_errors() as exc:
+        raise DataError(
+            f"The workbook {filename!r} is damaged (the Excel reader stopped with "
+            f"{type(exc).__name__}: {exc}); open it in Excel or LibreOffice, save it again as "
+            ".xlsx (or export it as CSV) and upload that."
+        ) from exc
+    if header_row > 1:
+        notes.append(f"The header is on sheet row {header_row}; the empty rows above it were skipped.")
+    if more:
+        notes.append(f"Read only the first {len(body):,} data rows (max_rows); the sheet has more.")
+    width = max([len(header), *map(len, body)])
+    cells = pd.DataFrame(body, columns=list(range(width)), dtype=object) if body else pd.DataFrame(
+        columns=list(range(width)), dtype=object
+    )
+    frame = pd.DataFrame({c: cells[c].map(_cell_text).astype(str) for c in cells.columns}, index=cells.index)
+    names = [_cell_text(v).strip() for v in header] + [""] * (width - len(header))
+    first = header_row + 1
+    return _Raw(names, frame, _RowNumbers("row", lambda: np.arange(first, first + len(body))), notes)
+
+
+def _workbook_errors() -> tuple[type[BaseException], ...]:
+    """What openpyxl raises on a damaged .xlsx: a missing part (KeyError), no sheet
+    (IndexError), broken XML (ElementTree's ParseError is a SyntaxError), bad values."""
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    return (InvalidFileException, zipfile.BadZipFile, LookupError, SyntaxError, ValueError,
+            TypeError, AttributeError)
+
+
+def _sheet_rows(
+    data: bytes, filename: str, max_rows: int | None, notes: list[str]
+) -> tuple[int, tuple[Any, ...], list[tuple[Any, ...]], bool]:
+    """The first sheet's header row number, header cells, data rows and whether more exist.
+
+    openpyxl's read-only mode parses the sheet lazily, so errors of a damaged file surface
+    while iterating too; the caller turns them into one DataError.
+    """
     import openpyxl
 
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
@@ -594,23 +647,15 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
             if any(v is not None and str(v).strip() for v in header):
                 break
         else:
-            raise DataError(f"The workbook {filename!r} has no cells with values in its first sheet.")
+            raise DataError(
+                f"The workbook {filename!r} has no cells with values in its first sheet; put the "
+                "table on the first sheet and upload again."
+            )
         body = list(itertools.islice(rows, max_rows))
         more = max_rows is not None and next(rows, None) is not None
     finally:
         workbook.close()
-    if header_row > 1:
-        notes.append(f"The header is on sheet row {header_row}; the empty rows above it were skipped.")
-    if more:
-        notes.append(f"Read only the first {len(body):,} data rows (max_rows); the sheet has more.")
-    width = max([len(header), *map(len, body)])
-    cells = pd.DataFrame(body, columns=list(range(width)), dtype=object) if body else pd.DataFrame(
-        columns=list(range(width)), dtype=object
-    )
-    frame = pd.DataFrame({c: cells[c].map(_cell_text).astype(str) for c in cells.columns}, index=cells.index)
-    names = [_cell_text(v).strip() for v in header] + [""] * (width - len(header))
-    first = header_row + 1
-    return _Raw(names, frame, _RowNumbers("row", lambda: np.arange(first, first + len(body))), notes)
+    return header_row, header, body, more
 
 
 def _cell_text(value: Any) -> str:
@@ -998,6 +1043,12 @@ def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str
     if header:
         notes.append(f"The first line ({labels.iloc[0]!r}, {parts[1].iloc[0]!r}) is a header; skipped it.")
         frame, line_numbers = frame.iloc[1:].reset_index(drop=True), line_numbers[1:]
+    if len(frame) == 0:
+        raise DataError(
+            f"The file {filename!r} holds only the header line ({labels.iloc[0]!r}, "
+            f"{parts[1].iloc[0]!r}) and no documents; add one label<TAB>text line per document "
+            "and upload again."
+        )
     lead = f"Read {filename!r} as {encoding.label} label<TAB>text lines: {len(frame):,} documents."
     rows = _RowNumbers("line", lambda: line_numbers)
     return frame, [lead, *notes], rows
@@ -1246,12 +1297,15 @@ def _read_members(
             raw = handle.read(info.file_size + 1)
         if len(raw) > info.file_size:
             raise DataError(f"The archive {filename!r} is damaged: {info.filename!r} is larger than it declares.")
-        if raw.startswith(ARCHIVE_MAGIC) or b"\x00" in raw[:SAMPLE_BYTES]:
+        codec = _bom_codec(raw)
+        # UTF-16/32 text is full of NUL bytes, so only a file without a byte-order mark is
+        # judged binary by them.
+        if raw.startswith(ARCHIVE_MAGIC) or (codec is None and b"\x00" in raw[:SAMPLE_BYTES]):
             raise DataError(
                 f"The archive {filename!r} holds {info.filename!r}, which is binary data or another "
                 "archive, not text; keep only .txt documents in the class folders."
             )
-        texts.append(_member_text(raw, info.filename, fallback))
+        texts.append(_member_text(raw, codec, info.filename, fallback))
     notes = []
     if fallback:
         notes.append(
@@ -1260,9 +1314,23 @@ def _read_members(
     return texts, notes
 
 
-def _member_text(raw: bytes, name: str, fallback: list[str]) -> str:
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16", errors="replace")
+# UTF-32 first: its little-endian mark begins with UTF-16's.
+_TEXT_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def _bom_codec(raw: bytes) -> str | None:
+    """The codec a UTF-16 / UTF-32 byte-order mark announces (it also strips the mark)."""
+    return next((codec for bom, codec in _TEXT_BOMS if raw.startswith(bom)), None)
+
+
+def _member_text(raw: bytes, codec: str | None, name: str, fallback: list[str]) -> str:
+    if codec is not None:
+        return raw.decode(codec, errors="replace")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:

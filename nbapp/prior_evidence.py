@@ -28,6 +28,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.logspace import logsumexp_rows, normalise_log
+from nbapp.priors import check_priors, class_prior
 
 __all__ = [
     "PriorEvidence",
@@ -75,9 +76,18 @@ class PriorEvidence:
 
     @property
     def prior_dominates(self) -> bool:
-        """True when |log prior ratio| exceeds the net evidence |sum of ratios|, i.e. the
-        prior alone decides between the two classes."""
-        return abs(self.log_prior_ratio) > abs(self.log_likelihood_ratio)
+        """True when the prior decides against the evidence: the likelihoods alone favour
+        one class (or neither), prior and likelihoods together the other, i.e.
+
+            sign(log posterior ratio) != sign(net evidence)
+
+        (seed 004's teal bike: private at P(veoride) = 0.02 although the colour says
+        veoride). A prior pointing the same way as the evidence decides nothing the
+        evidence had not, so it does not dominate; nor does an undefined (NaN) ratio."""
+        posterior, evidence = self.log_posterior_ratio, self.log_likelihood_ratio
+        if np.isnan(posterior) or np.isnan(evidence):
+            return False
+        return bool(np.sign(posterior) != np.sign(evidence))
 
     @property
     def break_even_prior(self) -> float:
@@ -101,7 +111,7 @@ def log_likelihoods(e: Any) -> pd.DataFrame:
     return e.logs.loc[names, list(e.classes)].astype(float)
 
 
-def posterior_with_priors(e: Any, priors: Mapping[Any, float]) -> pd.Series:
+def posterior_with_priors(e: Any, priors: Mapping[Any, float] | pd.Series) -> pd.Series:
     """P(c | x) for the explanation's example under other class priors (no refit).
 
     ``priors`` maps every class to a probability; they must sum to 1. A row every class
@@ -177,13 +187,14 @@ def _explanation_priors(e: Any) -> pd.Series:
     return e.probabilities.loc[_PRIOR, list(e.classes)].astype(float).rename("prior")
 
 
-def _prior_vector(e: Any, priors: Mapping[Any, float]) -> np.ndarray:
-    missing = [c for c in e.classes if c not in priors]
-    if missing:
-        raise DataError(f"Give a prior for every class; class {missing[0]!r} has none.")
-    values = np.array([float(priors[c]) for c in e.classes])
-    if (values < 0).any() or not np.isclose(values.sum(), 1.0):
-        raise DataError(f"Priors must be non-negative and sum to 1; these sum to {values.sum():.6g}.")
+def _prior_vector(e: Any, priors: Mapping[Any, float] | pd.Series) -> np.ndarray:
+    """The new P(c) in class order, checked as NaiveBayes checks given priors (nbapp.priors).
+    A Series (as :func:`moved_priors` returns) counts as a mapping class -> probability."""
+    if isinstance(priors, pd.Series):
+        priors = priors.to_dict()
+    if not isinstance(priors, Mapping):
+        raise DataError(f"Give the new priors as a dict class -> probability, not {priors!r}.")
+    values, _ = class_prior(np.zeros(len(e.classes)), list(e.classes), check_priors(priors), 0.0)
     return values
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "count_matrix",
     "fit_vocabulary",
     "pipeline_steps",
+    "token_terms",
     "tokens_and_types",
     "unseen_counts",
 ]
@@ -253,6 +254,56 @@ def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
     if options.ngram_range != (1, 1):
         tokens = _word_ngrams(tokens, options.ngram_range)
     return list(tokens)
+
+
+def token_terms(doc: str | None, options: TextOptions = TextOptions()) -> list[tuple[str, str | None]]:
+    """Each token of one document with the unigram term it becomes, in order.
+
+    The steps are :func:`analyze`'s (Unicode normalisation, lowercasing, tokenising, stop
+    words, stemming) at the unigram level (``ngram_range`` is ignored): the token is cut
+    from the lowercased text exactly as ``analyze`` cuts it, and shown as it appears in the
+    normalised text (before lowercasing, so "FREE" stays "FREE"); the term is what it
+    becomes, or None when it is a stop word. So the terms that are not None are exactly
+    ``analyze(doc, replace(options, ngram_range=(1, 1)))``, and a word typed decomposed
+    (NFD "cafe" + U+0301) is the one token "café" the model counted.
+    """
+    normalised = _as_text(doc)
+    if options.unicode_form is not None:
+        normalised = unicodedata.normalize(options.unicode_form, normalised)
+    text = normalised.lower() if options.lowercase else normalised
+    pattern = re.compile(options.token_pattern)
+    group = 1 if pattern.groups else 0
+    spans = [m.span(group) for m in pattern.finditer(text)]
+    tokens = [text[a:b] if a >= 0 else "" for a, b in spans]
+    shown = _spans_before_lowercasing(normalised, text, spans) if text is not normalised else tokens
+    stop = options.stop_words or frozenset()
+    is_stop = [t in stop for t in tokens]
+    kept = [t for t, dropped in zip(tokens, is_stop) if not dropped]
+    stems = iter(_Stemmer()(kept) if options.stem else kept)
+    terms = [None if dropped else next(stems) for dropped in is_stop]
+    return list(zip(shown, terms))
+
+
+def _spans_before_lowercasing(original: str, lowered: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The pieces of ``original`` whose lowercase forms are ``lowered[a:b]``.
+
+    Lowercasing keeps each character's place except for the few that grow (Turkish "İ"
+    becomes "i" + a combining dot), so positions map one to one unless the lengths differ.
+    """
+    if len(original) == len(lowered):
+        return [original[a:b] if a >= 0 else "" for a, b in spans]
+    grown = np.fromiter((len(ch.lower()) for ch in original), np.int64, count=len(original))
+    ends = np.cumsum(grown)            # lowered[starts[i]:ends[i]] is original[i].lower()
+    starts = ends - grown
+    out = []
+    for a, b in spans:
+        if a < 0 or a == b:
+            out.append("")
+            continue
+        first = int(np.searchsorted(ends, a, side="right"))   # char whose lowercase holds a
+        last = int(np.searchsorted(starts, b, side="left"))   # first char starting at/after b
+        out.append(original[first:last])
+    return out
 
 
 def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> list[PipelineStep]:

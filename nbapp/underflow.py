@@ -121,9 +121,14 @@ def underflow_trace(source: Any, *, labels: Sequence[str] | None = None) -> Unde
         frame = source if isinstance(source, pd.DataFrame) else pd.DataFrame(
             {"p": np.asarray(list(source), dtype=float)})
         values = frame.to_numpy(dtype=float)
-        if np.isnan(values).any() or (values < 0).any() or np.isinf(values).any():
-            raise DataError("Every factor must be a finite probability or density >= 0; "
-                            "found a negative, infinite or missing value.")
+        bad = np.isnan(values) | (values < 0) | np.isinf(values)
+        if bad.any():
+            row, col = (int(k[0]) for k in np.nonzero(bad))
+            raise DataError(
+                f"Every factor must be a finite probability or density >= 0, but step {row + 1} "
+                f"(factor {frame.index[row]!r}, column {frame.columns[col]!r}) is "
+                f"{float(values[row, col])!r}; replace it, or drop that factor to leave it out "
+                "of the product.")
         with np.errstate(divide="ignore"):
             logs = pd.DataFrame(np.log(values), index=frame.index, columns=frame.columns)
     if logs.empty:
@@ -131,7 +136,8 @@ def underflow_trace(source: Any, *, labels: Sequence[str] | None = None) -> Unde
     names = (pd.Series(list(labels)) if labels is not None
              else pd.Series([str(i) for i in logs.index]))
     if len(names) != len(logs):
-        raise DataError(f"Got {len(names)} labels for {len(logs)} factors.")
+        raise DataError(f"Got {len(names)} labels for {len(logs)} factors; give exactly one "
+                        "label per factor, or none to number them.")
     steps = pd.RangeIndex(1, len(logs) + 1, name="step")
     log_values = logs.to_numpy(dtype=float)
     # np.cumprod multiplies left to right in float64, exactly like a loop would; the log

@@ -5,8 +5,6 @@ All numbers come from the model's text block; pages only draw them.
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from typing import Any
 
 import numpy as np
@@ -21,14 +19,21 @@ __all__ = ["informative_words", "zipf_table", "document_tokens", "text_block"]
 def text_block(model: Any, column: str) -> TextBlock:
     block = model.block_of(column)
     if not isinstance(block, TextBlock):
-        raise DataError(f"Column {column!r} is {block.kind}, not text.")
+        texts = [c for c, spec in model.features_.items() if spec.kind == "text"]
+        fix = f"choose one of its text columns {texts}" if texts else "give the model a text feature"
+        raise DataError(f"Column {column!r} is {block.kind}, not text; {fix}.")
     return block
 
 
-def informative_words(model: Any, column: str, positive: Any, negative: Any, n: int = 15) -> pd.DataFrame:
-    """The words whose weights differ most between two classes: log P(w | pos) / P(w | neg).
+def informative_words(model: Any, column: str, positive: Any, negative: Any, *, n: int = 15) -> pd.DataFrame:
+    """The words whose weights differ most between two classes:
 
-    Rows: the n most positive and the n most negative log-ratios, with the raw counts.
+        log_ratio(w) = log P(w | pos) - log P(w | neg)
+
+    each word's weight in the linear form of multinomial Naive Bayes, w_MULT of
+    sign(w^T x + b)   [seed 000, Eq. 19] (for a Bernoulli text feature, the ratio of
+    P(w present | c)). Rows: the n most positive and the n most negative log-ratios, with
+    the raw counts.
     """
     block = text_block(model, column)
     params = block._params()
@@ -58,11 +63,14 @@ def zipf_table(model: Any, column: str) -> pd.DataFrame:
 
 
 def document_tokens(model: Any, column: str, doc: str, positive: Any, negative: Any) -> pd.DataFrame:
-    """Each token of a document as typed, in order: the term it became, its status and its
+    """Each token of a document in order: the token as it appears after Unicode
+    normalisation (what the model reads), the term it became, its status and its
     contribution to log P(positive | x) / P(negative | x).
 
+    Tokens and terms come from :func:`nbapp.text.token_terms`, the model's own pipeline,
+    so a word typed decomposed (NFD) is the word the model counted.
     status: "used" (in the vocabulary), "UNK" (seed 004's unknown word), "unseen" (ignored,
-    as scikit-learn does) or "removed" (a stop word, or nothing left after preprocessing).
+    as scikit-learn does) or "removed" (a stop word).
     Word n-grams beyond single words are scored in Explanation.words, not here.
     """
     from nbapp import text
@@ -71,12 +79,8 @@ def document_tokens(model: Any, column: str, doc: str, positive: Any, negative: 
     params = block._params()
     i, j = model.classes_.index(positive), model.classes_.index(negative)
     per_term = params["log_on"] if "log_on" in params else params["weights"]
-    unigrams = dataclasses.replace(block.options, ngram_range=(1, 1))
-    tokens = re.compile(block.options.token_pattern).findall(doc or "")
     rows = []
-    for token in tokens:
-        terms = text.analyze(token, unigrams)
-        term = terms[0] if terms else None
+    for token, term in text.token_terms(doc, block.options):   # one document's tokens
         pos = params["vocab_map"].get(term) if term is not None else None
         if term is None:
             status, odds = "removed", 0.0

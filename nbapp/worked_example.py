@@ -13,7 +13,8 @@ prior / normalization":
 
 :func:`worked_example_snippet` writes a short Python program using ``nbapp`` that
 reproduces the same numbers: it reloads a built-in example and refits with the model's
-settings, reads a CSV file, or (by default) rebuilds the fitted model from its JSON.
+settings, reads a data file with the app's own reader (``nbapp.load_table`` or
+``nbapp.load_corpus``), or (by default) rebuilds the fitted model from its JSON.
 """
 
 from __future__ import annotations
@@ -239,10 +240,12 @@ def _posterior_section(e: Any, classes: list, y: str, used: list, digits: int) -
     else:
         for c in classes:
             joint = _from_log(float(e.joint_log[c]), digits)
-            post = float(e.joint_log[c] - e.log_evidence)
+            # The explanation's own posterior (nbapp.logspace.normalise_log), not joint -
+            # evidence again: for long inputs both logs are huge and their difference loses
+            # the digits normalise_log keeps, so the page and the export would disagree.
             exact = (_fraction(exact_joints[c] / exact_total)
                      if exact_total not in (None, 0) else None)
-            rhs = _exact_approx(exact, _from_log(post, digits))
+            rhs = _exact_approx(exact, _number(float(e.posterior[c]), digits))
             lines.append(rf"$$P({y}={latex_text(c)} \mid x) = \frac{{{joint}}}{{{evidence}}} = {rhs}$$")
         lines += ["", f"**Prediction: {_md(e.prediction)}** (the class with the largest posterior)."]
     if e.notes:
@@ -265,13 +268,17 @@ def _exact_joint(e: Any, c: Any, used: list) -> str | None:
 
 
 def worked_example_snippet(model: Any, row: Mapping[str, Any] | pd.Series, *,
-                           example: str | None = None, data_path: str | None = None) -> str:
+                           example: str | None = None, data_path: str | None = None,
+                           corpus: bool = False) -> str:
     """A short Python program using ``nbapp`` that reproduces ``model.explain(row)``.
 
     ``example``: the key of a built-in example the model was fitted on (the snippet
-    reloads it and refits with the model's settings). ``data_path``: a CSV file to read
-    instead. Neither: the fitted model is embedded as its JSON (exact, but long for big
-    vocabularies). The program leaves the model in ``m`` and the explanation in ``e``.
+    reloads it and refits with the model's settings). ``data_path``: a data file to read
+    instead, with the app's own reader, ``nbapp.load_table`` (or ``nbapp.load_corpus``
+    when ``corpus`` is True), so semicolons, decimal commas, missing-value tokens and
+    Excel files are read exactly as the app read them. Neither: the fitted model is
+    embedded as its JSON (exact, but long for big vocabularies). The program leaves the
+    model in ``m`` and the explanation in ``e``.
     """
     if getattr(model, "target_", None) is None:
         raise DataError("Fit the model before exporting a worked example.")
@@ -282,7 +289,9 @@ def worked_example_snippet(model: Any, row: Mapping[str, Any] | pd.Series, *,
         lines += ["from nbapp.examples import load_example", "",
                   f"df = load_example({example!r})", *_construct_and_fit(model)]
     elif data_path is not None:
-        lines += ["import pandas as pd", "", f"df = pd.read_csv({str(data_path)!r})",
+        reader = "load_corpus" if corpus else "load_table"
+        lines += ["from pathlib import Path", "", f"p = {str(data_path)!r}",
+                  f"df = nbapp.{reader}(Path(p).read_bytes(), p).frame",
                   *_construct_and_fit(model)]
     else:
         lines += ["", f"MODEL_JSON = {model.to_json()!r}",

@@ -210,3 +210,37 @@ def test_duplicating_outlook_makes_the_tennis_posterior_overconfident():
     assert effect.mean_confidence.is_monotonic_increasing
     with pytest.raises(DataError, match="'Colour' is not a feature"):
         duplicate_feature_effect(model, df, ex.query, "Colour")
+
+
+def test_a_row_far_beyond_the_data_gets_the_prior_like_naive_bayes_not_nan(gender):
+    # Every density underflows to 0 (its Mahalanobis distance overflows): P(x) = 0, and
+    # nbapp.logspace reports the prior for such a row, as NaiveBayes.predict_proba does.
+    import nbapp
+
+    far = pd.DataFrame({"Height": [1e200], "Weight": [130.0], "Foot_Size": [8.0]})
+    model = fit_gaussian_classes(gender, GENDER_COLUMNS, "Gender", covariance="diagonal",
+                                 priors={"female": 0.3, "male": 0.7})
+    proba = model.predict_proba(far)
+    assert proba.iloc[0].to_dict() == pytest.approx({"female": 0.3, "male": 0.7})
+    nb = nbapp.NaiveBayes(features=dict.fromkeys(GENDER_COLUMNS, "gaussian"),
+                          priors={"female": 0.3, "male": 0.7}).fit(gender, target="Gender")
+    np.testing.assert_allclose(proba.to_numpy(), nb.predict_proba(far).to_numpy())
+
+
+def test_priors_are_checked_as_naive_bayes_checks_them(gender):
+    import nbapp
+
+    off = {"female": 0.5, "male": 0.500005}          # 1.000005: outside nbapp.priors' 1e-6
+    with pytest.raises(DataError, match=r"sum to 1\.00001, not 1; scale them"):
+        nbapp.NaiveBayes(features={"Height": "gaussian"}, priors=off)
+    with pytest.raises(DataError, match=r"sum to 1\.00001, not 1; scale them"):
+        fit_gaussian_classes(gender, GENDER_COLUMNS, "Gender", priors=off)
+    with pytest.raises(DataError, match=r"name 'other', which is not a class of the target"):
+        fit_gaussian_classes(gender, GENDER_COLUMNS, "Gender",
+                             priors={"female": 0.5, "male": 0.5, "other": 0.0})
+
+
+def test_a_missing_column_is_named_with_the_columns_to_choose_from(gender):
+    with pytest.raises(DataError, match=r"Column 'Age' is not in the data \(its columns: \['Gender', "
+                                        r"'Height'.*\); add it or choose other numeric columns"):
+        fit_gaussian_classes(gender, ["Height", "Age"], "Gender")

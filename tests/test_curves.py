@@ -118,3 +118,9 @@ def test_bad_sizes_and_columns_are_refused(penguins):
         learning_curve(df, ex.target, ex.features, train_sizes=[2])
     with pytest.raises(DataError, match="Column 'wingspan' is not in the data"):
         learning_curve(df, ex.target, {"wingspan": "gaussian"})
+
+
+def test_a_missing_column_names_the_choices(penguins):
+    df, ex = penguins
+    with pytest.raises(DataError, match=r"Column 'wingspan' is not in the data; choose the feature among its columns \["):
+        learning_curve(df, ex.target, {"wingspan": "gaussian"})

@@ -215,3 +215,22 @@ def test_macro_f1_leaves_out_classes_that_never_occur():
 
     log_proba = pd.DataFrame(np.log([[0.9, 0.1], [0.8, 0.2]]), columns=["a", "b"])
     assert score(pd.Series(["a", "a"]), log_proba).macro_f1 == 1.0
+
+
+def test_expand_weights_refuses_more_rows_than_fit_naming_the_column_total_and_fix():
+    # Without the limit, 10**12 copies of a row would be allocated (a MemoryError at best).
+    df = pd.DataFrame({"x": ["a", "b"], "y": ["p", "q"], "w": [10**12, 3]})
+    with pytest.raises(DataError, match=r"column 'w' add up to 1,000,000,000,003 rows .*more than the "
+                                        r"5,000,000 .*evaluate on a sample or without weights"):
+        evaluate.expand_weights(df, "w")
+    with pytest.raises(DataError, match=r"more than the 3 that fit"):
+        evaluate.expand_weights(df.assign(w=[1, 3]), "w", max_rows=3)
+    assert len(evaluate.expand_weights(df.assign(w=[1, 2]), "w", max_rows=3)) == 3
+
+
+def test_evaluation_with_too_few_labelled_rows_names_the_target_and_the_fix():
+    df = load_example("tennis14").astype({"Play": object})
+    df.loc[1:, "Play"] = None
+    with pytest.raises(DataError, match=r"at least 2 rows with a value in the target column 'Play', but "
+                                        r"the data has 1; fill in the missing labels"):
+        evaluate.cross_validate(_tennis_model(), df, "Play", k=2)

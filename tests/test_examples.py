@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, SAMPLE_DATA, Example, example, load_example
 
 KEYS = ["tennis14", "tennis6", "sentiment", "gender", "stolen_cars", "bikes", "sms_spam", "penguins"]
@@ -68,9 +69,11 @@ def test_examples_are_frozen():
     assert isinstance(ex, Example)
 
 
-def test_unknown_example_key_names_the_known_keys():
-    with pytest.raises(KeyError, match="tennis14"):
+def test_unknown_example_key_is_a_data_error_listing_the_known_keys():
+    with pytest.raises(DataError, match=r"no built-in example 'iris'; choose one of: tennis14, tennis6, .*penguins"):
         example("iris")
+    with pytest.raises(DataError, match="choose one of"):
+        load_example("iris")
 
 
 def test_seed_tables_have_the_seed_sizes():

@@ -579,3 +579,67 @@ def test_zip_files_outside_class_folders_are_skipped_with_a_note():
     table = load_corpus(data, "c.zip")
     assert len(table.frame) == 2
     assert "outside any class folder, such as 'README.txt'" in notes_text(table)
+
+
+# --- reviewer fixes ------------------------------------------------------------------------
+def test_zip_members_in_utf16_and_utf32_with_a_bom_are_read_as_text():
+    data = zip_bytes({
+        "pos/a.txt": "\ufeffgood caf\u00e9".encode("utf-16-le"),
+        "pos/b.txt": "nice day".encode("utf-16"),            # BOM + native byte order
+        "neg/c.txt": b"\xfe\xff" + "bad film".encode("utf-16-be"),
+        "neg/d.txt": "awful".encode("utf-32"),
+    })
+    table = load_corpus(data, "c.zip")
+    assert set(table.frame["text"]) == {"good caf\u00e9", "nice day", "bad film", "awful"}
+
+
+def test_zip_member_with_nul_bytes_and_no_bom_is_still_refused():
+    data = zip_bytes({"pos/a.txt": "good", "neg/b.txt": "utf16 without bom".encode("utf-16-le")})
+    with pytest.raises(DataError, match=r"'neg/b.txt', which is binary data"):
+        load_corpus(data, "c.zip")
+
+
+def test_a_document_longer_than_the_csv_module_default_field_limit_loads():
+    long_text = "word " * 60_000                                 # 300,000 characters
+    data = f'text,label\n"{long_text}",spam\nshort text here,ham\n'.encode()
+    table = load_table(data, "long.csv")
+    assert table.frame["text"].iloc[0] == long_text
+    corpus = load_corpus(data, "long.csv")
+    assert corpus.frame["text"].str.len().max() == len(long_text)
+    assert csv.field_size_limit() >= 2**31 - 1
+
+
+@pytest.mark.parametrize("max_rows", ["3", 2.5, True, 0, -1])
+def test_max_rows_that_is_not_a_positive_whole_number_is_refused_naming_it(max_rows):
+    with pytest.raises(DataError, match=rf"max_rows must be a whole number of rows of at least 1 .* not {max_rows!r}"):
+        load_table(b"a,b\n1,2\n", "t.csv", max_rows=max_rows)
+
+
+def test_max_rows_accepts_a_numpy_integer():
+    table = load_table(b"a,b\n1,2\n3,4\n5,6\n", "t.csv", max_rows=np.int64(2))
+    assert len(table.frame) == 2
+
+
+def test_label_lines_holding_only_a_header_are_refused_as_no_documents():
+    with pytest.raises(DataError, match=r"only the header line .* and no documents; add one label<TAB>text line"):
+        load_corpus(b"label\ttext\n", "c.tsv")
+
+
+def _damaged_xlsx(part: str, content: bytes | None) -> bytes:
+    good = zipfile.ZipFile(io.BytesIO(xlsx_bytes([["a", "b"], [1, 2]])))
+    members = {n: good.read(n) for n in good.namelist()}
+    if content is None:
+        del members[part]
+    else:
+        members[part] = content
+    return zip_bytes(members)
+
+
+@pytest.mark.parametrize("part, content", [
+    ("xl/worksheets/sheet1.xml", b"<worksheet><sheetData><row"),  # cut-off XML
+    ("xl/workbook.xml", None),                                     # a missing part
+    ("xl/styles.xml", b"<x"),
+])
+def test_damaged_xlsx_is_refused_as_a_damaged_workbook_with_the_fix(part, content):
+    with pytest.raises(DataError, match=r"The workbook 'book.xlsx' is damaged .*save it again as \.xlsx"):
+        load_table(_damaged_xlsx(part, content), "book.xlsx")

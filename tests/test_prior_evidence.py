@@ -113,3 +113,25 @@ def test_priors_must_sum_to_one(bikes):
         moved_priors(bikes, "veoride", 1.5)
     with pytest.raises(DataError, match="Class 'bird' is not one of"):
         moved_priors(bikes, "bird", 0.5)
+
+
+def test_a_prior_agreeing_with_stronger_evidence_does_not_dominate(bikes):
+    # teal says veoride (log 38 = 3.6); a prior of 0.99 for veoride points the same way and
+    # its ratio (log 99 = 4.6) is larger, but it decides nothing the evidence had not.
+    e = _fitted("bikes", priors={"veoride": 0.99, "private": 0.01}).explain({"color": "teal"})
+    split = prior_vs_evidence(e, "veoride", "private")
+    assert abs(split.log_prior_ratio) > abs(split.log_likelihood_ratio)
+    assert not split.prior_dominates
+    flipped = prior_vs_evidence(_fitted("bikes", priors={"veoride": 0.02, "private": 0.98})
+                                .explain({"color": "teal"}), "veoride", "private")
+    assert flipped.prior_dominates                    # seed 004: private wins at 2%
+
+
+def test_new_priors_are_checked_as_naive_bayes_checks_them(bikes):
+    off = {"veoride": 0.5, "private": 0.500005}       # 1.000005: outside nbapp.priors' 1e-6
+    with pytest.raises(DataError, match=r"sum to 1\.00001, not 1; scale them"):
+        nbapp.NaiveBayes(features={"color": "categorical"}, priors=off)
+    with pytest.raises(DataError, match=r"sum to 1\.00001, not 1; scale them"):
+        posterior_with_priors(bikes, off)
+    with pytest.raises(DataError, match=r"name 'scooter', which is not a class of the target"):
+        posterior_with_priors(bikes, {"veoride": 0.5, "private": 0.5, "scooter": 0.0})

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import unicodedata
+import dataclasses
 import json
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from nbapp.text import (
     count_matrix,
     fit_vocabulary,
     pipeline_steps,
+    token_terms,
     tokens_and_types,
     unseen_counts,
 )
@@ -282,3 +284,39 @@ def test_analyze_equals_the_last_pipeline_step_for_every_option_set():
                     TextOptions(stop_words=ENGLISH_STOP_WORDS, stem=True, ngram_range=(1, 2)),
                     TextOptions(token_pattern=r"(?u)\b\w\w+\b", ngram_range=(2, 3))]:
         assert analyze(doc, options) == list(pipeline_steps(doc, options)[-1].tokens)
+
+
+# -- token_terms: each token with the term it becomes -----------------------------------------
+
+TOKEN_OPTIONS = [
+    TextOptions(),
+    TextOptions(stop_words=ENGLISH_STOP_WORDS, stem=True),
+    TextOptions(lowercase=False, unicode_form=None),
+    TextOptions(unicode_form="NFKC", token_pattern=r"(?u)\b\w\w+\b", stop_words=ENGLISH_STOP_WORDS),
+    TextOptions(token_pattern=r"(\w+)'s", ngram_range=(1, 2)),       # one capturing group
+]
+
+
+@pytest.mark.parametrize("options", TOKEN_OPTIONS)
+@pytest.mark.parametrize("doc", UNICODE_DOCS + ["Helping the HELPFUL helpers, the cafe\u0301's owner"])
+def test_token_terms_kept_terms_are_the_unigram_analyzer_terms(doc, options):
+    unigrams = dataclasses.replace(options, ngram_range=(1, 1))
+    pairs = token_terms(doc, options)
+    assert [term for _, term in pairs if term is not None] == analyze(doc, unigrams)
+    form = options.unicode_form
+    normalised = unicodedata.normalize(form, doc) if form else doc
+    assert all(token in normalised for token, _ in pairs)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(max_size=60), st.sampled_from(TOKEN_OPTIONS))
+def test_token_terms_agree_with_analyze_on_any_text(doc, options):
+    unigrams = dataclasses.replace(options, ngram_range=(1, 1))
+    assert [t for _, t in token_terms(doc, options) if t is not None] == analyze(doc, unigrams)
+
+
+def test_token_terms_show_the_normalised_token_as_typed_and_none_for_stop_words():
+    options = TextOptions(stop_words=ENGLISH_STOP_WORDS, stem=True)
+    pairs = token_terms("FREE cafe\u0301 in the İstanbul helping", options)
+    assert pairs == [("FREE", "free"), ("caf\u00e9", "caf\u00e9"), ("in", None), ("the", None),
+                     ("İ", None), ("stanbul", "stanbul"), ("helping", "help")]

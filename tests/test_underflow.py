@@ -100,3 +100,8 @@ def test_negative_probability_is_refused():
         underflow_trace([0.5, -0.1])
     with pytest.raises(DataError, match="no factors"):
         underflow_trace([])
+
+
+def test_a_bad_factor_is_named_by_step_and_fix():
+    with pytest.raises(DataError, match=r"step 2 \(factor 1, column 'p'\) is nan; replace it, or drop that factor"):
+        underflow_trace([0.5, float("nan")])

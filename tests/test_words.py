@@ -39,3 +39,30 @@ def test_document_tokens_mark_removed_and_unseen_and_sum_to_the_log_odds(spam_mo
     assert status["the"] == "removed" and status["zzqxw"] == "unseen" and status["FREE"] == "used"
     e = spam_model.explain({"text": doc})
     assert tokens["log_odds"].sum() == pytest.approx(e.logs.loc["text", "spam"] - e.logs.loc["text", "ham"])
+
+
+def test_document_tokens_read_an_nfd_typed_word_as_the_word_the_model_counted():
+    import pandas as pd
+
+    train = pd.DataFrame({"text": ["caf\u00e9 latte", "caf\u00e9 crema", "tea time", "tea cup"],
+                          "label": ["coffee", "coffee", "tea", "tea"]})
+    model = nbapp.NaiveBayes({"text": "text"}).fit(train, target="label")
+    doc = "Cafe\u0301 latte"                                   # typed decomposed (NFD)
+    tokens = document_tokens(model, "text", doc, "coffee", "tea")
+    assert tokens[["token", "term", "status"]].values.tolist() == [
+        ["Caf\u00e9", "caf\u00e9", "used"], ["latte", "latte", "used"]]
+    e = model.explain({"text": doc})
+    assert tokens["log_odds"].sum() == pytest.approx(e.logs.loc["text", "coffee"] - e.logs.loc["text", "tea"])
+
+
+def test_informative_words_take_n_by_keyword_only(spam_model):
+    with pytest.raises(TypeError):
+        informative_words(spam_model, "text", "spam", "ham", 5)
+    assert len(informative_words(spam_model, "text", "spam", "ham", n=2)) == 4
+
+
+def test_a_column_that_is_not_text_is_refused_with_the_fix():
+    tennis = nbapp.load_example("tennis14")
+    model = nbapp.NaiveBayes({"Outlook": "categorical"}).fit(tennis, target="Play")
+    with pytest.raises(nbapp.DataError, match="'Outlook' is categorical, not text; give the model a text feature"):
+        zipf_table(model, "Outlook")

@@ -129,3 +129,46 @@ def test_missing_value_in_the_row_becomes_none():
 def test_unfitted_model_is_refused():
     with pytest.raises(DataError, match="Fit the model"):
         worked_example_snippet(nbapp.NaiveBayes(features={"a": "categorical"}), {"a": 1})
+
+
+def test_posterior_shown_is_the_explanations_own_even_for_huge_joint_logs():
+    # A long document gives joint logs near -1e15, where joint - evidence keeps only 1/8 of
+    # a unit; the Markdown must show e.posterior (nbapp.logspace), as the app does.
+    import dataclasses
+
+    model, ex = _fitted("gender")
+    e = model.explain(ex.query)
+    far = dataclasses.replace(e, joint_log=e.joint_log - 1e15 - 0.3, log_evidence=e.log_evidence - 1e15 - 0.3)
+    md = worked_example_markdown(far, model=model)
+    for c in far.classes:
+        line = next(l for l in md.splitlines() if rf"P(\text{{Gender}}=\text{{{c}}} \mid x)" in l)
+        shown = float(line.rsplit("= ", 1)[1].rstrip("$").replace(r" \times 10^{", "e").rstrip("}"))
+        assert shown == pytest.approx(e.posterior[c], rel=1e-3)
+
+
+def test_snippet_reads_a_data_file_with_the_apps_reader(tmp_path):
+    # Semicolons, decimal commas and an "N/A" token: pd.read_csv would read one column.
+    path = tmp_path / "gender.csv"
+    text = load_example("gender").to_csv(sep=";", decimal=",", index=False)
+    path.write_text(text + "male;N/A;180;12\n")
+    data = nbapp.load_table(path.read_bytes(), str(path)).frame
+    ex = example("gender")
+    model = nbapp.NaiveBayes(features=ex.features).fit(data, target=ex.target)
+    code = worked_example_snippet(model, ex.query, data_path=str(path))
+    assert "from pathlib import Path" in code and "nbapp.load_table(Path(p).read_bytes(), p).frame" in code
+    namespace: dict = {}
+    exec(code, namespace)
+    np.testing.assert_allclose(namespace["e"].posterior.to_numpy(), model.explain(ex.query).posterior.to_numpy())
+
+
+def test_snippet_reads_a_corpus_with_load_corpus(tmp_path):
+    path = tmp_path / "corpus.tsv"
+    path.write_text("spam\tWIN a free prize now\nham\tsee you at lunch\nspam\tfree cash\nham\tlunch now?\n")
+    data = nbapp.load_corpus(path.read_bytes(), str(path)).frame
+    model = nbapp.NaiveBayes(features={"text": "text"}).fit(data, target="label")
+    row = {"text": "free lunch"}
+    code = worked_example_snippet(model, row, data_path=str(path), corpus=True)
+    assert "nbapp.load_corpus(Path(p).read_bytes(), p).frame" in code
+    namespace: dict = {}
+    exec(code, namespace)
+    np.testing.assert_allclose(namespace["e"].posterior.to_numpy(), model.explain(row).posterior.to_numpy())
