@@ -24,22 +24,39 @@ def _source_ui() -> None:
     source = ss["source"]
     ss.setdefault("data_mode", MODES[0] if source.reader == "example" else MODES[1])
     mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
-                     horizontal=True, on_set=lambda v: ss.update(data_mode=v))
+                     horizontal=True, on_set=_mode_changed)
     if mode == MODES[0]:
         _example_ui()
     else:
         _upload_ui()
 
 
+def _mode_changed(mode: str) -> None:
+    """The source radio's callback: switch the data before the page (and its sidebar) is drawn.
+
+    Back to the examples loads the last example used; back to uploads restores the last upload,
+    which is kept (bytes, name, reader) while an example is in use.
+    """
+    ss["data_mode"] = mode
+    source = ss["source"]
+    if mode == MODES[0] and source.reader != "example":
+        ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE)
+    elif mode == MODES[1] and source.reader == "example":
+        ss["_data_last_example"] = source.example
+        _restore_upload()
+
+
+def _restore_upload() -> None:
+    if ss.get("data_upload") is not None:
+        _load(*ss["data_upload"])
+
+
 def _example_ui() -> None:
     source = ss["source"]
-    current = source.example or ui.DEFAULT_EXAMPLE
-    key = ui.synced(st.selectbox, "Example", key="_data_example", value=current,
+    key = ui.synced(st.selectbox, "Example", key="_data_example", value=source.example or ui.DEFAULT_EXAMPLE,
                     options=[ex.key for ex in EXAMPLES], format_func=lambda k: example(k).title,
                     on_set=ui.load_example_into_state)
     ex = example(key)
-    if source.example != key:  # e.g. coming back from an upload: show the picked example
-        ui.load_example_into_state(key)
     st.markdown(f"*{ex.story}*  \n{ex.seed}. {ex.notes}")
 
 
@@ -55,9 +72,13 @@ def _upload_ui() -> None:
     if ss.get("upload_error"):
         st.error(ui.md(ss["upload_error"]))
     source = ss["source"]
+    kept = ss.get("data_upload")
     if source.reader != "example":
         df = ss["frame"]
         st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
+    elif kept is not None:
+        st.info(f"The built-in example {ui.md(source.name)} is in use; your last upload, {ui.md(kept[1])}, is kept.")
+        st.button(f"Use {ui.md(kept[1])} again", key="data.restore_upload", on_click=_restore_upload)
     elif not ss.get("upload_error"):
         st.info("No file uploaded yet; the example below stays in use until you upload one.")
 

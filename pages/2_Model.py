@@ -7,7 +7,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-import nbapp
 import ui
 from nbapp.densities import gaussian_fit_plot
 from nbapp.errors import DataError
@@ -92,23 +91,62 @@ def _variance_ui(config: ui.Settings) -> None:
 
 
 def _priors_changed(kind: str) -> None:
-    config = ui.settings()
-    if kind == "custom" and not config.custom_priors:
-        freq = ui.frame()[ss["target"]].value_counts(normalize=True)
-        ui.set_settings(priors=kind, custom_priors=tuple((c, float(p)) for c, p in freq.items()))
+    if kind == "custom" and not ui.settings().custom_priors:
+        ui.set_settings(priors=kind, custom_priors=_model_priors())
     else:
         ui.set_settings(priors=kind)
 
 
+def _model_priors() -> tuple[tuple[Any, float], ...]:
+    """The fitted model's P(c), the starting point of custom priors (uniform if it cannot be fitted)."""
+    try:
+        priors = ui.current_model().priors_
+    except DataError:
+        classes = ui.class_list(ui.frame(), ss["target"])
+        return tuple((c, 1 / len(classes)) for c in classes)
+    return tuple((c, float(p)) for c, p in priors.items())
+
+
 def _custom_priors_ui(classes: list[Any]) -> None:
-    given = dict(ui.settings().custom_priors)
-    for i, c in enumerate(classes):
-        ui.synced(st.number_input, f"P({ui.md(c)})", key=f"_model_prior::{i}", value=float(given.get(c, 0.0)),
-                  min_value=0.0, max_value=1.0, step=0.01, format="%g",
-                  on_set=lambda v, c=c: ui.set_settings(custom_priors=tuple(
-                      {**dict(ui.settings().custom_priors), c: float(v)}.items())))
-    total = sum(float(given.get(c, 0.0)) for c in classes)
-    st.caption(f"Sum of the custom priors: {total:g}" + ("" if abs(total - 1) < 1e-9 else " (should be 1)"))
+    """One input per class in a form: the model changes on submit only, so a half-typed set of
+    priors never stops the page; nbapp's check_priors refuses a set that does not sum to 1."""
+    in_use = ui.settings().custom_priors
+    given = dict(in_use)
+    fresh = ss.get("_model_priors_shown") != in_use  # else keep what was typed, e.g. a refused set
+    ss["_model_priors_shown"] = in_use
+    if fresh:
+        ss["_model_prior_error"] = None
+    with st.form("model.custom_priors", border=False):
+        for i, c in enumerate(classes):
+            if fresh or f"_model_prior::{i}" not in ss:
+                ss[f"_model_prior::{i}"] = float(given.get(c, 0.0))
+            st.number_input(f"P({ui.md(c)})", key=f"_model_prior::{i}", min_value=0.0, max_value=1.0, step=0.01,
+                            format="%g")
+        use, scale = st.columns(2)
+        use.form_submit_button("Use these priors", on_click=_submit_priors, args=(classes, False),
+                               key="model.priors_use")
+        scale.form_submit_button("Normalise and use", on_click=_submit_priors, args=(classes, True),
+                                 key="model.priors_normalise", help="Divide every prior by their sum.")
+    if ss.get("_model_prior_error"):
+        st.error(ui.md(ss["_model_prior_error"]))
+    st.caption(f"Sum of the custom priors in use: {sum(given.get(c, 0.0) for c in classes):g}")
+
+
+def _submit_priors(classes: list[Any], normalise: bool) -> None:
+    """The form's callback: store the typed priors (scaled to sum 1 when asked) if nbapp accepts them."""
+    from nbapp.priors import check_priors
+
+    typed = {c: float(ss[f"_model_prior::{i}"]) for i, c in enumerate(classes)}
+    total = sum(typed.values())
+    if normalise and total > 0:
+        typed = {c: p / total for c, p in typed.items()}
+    try:
+        check_priors(typed)
+    except DataError as err:
+        ss["_model_prior_error"] = str(err)
+        return
+    ss["_model_prior_error"] = None
+    ui.set_settings(custom_priors=tuple(typed.items()))
 
 
 def _view_radio(key: str) -> str:
@@ -149,8 +187,8 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
     st.latex(formulas.cpt_cell_latex(model, col, value, cls, ui.settings()))
-    st.download_button("Download this CPT (CSV)", safe_csv_bytes(_cpt_export(counts, model.cpt(col))),
-                       file_name=f"cpt_{col}.csv", mime="text/csv", key="model.cpt_download")
+    st.download_button("Download this CPT (CSV)", lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))),
+                       file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
 
 
 def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:
@@ -181,9 +219,8 @@ def _words_ui(model: Any, columns: list[str]) -> None:
     except (AttributeError, NotImplementedError, DataError) as err:
         st.info(f"Top words are not available for this block: {ui.md(err)}")
         return
-    long = formulas.long_top_words(words)
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.top_words_bars(long, value_col=formulas.word_value_column(long)),
+    left.plotly_chart(charts.top_words_bars(words, value_label=formulas.probability_label(model, col)),
                       key="model.words_chart")
     right.dataframe(words, key="model.words_table")
 
@@ -191,31 +228,22 @@ def _words_ui(model: Any, columns: list[str]) -> None:
 def _export_ui(model: Any) -> None:
     st.subheader("Save or load the model")
     left, right = st.columns(2)
-    left.download_button("Download the model (JSON)", model.to_json().encode("utf-8"),
+    left.download_button("Download the model (JSON)", model.to_json,  # built on click, not on every rerun
                          file_name="naive_bayes_model.json", mime="application/json", key="model.json_download")
     left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
     upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],
                                  key="model.json_upload")
     if upload is not None and ss.get("_model_upload_seen") != upload.file_id:
         ss["_model_upload_seen"] = upload.file_id
-        _import_model(upload.name, upload.getvalue())
+        try:
+            ui.import_model(upload.name, upload.getvalue())
+        except DataError as err:
+            right.error(ui.md(err))
+        else:
+            st.rerun()
     if ss.get("imported") is not None:
-        right.info(f"Using the model imported from {ui.md(ss['imported'][0])}; change any setting or the data "
-                   "to go back to fitting.")
-
-
-def _import_model(name: str, data: bytes) -> None:
-    if name.lower().endswith((".pkl", ".pickle", ".joblib")) or data[:1] == b"\x80":
-        st.error("Pickle files are refused: loading one can run arbitrary code. Save the model as JSON "
-                 "(Download the model) and load that file instead.")
-        return
-    try:
-        model = nbapp.NaiveBayes.from_json(data.decode("utf-8"))
-    except (DataError, UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
-        st.error(f"{ui.md(name)} is not a model file this app can read: {ui.md(err)}")
-        return
-    ss["imported"] = (name, model)
-    st.rerun()
+        right.info(f"Using the model imported from {ui.md(ss['imported'].name)} (target "
+                   f"{ui.md(ss['imported'].model.target_)}); change any setting or the data to go back to fitting.")
 
 
 _settings_ui()

@@ -10,7 +10,6 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from nbapp.explain import fraction_product
 from ui import charts, formulas
 
 ui.ensure_state()
@@ -32,10 +31,7 @@ def _row_picker_ui(df: pd.DataFrame) -> None:
     rows = event["selection"]["rows"] if event is not None else []
     picked = rows[0] if rows else None
     if picked is not None and picked != ss.get("_explain_applied_row"):
-        row = shown.iloc[picked]
-        target = ss["target"]
-        ss["query"] = {c: row[c] for c in shown.columns if c != target and not ui.state.is_missing(row[c])}
-        ss["query_missing"] = {c for c in shown.columns if c != target and ui.state.is_missing(row[c])}
+        ui.set_query_from_row(shown.iloc[picked])
     ss["_explain_applied_row"] = picked
 
 
@@ -43,7 +39,6 @@ def _query_ui(model: Any) -> dict[str, Any]:
     """One input per feature plus a 'missing' toggle; returns the row to explain."""
     kinds = formulas.feature_kinds(model)
     query, missing = ss.setdefault("query", {}), ss.setdefault("query_missing", set())
-    df = ui.frame()
     row: dict[str, Any] = {}
     per_line = 4
     indexed = list(enumerate(kinds.items()))
@@ -54,14 +49,14 @@ def _query_ui(model: Any) -> dict[str, Any]:
         cells = st.columns(1 if line[0][1][1] == "text" else per_line)
         for cell, (i, (col, kind)) in zip(cells, line):
             with cell:
-                value = _input(model, col, kind, i, query.get(col), df)
+                value = _input(model, col, kind, i, query.get(col))
                 is_missing = ui.synced(st.checkbox, "missing", key=f"_qm::{i}", value=col in missing,
                                        on_set=lambda v, col=col: _set_missing(col, v))
             row[col] = np.nan if is_missing else value
     return row
 
 
-def _input(model: Any, col: str, kind: str, i: int, current: Any, df: pd.DataFrame) -> Any:
+def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
     label = ui.md(col)
     key = f"_q::{i}"
     set_value = lambda v, col=col: ss["query"].__setitem__(col, v)  # noqa: E731 - a one-line callback
@@ -76,11 +71,21 @@ def _input(model: Any, col: str, kind: str, i: int, current: Any, df: pd.DataFra
     if kind == "text":
         text = "" if current is None or ui.state.is_missing(current) else str(current)
         return ui.synced(st.text_area, label, key=key, value=text, height=100, on_set=set_value)
-    default = ui.state.as_float(current, ui.state.as_float(pd.to_numeric(df[col], errors="coerce").mean()))
+    default = ui.state.as_float(current, _model_mean(model, col, kind))
     if kind == "multinomial":
         return ui.synced(st.number_input, label, key=key, value=max(default, 0.0), min_value=0.0, step=1.0,
                          format="%g", on_set=set_value)
     return ui.synced(st.number_input, label, key=key, value=default, format="%g", on_set=set_value)
+
+
+def _model_mean(model: Any, col: str, kind: str) -> float:
+    """The default of a number input, from the model (an imported one need not match the data):
+    a Gaussian's class means weighted by P(c), a count column's count per training row."""
+    if kind == "gaussian":
+        means = model.gaussian(col)["mean"].astype(float)
+        weights = model.priors_.reindex(means.index).astype(float).where(means.notna(), 0.0)
+        return ui.state.as_float((means.fillna(0.0) * weights).sum() / weights.sum())
+    return ui.state.as_float(model.counts(col).to_numpy(dtype=float).sum() / model.class_counts_.sum())
 
 
 def _set_missing(col: str, is_missing: bool) -> None:
@@ -129,13 +134,12 @@ def _short(v: Any, limit: int = 60) -> str:
 
 def _totals_table(e: Any, view: str) -> pd.DataFrame:
     classes = list(e.classes)
-    used = e.factors["status"] == "used"
     joint: list[str] = []
     for c in classes:
         if view == "logs":
             joint.append(ui.fmt_log(e.joint_log[c]))
         elif view == "exact fractions":
-            exact = fraction_product(list(e.fractions[c][used]))
+            exact = e.joint_fractions[c]
             joint.append(ui.fmt_fraction(exact) if exact is not None else ui.fmt_number(e.joint[c]))
         else:
             joint.append(ui.fmt_number(e.joint[c]))
@@ -146,7 +150,8 @@ def _totals_table(e: Any, view: str) -> pd.DataFrame:
 
 def _latex_ui(e: Any) -> None:
     classes = list(e.classes)
-    used = list(e.factors.index[e.factors["status"] == "used"])
+    used = e.used
+    exact_joint = e.joint_fractions
     num = formulas.num
     for c in classes[:4]:
         terms = []
@@ -154,7 +159,7 @@ def _latex_ui(e: Any) -> None:
             f = e.fractions.loc[name, c]
             terms.append(num(f if f is not None else e.probabilities.loc[name, c], max_digits=6))
         product = r" \cdot ".join(terms) if len(terms) <= 12 else r" \cdot ".join(terms[:12]) + r" \cdots"
-        exact = fraction_product(list(e.fractions.loc[used, c]))
+        exact = exact_joint[c]
         value = num(e.joint[c])
         if exact is not None and exact.denominator != 1 and num(exact, max_digits=8).startswith(r"\frac"):
             value = rf"{num(exact, max_digits=8)} \approx {value}"
@@ -187,8 +192,9 @@ def _waterfall_ui(e: Any) -> None:
     decisive = contrib.drop(finite.index)
     title = f"Contributions to log P({a} | x) / P({b} | x)"
     if len(finite):
-        total = "log-odds" if decisive.empty else "sum of the finite factors"
-        st.plotly_chart(charts.waterfall(finite, title=title, total_label=total), key="explain.waterfall")
+        # The total is the explanation's own log-odds; a factor that decides alone makes it ±∞ (no total bar).
+        total = e.joint_log[a] - e.joint_log[b] if decisive.empty else None
+        st.plotly_chart(charts.waterfall(finite, title=title, total=total), key="explain.waterfall")
     for name, v in decisive.items():
         if np.isnan(v):
             st.warning(f"{ui.md(name)} has probability 0 under both {ui.md(a)} and {ui.md(b)}, so it cannot tell "

@@ -49,10 +49,8 @@ def _options_ui() -> dict[str, Any]:
 
 def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     """Evaluate the current configuration; kept in session state until something changes."""
-    source = ss["source"]
     feats = ui.features()
-    key = (source.sha256, source.reader, ss["target"], tuple(feats.items()), ss.get("weight"), ui.settings(),
-           tuple(sorted(opts.items())))
+    key = (ui.fit_key(), tuple(sorted(opts.items())))  # the evaluation refits the settings, never an import
     cached = ss.get("eval_result")
     if cached is not None and cached[0] == key:
         return cached[1]
@@ -110,7 +108,7 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
                                   "accuracy": result.fold_accuracy.to_numpy()})
             st.dataframe(folds, hide_index=True, key="eval.folds")
-    st.download_button("Download the out-of-sample predictions (CSV)", safe_csv_bytes(result.predictions),
+    st.download_button("Download the out-of-sample predictions (CSV)", lambda: safe_csv_bytes(result.predictions),
                        file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")
 
 
@@ -138,7 +136,7 @@ def _batch_ui(model: Any) -> None:
         st.warning("Missing feature columns are treated as missing values: " + ", ".join(ui.md(c) for c in absent))
     st.success(f"Predicted {len(out):,} rows.")
     st.dataframe(out.head(200), key="eval.batch_table")
-    st.download_button("Download the predictions (CSV)", safe_csv_bytes(out), file_name="predictions.csv",
+    st.download_button("Download the predictions (CSV)", lambda: safe_csv_bytes(out), file_name="predictions.csv",
                        mime="text/csv", key="eval.batch_download")
 
 

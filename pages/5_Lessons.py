@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -77,7 +76,7 @@ def smoothing_view(model: Any) -> None:
     strengths = DEFAULT_STRENGTHS if len(data) <= BIG_DATA_ROWS else COARSE_STRENGTHS
     row = lessons.example_row(model)
     try:
-        path = lessons.cached_smoothing_path(lessons.model_key(), lessons.frozen_row(row), tuple(strengths),
+        path = lessons.cached_smoothing_path(ui.model_key(), lessons.frozen_row(row), tuple(strengths),
                                              _model=model, _frame=data, _row=row)
     except DataError as err:
         ui.show_error(err)
@@ -150,13 +149,16 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     current = float(model.priors_[cls])
     p = right.slider(f"P({ui.md(cls)})", 0.0, 1.0, value=current, step=0.01, format="%.3f",
                      key=lessons.wkey(f"prior_p::{classes.index(cls)}"))
-    priors = prior_evidence.moved_priors(e, cls, p)
-    posterior = prior_evidence.posterior_with_priors(e, priors)
-    moved = lessons.model_with_priors(model, priors).explain(row)
+    moved = lessons.model_with_priors(model, prior_evidence.moved_priors(e, cls, p)).explain(row)
     cols = st.columns(min(len(classes), 4) + 1)
-    cols[0].metric("Prediction", "undetermined" if moved.undetermined else str(moved.prediction))
+    # prediction and posterior from the one explanation: undetermined shows no class, and its
+    # posterior is the (moved) prior, which nbapp falls back to when every class has probability 0
+    cols[0].metric("Prediction", "–" if moved.undetermined else str(moved.prediction))
     for col, c in zip(cols[1:], classes[:4]):
-        col.metric(f"P({ui.md(c)} | x)", ui.fmt_number(posterior[c]))
+        col.metric(f"P({ui.md(c)} | x)", ui.fmt_number(moved.posterior[c]))
+    if moved.undetermined:
+        st.info("Every class has probability 0 for this example (a factor is 0 for each class), so there is no "
+                "prediction and the posterior shown falls back to the prior.")
     if len(classes) < 2:
         return
     other = next(c for c in moved.joint_log.sort_values(ascending=False, kind="stable").index if c != cls)
@@ -203,9 +205,9 @@ def linear_view(model: Any) -> None:
 def _linear_form_ui(model: Any, form: Any) -> None:
     data = ui.frame()
     score = form.decision_function(data)
+    positive_side = score > 0
     predicted = model.predict(data)
-    by_sign = pd.Series(np.where(score > 0, form.positive, form.negative), index=data.index)
-    agree = (by_sign == predicted.astype(object)).fillna(False)
+    agree = predicted.notna() & (positive_side == predicted.eq(form.positive))
     c1, c2, c3 = st.columns(3)
     c1.metric("Bias b = log P(c1)/P(c0)", f"{form.bias:+.4f}")
     c2.metric("Rows where sign(w·x + b) = prediction", f"{int(agree.sum())} / {len(data)}")
@@ -215,6 +217,7 @@ def _linear_form_ui(model: Any, form: Any) -> None:
     left.plotly_chart(lessons.weights_bar(form.weights), key="lessons.weights_chart")
     right.dataframe(pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str), key="lessons.weights_table",
                     height=360)
+    by_sign = positive_side.map({True: form.positive, False: form.negative})
     check = pd.DataFrame({"w·x + b": score.to_numpy(), "class by sign": by_sign.astype(str).to_numpy(),
                           "prediction": predicted.astype(str).to_numpy(), "agree": agree.to_numpy()},
                          index=data.index)
@@ -291,7 +294,8 @@ def _contours_fragment(gaussian: list[str]) -> None:
             fitted = covariance.fit_gaussian_classes(data, [x, y], target, covariance=kind)
             grid = covariance.density_grid(fitted, x, y, points=100)
         except DataError as err:
-            where.error(str(err))
+            with where:
+                ui.show_error(err)
             continue
         where.plotly_chart(lessons.contour_figure(grid, fitted, data, title), key=f"lessons.contour::{kind}")
 
@@ -322,7 +326,7 @@ def _duplicate_fragment(model: Any) -> None:
     copies = right.slider("Extra copies", 0, 5, 2, key=lessons.wkey("dup_k"))
     row = lessons.example_row(model)
     try:
-        effect = lessons.cached_duplicate_effect(lessons.model_key(), lessons.frozen_row(row), column, _model=model,
+        effect = lessons.cached_duplicate_effect(ui.model_key(), lessons.frozen_row(row), column, _model=model,
                                                  _frame=lessons.training_data(), _row=row)
     except DataError as err:
         ui.show_error(err)
@@ -361,7 +365,7 @@ def _calibration_fragment(model: Any) -> None:
     positive = c.selectbox("Score", options, format_func=lambda v: "the predicted class (top label)" if v is None
                            else f"P({v} | x) one against the rest", key=lessons.wkey("cal_pos"))
     try:
-        report = lessons.cached_calibration(lessons.model_key(), ss["target"], ss.get("weight"), int(k), int(n_bins),
+        report = lessons.cached_calibration(ui.model_key(), ss["target"], ss.get("weight"), int(k), int(n_bins),
                                             positive, _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                             _frame=lessons.training_data())
     except DataError as err:
@@ -396,7 +400,7 @@ def generative_view(model: Any) -> None:
 def _generative_fragment(model: Any) -> None:
     repeats = st.slider("Repeats (each a new seeded split)", 1, 5, 3, key=lessons.wkey("lc_repeats"))
     try:
-        curve = lessons.cached_learning_curve(lessons.model_key(), ss["target"], ss.get("weight"), int(repeats),
+        curve = lessons.cached_learning_curve(ui.model_key(), ss["target"], ss.get("weight"), int(repeats),
                                               _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                               _frame=lessons.training_data(), _features=dict(model.features_))
     except ImportError:
@@ -516,7 +520,7 @@ def incremental_view(model: Any) -> None:
              "of its class and values, then the probabilities follow (seed 001: Naive Bayes supports incremental "
              "learning). Add a row by hand and watch the counts, the CPT and the test example's posterior change "
              "(partial_fit on a copy of the model; the model of the other pages stays as it is).")
-    key = lessons.model_key()
+    key = ui.model_key()
     if ss.get("lessons_inc_key") != key:
         ss["lessons_inc_key"] = key
         ss["lessons_inc_stack"] = [copy.deepcopy(model)]

@@ -27,7 +27,7 @@ PER_ROW = 3  # top-word charts side by side
 def _text_columns() -> list[str]:
     """The text features of the model in use (an imported model's own, else the chosen types)."""
     if ss.get("imported") is not None:
-        return [c for c, k in formulas.feature_kinds(ss["imported"][1]).items() if k == "text"]
+        return [c for c, k in formulas.feature_kinds(ss["imported"].model).items() if k == "text"]
     return [c for c, t in ui.features().items() if t == "text"]
 
 
@@ -129,7 +129,7 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
 def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
     st.subheader("The most informative words")
     n = st.slider("Words at each end", 5, 30, 10, key="text.informative_n")
-    table = informative_words(model, column, positive, negative, n)
+    table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
     left.plotly_chart(textviews.informative_figure(table, positive, negative), key="text.informative_chart")
     right.dataframe(table, hide_index=True, key="text.informative_table")

@@ -280,3 +280,71 @@ def test_export_view_shows_a_snippet_that_reproduces_the_explanation():
     exec(compile(shown, "worked_example.py", "exec"), namespace)  # the program a user downloads
     assert namespace["e"].prediction == model.explain(query).prediction == "Yes"
     assert any("Prediction: Yes" in m.value for m in at.markdown)
+
+
+# -- through the whole app: data and models from the other pages ---------------------------------
+
+APP = PAGE.parents[1] / "app.py"
+
+
+def app_with(example_key: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.selectbox(key="_data_example").set_value(example_key).run()
+    return ok(at)
+
+
+def switch(at: AppTest, page: str) -> AppTest:
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def view(at: AppTest, name: str) -> AppTest:
+    switch(at, "pages/5_Lessons.py")
+    at.segmented_control(key="_lessons_view").set_value(name).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_prior_view_of_an_undetermined_example_shows_no_prediction_and_the_prior_as_posterior():
+    at = app_with("sentiment")
+    switch(at, "pages/2_Model.py")
+    at.number_input(key="_model_alpha").set_value(0.0).run()
+    at = view(at, "prior")
+    model = at.session_state["model"]
+    assert model.explain(at.session_state["query"]).undetermined
+    assert metric(at, "Prediction") == "–"
+    for c in model.classes_:
+        assert metric(at, f"P({c} | x)") == fmt_number(model.priors_[c])
+    assert any("falls back to the prior" in i.value for i in at.info)
+
+
+def test_two_imported_models_of_the_same_file_name_do_not_share_cached_results():
+    at = app_with("tennis14")
+    at.session_state["query"] = {"Outlook": "Sunny", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"}
+    expected = []
+    for priors in ("empirical", "uniform"):
+        model, df, _ = fitted("tennis14")
+        model = nbapp.NaiveBayes(**{**model.params(), "priors": priors}).fit(df, target="Play")
+        switch(at, "pages/2_Model.py")
+        at.file_uploader(key="model.json_upload").set_value(("m.json", model.to_json().encode(), "application/json"))
+        at.run()
+        ok(at)
+        at = view(at, "smoothing")
+        expected.append(fmt_number(model.explain(at.session_state["query"]).posterior["No"]))
+        assert metric(at, "P(No | x) at l = 0") == expected[-1]
+    assert expected[0] != expected[1], "the two priors give the example different posteriors"
+
+
+def test_a_refused_contour_fit_is_shown_as_text():
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    rows = "".join(f"{i}.5,{i if i < 5 else ''},{'a' if i < 5 else 'b'}\n" for i in range(10))
+    at.radio(key="_data_mode").set_value("Upload a file").run()
+    at.file_uploader(key="data.uploader").set_value(("odd.csv", ("x*,y_*,c\n" + rows).encode(), "text/csv")).run()
+    at.selectbox(key="_data_target").set_value("c").run()
+    for i in range(2):
+        at.selectbox(key=f"_type::{i}").set_value("gaussian").run()
+    ok(at)
+    at = view(at, "naive")
+    shown = [e.value for e in at.error]
+    assert len(shown) == 2 and all(r"x\*" in e and "needs at least two classes" in e for e in shown), shown

@@ -6,16 +6,19 @@ these tests also check that every page sets up its own state.
 
 from __future__ import annotations
 
+import base64
 import io
 import re
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+import nbapp
 from nbapp.examples import EXAMPLES, load_example
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,11 +153,34 @@ def test_a_custom_prior_flips_the_bikes_answer():
     assert metric(at, "Prediction (argmax)") == "veoride"
     open_page(at, "Model")
     at.radio(key="_model_priors").set_value("custom").run()
-    at.number_input(key="_model_prior::0").set_value(0.98).run()  # private
-    at.number_input(key="_model_prior::1").set_value(0.02).run()  # veoride
+    assert at.session_state["settings"].custom_priors == tuple(
+        (c, float(p)) for c, p in at.session_state["model"].priors_.items()), "custom priors start at the model's"
+    at.number_input(key="_model_prior::0").set_value(0.98)  # private
+    at.number_input(key="_model_prior::1").set_value(0.02)  # veoride
+    at.button(key="model.priors_use").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     open_page(at, "Explain")
     assert metric(at, "Prediction (argmax)") == "private"
+
+
+def test_custom_priors_that_do_not_sum_to_one_are_refused_in_place_or_normalised():
+    at = start()
+    at.selectbox(key="_data_example").set_value("bikes").run()
+    open_page(at, "Model")
+    at.radio(key="_model_priors").set_value("custom").run()
+    before = at.session_state["settings"].custom_priors
+    at.number_input(key="_model_prior::0").set_value(0.9)
+    at.number_input(key="_model_prior::1").set_value(0.6)
+    at.button(key="model.priors_use").click().run()
+    assert not at.exception
+    assert any("sum to 1.5, not 1" in e for e in texts(at, "error")), texts(at, "error")
+    assert at.session_state["settings"].custom_priors == before, "a refused set leaves the model as it was"
+    assert at.get("plotly_chart"), "the rest of the page is still drawn"
+    assert at.number_input(key="_model_prior::0").value == 0.9, "the typed values stay for correcting"
+    at.button(key="model.priors_normalise").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert dict(at.session_state["settings"].custom_priors) == pytest.approx({"private": 0.6, "veoride": 0.4})
+    assert at.session_state["model"].priors_["private"] == pytest.approx(0.6)
 
 
 def test_an_example_no_class_can_explain_is_shown_as_undetermined():
@@ -268,3 +294,186 @@ def test_text_page_runs_on_every_example(key):
     has_text = "text" in {ex.key: ex for ex in EXAMPLES}[key].features.values()
     offers_corpora = any("no text feature" in i.value for i in at.info)
     assert offers_corpora != has_text
+
+
+# -- imported models ---------------------------------------------------------------------------------
+
+
+def fitted(key: str, **changes) -> "nbapp.NaiveBayes":
+    """A built-in example fitted as the app fits it; ``frame`` replaces the example's data."""
+    ex = next(e for e in EXAMPLES if e.key == key)
+    frame = changes.pop("frame", None)
+    model = nbapp.NaiveBayes(features=ex.features, alpha=ex.alpha, **changes)
+    return model.fit(load_example(key) if frame is None else frame, target=ex.target, weight=ex.weight)
+
+
+def import_model(at: AppTest, name: str, model: "nbapp.NaiveBayes") -> AppTest:
+    at.file_uploader(key="model.json_upload").set_value((name, model.to_json().encode(), "application/json"))
+    return at.run()
+
+
+def test_a_model_of_other_columns_is_refused_by_name_and_the_current_model_stays():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    open_page(at, "Model")
+    fitted_before = at.session_state["model"].to_json()
+    import_model(at, "tennis.json", fitted("tennis14"))
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at, "error")
+    assert any("'Play'" in e and "'Outlook'" in e and "load the model's data" in e for e in shown), shown
+    assert at.session_state["imported"] is None
+    assert at.session_state["model"].to_json() == fitted_before
+    for name in ("Explain", "Evaluate", "Model"):
+        open_page(at, name)
+    assert at.get("plotly_chart"), "the Gaussian histograms are drawn from the data's columns"
+
+
+def test_a_model_of_another_target_of_the_same_data_makes_that_column_the_target():
+    at = upload(start(), "weather.csv", WEATHER)
+    df = at.session_state["frame"]
+    model = nbapp.NaiveBayes(features={"outlook": "categorical", "play": "categorical"}, alpha=1.0)
+    model.fit(df, target="windy")
+    open_page(at, "Model")
+    import_model(at, "windy.json", model)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["target"] == "windy"
+    assert at.session_state["imported"].model.target_ == "windy"
+    open_page(at, "Explain")
+    assert metric(at, "Prediction (argmax)") in ("true", "false")
+
+
+def test_an_imported_gaussian_model_gives_the_explain_inputs_its_own_means():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    shifted = load_example("gender").assign(Height=lambda d: d["Height"] + 10)
+    model = fitted("gender", frame=shifted)
+    open_page(at, "Model")
+    import_model(at, "tall.json", model)
+    at.session_state["query"] = {}  # no value typed: the inputs start at the model's means
+    open_page(at, "Explain")
+    means = model.gaussian("Height")["mean"]
+    expected = float((means * model.priors_[means.index]).sum())
+    assert at.number_input(key="_q::0").value == pytest.approx(expected)
+    assert expected > load_example("gender")["Height"].max(), "the data's own mean would be far below"
+
+
+def test_a_model_json_upload_is_keyed_by_its_content_not_its_name():
+    at = open_page(start(), "Model")
+    import_model(at, "m.json", fitted("tennis14"))
+    first = at.session_state["imported"]
+    import_model(at, "m.json", fitted("tennis14", priors="uniform"))
+    second = at.session_state["imported"]
+    assert first.name == second.name and first.sha256 != second.sha256
+    assert second.model.priors == "uniform"
+
+
+# -- the Data page's source --------------------------------------------------------------------------
+
+
+def sidebar_text(at: AppTest) -> str:
+    return " ".join(m.value for m in at.sidebar.markdown)
+
+
+def test_switching_the_source_keeps_the_upload_and_the_sidebar_current():
+    at = upload(start(), "weather.csv", WEATHER)
+    assert "weather" in sidebar_text(at)
+    at.radio(key="_data_mode").set_value("Built-in example").run()
+    assert not at.exception
+    assert at.session_state["source"].example == "tennis14"
+    assert "weather" not in sidebar_text(at) and "tennis14" in sidebar_text(at), "the sidebar is drawn after the switch"
+    at.radio(key="_data_mode").set_value("Upload a file").run()
+    assert not at.exception
+    assert at.session_state["source"].name == "weather.csv"
+    assert any("Loaded weather.csv: 8 rows × 5 columns" in s for s in texts(at, "success"))
+    assert "weather" in sidebar_text(at)
+
+
+def test_a_failed_fit_leaves_no_model_of_earlier_settings_behind():
+    at = start()
+    assert "model" in at.session_state
+    for i in range(len(at.session_state["types"])):
+        at.selectbox(key=f"_type::{i}").set_value("ignore").run()
+    assert not at.exception
+    assert any("Every column is ignored" in e for e in texts(at, "error"))
+    assert "model" not in at.session_state
+
+
+# -- numbers from nbapp ------------------------------------------------------------------------------
+
+
+def plotted(values) -> list[float]:
+    """A plotly array from a figure's JSON (plotly sends numbers as base64 typed arrays)."""
+    if isinstance(values, dict):
+        return list(np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]))
+    return list(values)
+
+
+def test_the_exact_joint_and_the_waterfall_total_are_the_explanation_s():
+    at = open_page(start(), "Explain")
+    at.session_state["explain.rows"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.radio(key="_explain_view").set_value("exact fractions").run()
+    model = fitted("tennis14")
+    e = model.explain(load_example("tennis14").drop(columns="Play").iloc[0])
+    totals = table(at, lambda df: "posterior P(c | x)" in df.index)
+    assert list(totals.iloc[0]) == [str(e.joint_fractions[c]) for c in e.classes]
+    waterfall = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                 if json.loads(c.proto.spec)["data"][0]["type"] == "waterfall"][0]
+    a, b = e.prediction, next(c for c in e.classes if c != e.prediction)
+    assert plotted(waterfall["data"][0]["x"])[-1] == pytest.approx(e.joint_log[a] - e.joint_log[b])
+
+
+def test_the_top_words_chart_draws_the_model_s_probabilities():
+    at = start()
+    at.selectbox(key="_data_example").set_value("sms_spam").run()
+    open_page(at, "Model")
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    chart = next(s for s in specs if s["layout"].get("xaxis", {}).get("title", {}).get("text") == "P(w | c)")
+    words = at.session_state["model"].top_words("text", 10)
+    first = words[words["class"] == words["class"].iloc[0]]
+    assert plotted(chart["data"][0]["x"]) == pytest.approx(list(first["probability"].iloc[::-1]))
+
+
+# -- downloads ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Every st.download_button call of the pages: label -> (data, file_name)."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    seen: dict[str, tuple] = {}
+    original = DeltaGenerator.download_button
+
+    def record(self, label, data, *args, **kwargs):
+        seen[label] = (data, kwargs.get("file_name"))
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", record)  # columns' buttons
+    monkeypatch.setattr(st, "download_button", lambda *a, **k: record(st._main, *a, **k))
+    return seen
+
+
+def test_downloads_are_built_on_click_with_safe_file_names(downloads):
+    from nbapp.export import safe_csv_bytes
+
+    hostile = b"../x y:z,temp,play\n" + b"".join(b"%s,%d,%s\n" % (b"ab"[i % 2:i % 2 + 1], i, [b"no", b"yes"][i % 3 == 0])
+                                               for i in range(20))
+    at = upload(start(), "odd.csv", hostile)
+    at.selectbox(key="_type::0").set_value("categorical").run()
+    open_page(at, "Model")
+    data, file_name = downloads["Download this CPT (CSV)"]
+    assert callable(data) and file_name == "cpt_x_y_z.csv"
+    data, _ = downloads["Download the model (JSON)"]
+    assert callable(data) and data() == at.session_state["model"].to_json()
+    open_page(at, "Evaluate")
+    data, _ = downloads["Download the out-of-sample predictions (CSV)"]
+    assert callable(data) and data() == safe_csv_bytes(at.session_state["eval_result"][1].predictions)
+
+
+def test_file_stem_keeps_letters_and_digits_only():
+    from ui.text import file_stem
+
+    assert file_stem("Outlook") == "Outlook"
+    assert file_stem("../../etc/passwd") == "etc_passwd"
+    assert file_stem("a b\\c:d*?.csv") == "a_b_c_d_csv"
+    assert file_stem("...") == "column"

@@ -7,19 +7,24 @@ from ui.state import (
     DEFAULT_EXAMPLE,
     FEATURE_TYPES,
     READERS,
+    Imported,
     Settings,
     Source,
     class_list,
     current_model,
     ensure_state,
     features,
+    fit_key,
     frame,
+    import_model,
     load_example_into_state,
     load_upload_into_state,
     make_model,
+    model_key,
     model_kwargs,
     require_model,
     reset_query,
+    set_query_from_row,
     set_settings,
     set_target,
     set_types,
@@ -27,13 +32,15 @@ from ui.state import (
     settings,
     sha256,
 )
-from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text, md, plot_text
+from ui.text import file_stem, fmt_fraction, fmt_log, fmt_number, latex_text, md, plot_text
 from ui.widgets import page_header, show_error, sidebar_summary, smoothing_label, synced
 
 __all__ = [
-    "DEFAULT_EXAMPLE", "FEATURE_TYPES", "READERS", "Settings", "Source", "class_list", "current_model",
-    "ensure_state", "features", "frame", "load_example_into_state", "load_upload_into_state", "make_model",
-    "model_kwargs", "require_model", "reset_query", "set_settings", "set_target", "set_types", "set_weight",
-    "settings", "sha256", "fmt_fraction", "fmt_log", "fmt_number", "latex_text", "md", "plot_text", "page_header",
+    "DEFAULT_EXAMPLE", "FEATURE_TYPES", "READERS", "Imported", "Settings", "Source", "class_list", "current_model",
+    "ensure_state", "features", "fit_key", "frame", "import_model", "load_example_into_state",
+    "load_upload_into_state", "make_model", "model_key", "model_kwargs", "require_model", "reset_query",
+    "set_query_from_row", "set_settings", "set_target", "set_types", "set_weight",
+    "settings", "sha256", "file_stem", "fmt_fraction", "fmt_log", "fmt_number", "latex_text", "md", "plot_text",
+    "page_header",
     "show_error", "sidebar_summary", "smoothing_label", "synced",
 ]

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from nbapp.densities import GaussianFitPlot
 from ui.text import plot_text
 
-__all__ = ["priors_bar", "gaussian_fit", "top_words_bars", "waterfall", "confusion_heatmap"]
+__all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "top_words_bars", "waterfall",
+           "confusion_heatmap"]
 
-_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), height=320)
+#: One colour per class (plotly's default cycle), shared by every figure of the app.
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+_MARGIN = dict(l=10, r=10, t=40, b=10)
+
+
+def colour(i: int) -> str:
+    """The i-th class colour (the cycle repeats after eight)."""
+    return COLOURS[i % len(COLOURS)]
+
+
+def layout(height: int = 320) -> dict:
+    """The layout every figure shares: tight margins and a height."""
+    return dict(margin=_MARGIN, height=height)
 
 
 def priors_bar(priors: pd.Series) -> go.Figure:
     """P(c) per class."""
     fig = go.Figure(go.Bar(x=[plot_text(c) for c in priors.index], y=priors.to_numpy(dtype=float),
                            text=[f"{p:.3g}" for p in priors], textposition="auto"))
-    fig.update_layout(title="Class prior P(c)", yaxis_title="P(c)", yaxis_range=[0, 1], **_LAYOUT)
+    fig.update_layout(title="Class prior P(c)", yaxis_title="P(c)", yaxis_range=[0, 1], **layout())
     return fig
 
 
@@ -29,51 +41,52 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
     """
     fig = go.Figure()
     for i, (cls, row) in enumerate(fits.iterrows()):
-        colour = _COLOURS[i % len(_COLOURS)]
+        shade = colour(i)
         name = plot_text(cls)
         bars = plot.histogram[plot.histogram["class"] == cls]
         fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.45,
-                             marker_color=colour, legendgroup=name))
+                             marker_color=shade, legendgroup=name))
         curve = plot.curves[plot.curves["class"] == cls]
         fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
                                  name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
-                                 line=dict(color=colour, width=2), legendgroup=name))
+                                 line=dict(color=shade, width=2), legendgroup=name))
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
-                      **{**_LAYOUT, "height": 360})
+                      **layout(360))
     return fig
 
 
-def top_words_bars(words: pd.DataFrame, *, cls_col: str = "class", word_col: str = "word",
-                   value_col: str = "probability") -> go.Figure:
-    """Horizontal bars of the top words, one panel column per class (long format input)."""
+def top_words_bars(words: pd.DataFrame, *, value_label: str) -> go.Figure:
+    """Horizontal bars of ``model.top_words``: each word's probability, grouped by class."""
     fig = go.Figure()
-    for i, (cls, part) in enumerate(words.groupby(cls_col, sort=False)):
+    for i, (cls, part) in enumerate(words.groupby("class", sort=False)):
         part = part.iloc[::-1]
-        fig.add_trace(go.Bar(x=part[value_col].to_numpy(dtype=float), y=[plot_text(w) for w in part[word_col]],
-                             orientation="h", name=plot_text(cls), marker_color=_COLOURS[i % len(_COLOURS)]))
-    fig.update_layout(barmode="group", xaxis_title=plot_text(value_col),
-                      **{**_LAYOUT, "height": max(320, 22 * len(words))})
+        fig.add_trace(go.Bar(x=part["probability"].to_numpy(dtype=float), y=[plot_text(w) for w in part["term"]],
+                             orientation="h", name=plot_text(cls), marker_color=colour(i)))
+    fig.update_layout(barmode="group", xaxis_title=value_label, **layout(max(320, 22 * len(words))))
     return fig
 
 
-def waterfall(contrib: pd.Series, *, title: str, total_label: str = "log-odds") -> go.Figure:
-    """Contributions to a log-odds, bar by bar, ending in their total."""
+def waterfall(contrib: pd.Series, *, title: str, total: float | None,
+              total_label: str = "log-odds") -> go.Figure:
+    """Contributions to a log-odds, bar by bar, ending in ``total`` (the explanation's
+    log P(a | x) / P(b | x)); no total bar when ``total`` is None (a factor decides alone)."""
     labels = [plot_text(i) for i in contrib.index]
-    values = contrib.to_numpy(dtype=float)
+    values = [float(v) for v in contrib.to_numpy(dtype=float)]
+    ends = [] if total is None else [float(total)]
     fig = go.Figure(go.Waterfall(
         orientation="h",
-        measure=["relative"] * len(values) + ["total"],
-        y=labels + [total_label],
-        x=list(values) + [float(values.sum())],
-        text=[f"{v:+.3f}" for v in values] + [f"{values.sum():+.3f}"],
+        measure=["relative"] * len(values) + ["total"] * len(ends),
+        y=labels + [total_label] * len(ends),
+        x=values + ends,
+        text=[f"{v:+.3f}" for v in values + ends],
         textposition="outside",
         increasing=dict(marker=dict(color="#2a9d8f")),
         decreasing=dict(marker=dict(color="#e76f51")),
         totals=dict(marker=dict(color="#264653")),
     ))
     fig.update_layout(title=plot_text(title, limit=120), xaxis_title="log-odds (natural log)",
-                      yaxis=dict(autorange="reversed"), **{**_LAYOUT, "height": 120 + 40 * len(values)})
+                      yaxis=dict(autorange="reversed"), **layout(120 + 40 * (len(values) + len(ends))))
     return fig
 
 
@@ -85,8 +98,6 @@ def confusion_heatmap(confusion: pd.DataFrame) -> go.Figure:
         colorscale="Blues", text=confusion.to_numpy(), texttemplate="%{text}", showscale=False,
     ))
     fig.update_layout(title="Confusion matrix", xaxis_title="predicted", yaxis_title="true",
-                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+                      yaxis=dict(autorange="reversed"), **layout())
     return fig
 
-
-_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]

@@ -19,7 +19,7 @@ from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
     "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
-    "prior_latex", "cpt_cell_latex", "gaussian_latex", "long_top_words", "word_value_column", "num",
+    "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
@@ -154,14 +154,8 @@ def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str
     return rf"\begin{{aligned}} &{mean} \\ &{var} \\ &{density} \end{{aligned}}"
 
 
-def long_top_words(words: pd.DataFrame) -> pd.DataFrame:
-    """nbapp's top_words table plus P(word | c) = exp(log_weight) for the bar chart."""
-    out = words.rename(columns={"term": "word"}).copy()
-    if "log_weight" in out:
-        with np.errstate(over="ignore"):
-            out["P(word | c)"] = np.exp(out["log_weight"].astype(float))
-    return out
-
-
-def word_value_column(words: pd.DataFrame) -> str:
-    return "P(word | c)" if "P(word | c)" in words else "count"
+def probability_label(model: Any, column: str) -> str:
+    """What ``top_words``' probability column holds for this block: P(w present | c) for a
+    Bernoulli text column (seed 002), else P(w | c) (seed 000, Eq. 10)."""
+    bernoulli = getattr(model.features_[column], "event_model", "multinomial") == "bernoulli"
+    return "P(w present | c)" if bernoulli else "P(w | c)"

@@ -18,33 +18,25 @@ from plotly.subplots import make_subplots
 
 import ui
 from nbapp.covariance import DensityGrid, GaussianClassModel
+from ui.charts import COLOURS, colour, layout
+from ui.state import model_key
 from ui.text import plot_text
 
 __all__ = [
-    "model_key", "wkey", "example_row", "frozen_row", "offer_example", "seed_example",
+    "wkey", "example_row", "frozen_row", "offer_example", "seed_example",
     "model_with_priors", "training_data", "cached_smoothing_path", "cached_duplicate_effect",
     "cached_calibration", "cached_learning_curve", "smoothing_figure", "posterior_path_figure",
     "prior_sweep_figure", "prior_evidence_bar", "weights_bar", "boundary_figure", "contour_figure",
     "duplicate_figure", "reliability_figure", "learning_curve_figure", "compare_histogram", "underflow_figure",
 ]
 
-_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), height=340)
-COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+_HEIGHT = 340
 _DASH = {"lidstone": "solid", "m_estimate": "dash", "beta": "dot"}
 _BELOW = dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0)
 VARIANT_NAMES = {"lidstone": "Lidstone l", "m_estimate": "m-estimate m", "beta": "Beta(s, s)"}
 
 
 # --------------------------------------------------------------------------- state
-
-
-def model_key() -> tuple:
-    """What the current model was fitted from: keys every cached computation of the page."""
-    ss = st.session_state
-    source = ss["source"]
-    imported = ss["imported"][0] if ss.get("imported") is not None else None
-    return (source.sha256, source.reader, ss["target"], tuple(ui.features().items()), ss.get("weight"),
-            ui.settings(), imported)
 
 
 def wkey(name: str) -> str:
@@ -158,7 +150,7 @@ def smoothing_figure(cells: pd.DataFrame, strength: float, variants: list[str]) 
     shown = cells[cells["variant"].isin(variants)]
     keys = list(dict.fromkeys(zip(shown["column"], shown["value"], shown["class"])))
     for i, (column, value, cls) in enumerate(keys):
-        colour = COLOURS[i % len(COLOURS)]
+        shade = colour(i)
         label = _cell_label(column, value, cls)
         for variant in variants:
             part = shown[(shown["variant"] == variant) & (shown["column"] == column)
@@ -167,7 +159,7 @@ def smoothing_figure(cells: pd.DataFrame, strength: float, variants: list[str]) 
                 continue
             fig.add_trace(go.Scatter(x=part["strength"], y=part["probability"], mode="lines",
                                      name=f"{label}, {VARIANT_NAMES[variant]}", legendgroup=label,
-                                     line=dict(color=colour, dash=_DASH[variant])))
+                                     line=dict(color=shade, dash=_DASH[variant])))
     zero = shown[shown["zero_count"] & (shown["strength"] == shown["strength"].min())]
     if len(zero):
         fig.add_trace(go.Scatter(x=zero["strength"], y=zero["probability"], mode="markers",
@@ -176,7 +168,7 @@ def smoothing_figure(cells: pd.DataFrame, strength: float, variants: list[str]) 
     fig.add_vline(x=strength, line_dash="dot", line_color="#555")
     fig.update_layout(title="CPT cells P(x = v | c)", xaxis_title="smoothing strength (l, m or s)",
                       yaxis_title="probability", yaxis_range=[-0.02, 1.02], legend=_BELOW,
-                      **{**_LAYOUT, "height": 460 + 18 * len(fig.data)})
+                      **layout(460 + 18 * len(fig.data)))
     return fig
 
 
@@ -191,12 +183,12 @@ def posterior_path_figure(posterior: pd.DataFrame, strength: float, variants: li
                 continue
             fig.add_trace(go.Scatter(x=part["strength"], y=part["posterior"], mode="lines+markers",
                                      name=f"P({plot_text(cls)} | x), {VARIANT_NAMES[variant]}",
-                                     line=dict(color=COLOURS[i % len(COLOURS)], dash=_DASH[variant]),
+                                     line=dict(color=colour(i), dash=_DASH[variant]),
                                      marker=dict(size=4)))
     fig.add_vline(x=strength, line_dash="dot", line_color="#555")
     fig.update_layout(title="Posterior of the test example", xaxis_title="smoothing strength",
                       yaxis_title="P(c | x)", yaxis_range=[-0.02, 1.02], legend=_BELOW,
-                      **{**_LAYOUT, "height": 460 + 18 * len(fig.data)})
+                      **layout(460 + 18 * len(fig.data)))
     return fig
 
 
@@ -205,13 +197,13 @@ def prior_sweep_figure(sweep: pd.DataFrame, cls: Any, p: float, break_even: floa
     fig = go.Figure()
     for i, c in enumerate(sweep.columns):
         fig.add_trace(go.Scatter(x=sweep.index, y=sweep[c], mode="lines", name=f"P({plot_text(c)} | x)",
-                                 line=dict(color=COLOURS[i % len(COLOURS)])))
+                                 line=dict(color=colour(i))))
     fig.add_vline(x=p, line_dash="dot", line_color="#555", annotation_text="chosen prior")
     if np.isfinite(break_even):
         fig.add_vline(x=break_even, line_dash="dash", line_color="#d62728", annotation_text="tipping point",
                       annotation_position="bottom right")
     fig.update_layout(title=f"Posterior as P({plot_text(cls)}) moves", xaxis_title=f"P({plot_text(cls)})",
-                      yaxis_title="P(c | x)", yaxis_range=[-0.02, 1.02], **_LAYOUT)
+                      yaxis_title="P(c | x)", yaxis_range=[-0.02, 1.02], **layout(_HEIGHT))
     return fig
 
 
@@ -222,9 +214,9 @@ def prior_evidence_bar(log_prior_ratio: float, ratios: pd.Series, evidence_weigh
                          marker_color="#264653", text=[f"{abs(log_prior_ratio):.3g}"], textposition="auto"))
     for i, (name, value) in enumerate(ratios.items()):
         fig.add_trace(go.Bar(x=["Σ |log likelihood ratio|"], y=[abs(value)], name=plot_text(name),
-                             marker_color=COLOURS[i % len(COLOURS)]))
+                             marker_color=colour(i)))
     fig.update_layout(barmode="stack", title=f"Prior against evidence (total evidence {evidence_weight:.3g})",
-                      yaxis_title="natural log", **_LAYOUT)
+                      yaxis_title="natural log", **layout(_HEIGHT))
     return fig
 
 
@@ -235,7 +227,7 @@ def weights_bar(weights: pd.Series, *, top: int = 25) -> go.Figure:
     fig = go.Figure(go.Bar(x=shown.to_numpy(dtype=float), y=[plot_text(n) for n in shown.index], orientation="h",
                            marker_color=["#2a9d8f" if v > 0 else "#e76f51" for v in shown]))
     fig.update_layout(title="Weights w", xaxis_title="w (log-odds per unit of the feature)",
-                      **{**_LAYOUT, "height": 120 + 24 * len(shown)})
+                      **layout(120 + 24 * len(shown)))
     return fig
 
 
@@ -244,7 +236,7 @@ def _scatter_points(fig: go.Figure, data: pd.DataFrame, x: str, y: str, target: 
     for i, cls in enumerate(classes):
         part = data[data[target] == cls]
         fig.add_trace(go.Scatter(x=part[x], y=part[y], mode="markers", name=plot_text(cls),
-                                 marker=dict(color=COLOURS[i % len(COLOURS)], size=9,
+                                 marker=dict(color=colour(i), size=9,
                                              line=dict(color="white", width=1)),
                                  legendgroup=plot_text(cls), showlegend=not where), **where)
 
@@ -252,7 +244,7 @@ def _scatter_points(fig: go.Figure, data: pd.DataFrame, x: str, y: str, target: 
 def boundary_figure(grid: DensityGrid, data: pd.DataFrame, target: str, title: str) -> go.Figure:
     """The predicted class over the grid (its edges are the decision boundary), data on top."""
     k = len(grid.classes)
-    scale = [[i / max(k - 1, 1), COLOURS[i % len(COLOURS)]] for i in range(k)]
+    scale = [[i / max(k - 1, 1), colour(i)] for i in range(k)]
     fig = go.Figure(go.Heatmap(x=grid.x, y=grid.y, z=grid.predicted, colorscale=scale, opacity=0.25,
                                showscale=False, zmin=0, zmax=max(k - 1, 1), hoverinfo="skip"))
     if k == 2:
@@ -261,7 +253,7 @@ def boundary_figure(grid: DensityGrid, data: pd.DataFrame, target: str, title: s
                                  line=dict(color="black", width=2), name="P = 0.5", hoverinfo="skip"))
     _scatter_points(fig, data, grid.x_column, grid.y_column, target, grid.classes)
     fig.update_layout(title=plot_text(title, limit=120), xaxis_title=plot_text(grid.x_column),
-                      yaxis_title=plot_text(grid.y_column), **{**_LAYOUT, "height": 420})
+                      yaxis_title=plot_text(grid.y_column), **layout(420))
     return fig
 
 
@@ -270,11 +262,11 @@ def contour_figure(grid: DensityGrid, model: GaussianClassModel, data: pd.DataFr
     fig = go.Figure()
     for i, cls in enumerate(grid.classes):
         fig.add_trace(go.Contour(x=grid.x, y=grid.y, z=grid.density[i], showscale=False, ncontours=8,
-                                 contours=dict(coloring="lines"), line=dict(color=COLOURS[i % len(COLOURS)]),
+                                 contours=dict(coloring="lines"), line=dict(color=colour(i)),
                                  name=f"p(x | {plot_text(cls)})", hoverinfo="skip"))
     _scatter_points(fig, data, grid.x_column, grid.y_column, model.target, grid.classes)
     fig.update_layout(title=plot_text(title, limit=120), xaxis_title=plot_text(grid.x_column),
-                      yaxis_title=plot_text(grid.y_column), **{**_LAYOUT, "height": 420})
+                      yaxis_title=plot_text(grid.y_column), **layout(420))
     return fig
 
 
@@ -283,13 +275,13 @@ def duplicate_figure(posterior: pd.DataFrame, confidence: pd.Series, accuracy: p
     fig = go.Figure()
     for i, c in enumerate(posterior.columns):
         fig.add_trace(go.Scatter(x=posterior.index, y=posterior[c], mode="lines+markers",
-                                 name=f"P({plot_text(c)} | x)", line=dict(color=COLOURS[i % len(COLOURS)])))
+                                 name=f"P({plot_text(c)} | x)", line=dict(color=colour(i))))
     fig.add_trace(go.Scatter(x=confidence.index, y=confidence, mode="lines+markers", name="mean confidence (rows)",
                              line=dict(color="#555", dash="dash")))
     fig.add_trace(go.Scatter(x=accuracy.index, y=accuracy, mode="lines+markers", name="accuracy (training rows)",
                              line=dict(color="#999", dash="dot")))
     fig.update_layout(title="Duplicating a feature", xaxis_title="extra copies of the feature",
-                      yaxis_title="probability", yaxis_range=[-0.02, 1.02], **_LAYOUT)
+                      yaxis_title="probability", yaxis_range=[-0.02, 1.02], **layout(_HEIGHT))
     return fig
 
 
@@ -307,7 +299,7 @@ def reliability_figure(bins: pd.DataFrame, label: str) -> go.Figure:
     fig.update_xaxes(title_text=plot_text(label), range=[0, 1], row=2, col=1)
     fig.update_yaxes(title_text="observed frequency", range=[-0.02, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="rows", row=2, col=1)
-    fig.update_layout(title="Reliability diagram (cross-validated)", **{**_LAYOUT, "height": 480})
+    fig.update_layout(title="Reliability diagram (cross-validated)", **layout(480))
     return fig
 
 
@@ -317,9 +309,9 @@ def learning_curve_figure(summary: pd.DataFrame, value: str, title: str, *, log_
     for i, (name, part) in enumerate(summary.groupby("model", sort=False)):
         fig.add_trace(go.Scatter(x=part["train_size"], y=part[f"{value}_mean"], mode="lines+markers", name=name,
                                  error_y=dict(type="data", array=part[f"{value}_std"].fillna(0.0)),
-                                 line=dict(color=COLOURS[i % len(COLOURS)])))
+                                 line=dict(color=colour(i))))
     fig.update_layout(title=title, xaxis_title="training rows", yaxis_title=value.replace("_", " "),
-                      xaxis_type="log", **_LAYOUT)
+                      xaxis_type="log", **layout(_HEIGHT))
     if log_y:
         fig.update_yaxes(type="log")
     return fig
@@ -328,13 +320,13 @@ def learning_curve_figure(summary: pd.DataFrame, value: str, title: str, *, log_
 def compare_histogram(real: pd.Series, generated: pd.Series, column: str) -> go.Figure:
     """Real and generated values of one column, each as shares (plotly bins and counts)."""
     fig = go.Figure()
-    for name, values, colour in (("real rows", real, COLOURS[0]), ("generated rows", generated, COLOURS[1])):
+    for name, values, shade in (("real rows", real, COLOURS[0]), ("generated rows", generated, COLOURS[1])):
         shown = values.dropna()
         if not pd.api.types.is_numeric_dtype(shown):
             shown = shown.map(plot_text)
-        fig.add_trace(go.Histogram(x=shown, histnorm="probability", name=name, opacity=0.6, marker_color=colour))
+        fig.add_trace(go.Histogram(x=shown, histnorm="probability", name=name, opacity=0.6, marker_color=shade))
     fig.update_layout(barmode="group", title=plot_text(f"{column}: real against generated", limit=120),
-                      xaxis_title=plot_text(column), yaxis_title="share of rows", **_LAYOUT)
+                      xaxis_title=plot_text(column), yaxis_title="share of rows", **layout(_HEIGHT))
     return fig
 
 
@@ -342,14 +334,14 @@ def underflow_figure(product: pd.DataFrame, log_sum: pd.DataFrame) -> go.Figure:
     """Running raw product (log axis: it vanishes where it reaches 0.0) next to the running log-sum."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("raw product in float64", "sum of natural logs"))
     for i, c in enumerate(product.columns):
-        colour = COLOURS[i % len(COLOURS)]
+        shade = colour(i)
         positive = product[c].where(product[c] > 0)
         fig.add_trace(go.Scatter(x=product.index, y=positive, mode="lines", name=f"{plot_text(c)}: product",
-                                 line=dict(color=colour)), row=1, col=1)
+                                 line=dict(color=shade)), row=1, col=1)
         fig.add_trace(go.Scatter(x=log_sum.index, y=log_sum[c], mode="lines", name=f"{plot_text(c)}: log-sum",
-                                 line=dict(color=colour, dash="dash")), row=1, col=2)
+                                 line=dict(color=shade, dash="dash")), row=1, col=2)
     fig.update_yaxes(type="log", exponentformat="power", title_text="product (0.0 is not drawn)", row=1, col=1)
     fig.update_yaxes(title_text="log-sum", row=1, col=2)
     fig.update_xaxes(title_text="factors multiplied")
-    fig.update_layout(**{**_LAYOUT, "height": 380})
+    fig.update_layout(**layout(380))
     return fig

@@ -19,7 +19,10 @@ Keys:
     text_docs     text column -> the sample document typed on the Text page (text_doc_mode, text_row: its source)
     query         column -> value of the test example on the Explain page
     query_missing set of columns marked missing in the test example
-    imported      (file name, NaiveBayes) of a model loaded from JSON, or None
+    model         the model last fitted from the settings above; deleted when a fit fails, so no
+                  page ever reads a model of earlier settings (an imported model is not stored here)
+    imported      Imported (file name, NaiveBayes, sha256 of the file) of a model loaded from JSON, or None
+    data_upload   the last upload (bytes, file name, reader), kept while a built-in example is in use
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -40,6 +43,11 @@ from nbapp.examples import EXAMPLES, example, load_example
 __all__ = [
     "DEFAULT_EXAMPLE",
     "FEATURE_TYPES",
+    "Imported",
+    "import_model",
+    "fit_key",
+    "model_key",
+    "set_query_from_row",
     "Settings",
     "Source",
     "TextSettings",
@@ -125,6 +133,14 @@ class Settings:
     variance: str = "mle"  # "mle" or "unbiased"
     var_smoothing: float = 1e-9
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
+
+
+class Imported(NamedTuple):
+    """A model loaded from a JSON file; ``sha256`` of the file keys the caches of its results."""
+
+    name: str
+    model: Any
+    sha256: str
 
 
 # --------------------------------------------------------------------------- caching
@@ -217,6 +233,7 @@ def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
     ss = st.session_state
     ss["source"] = Source(name=name, sha256=sha256(data), reader=reader)
     ss["data_bytes"] = data
+    ss["data_upload"] = (data, name, reader)
     ss["frame"] = df
     ss["load_notes"] = notes
     ss["weight"] = None
@@ -292,14 +309,19 @@ def set_text_settings(column: str, **changes: Any) -> TextSettings:
 
 def reset_query() -> None:
     """The test example becomes the data's first row (missing values stay missing)."""
-    ss = st.session_state
-    df = ss["frame"]
+    df = st.session_state["frame"]
     if len(df) == 0:
-        ss["query"], ss["query_missing"] = {}, set()
+        st.session_state["query"], st.session_state["query_missing"] = {}, set()
         return
-    row = df.iloc[0]
-    ss["query"] = {c: row[c] for c in df.columns if c != ss["target"] and not _isna(row[c])}
-    ss["query_missing"] = {c for c in df.columns if c != ss["target"] and _isna(row[c])}
+    set_query_from_row(df.iloc[0])
+
+
+def set_query_from_row(row: pd.Series) -> None:
+    """A row of the data becomes the test example: its values, and its missing cells marked missing."""
+    ss = st.session_state
+    columns = [c for c in row.index if c != ss["target"]]
+    ss["query"] = {c: row[c] for c in columns if not _isna(row[c])}
+    ss["query_missing"] = {c for c in columns if _isna(row[c])}
 
 
 def _isna(v: Any) -> bool:
@@ -361,19 +383,65 @@ def make_model(feature_types: dict[str, str], config: Settings, classes: list[An
     return nbapp.NaiveBayes(**model_kwargs(feature_types, config, classes))
 
 
+def fit_key() -> tuple:
+    """What the model of the current settings is fitted from: data, target, features, weight, settings."""
+    ss = st.session_state
+    source: Source = ss["source"]
+    return (source.sha256, source.reader, ss["target"], tuple(features().items()), ss.get("weight"), settings())
+
+
+def model_key() -> tuple:
+    """What the model in use comes from (:func:`fit_key`, plus the imported file's sha256): keys
+    every cached computation on the model, so two imported files never share a result."""
+    imported = st.session_state.get("imported")
+    return (*fit_key(), imported.sha256 if imported is not None else None)
+
+
 def current_model() -> Any:
     """The fitted model (an imported JSON model wins); raises DataError when it cannot be fitted."""
     ss = st.session_state
     if ss.get("imported") is not None:
-        return ss["imported"][1]
-    feats = features()
-    if not feats:
-        raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
-    source: Source = ss["source"]
-    model = _fit(source.sha256, source.reader, ss["target"], tuple(feats.items()), ss.get("weight"),
-                 ss["settings"], _frame=ss["frame"])
+        return ss["imported"].model
+    try:
+        if not features():
+            raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
+        model = _fit(*fit_key(), _frame=ss["frame"])
+    except DataError:
+        ss.pop("model", None)  # never leave the model of earlier settings behind
+        raise
     ss["model"] = model
     return model
+
+
+PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib")
+
+
+def import_model(name: str, data: bytes) -> Imported:
+    """Load a model file (JSON) and make it the model in use.
+
+    Raises DataError, leaving the current model in use, for a pickle, a file nbapp cannot read,
+    or a model whose target or feature columns the current data lacks (the pages draw the
+    model's tables next to the data). A model of another target column of the same data
+    makes that column the target.
+    """
+    if name.lower().endswith(PICKLE_SUFFIXES) or data[:1] == b"\x80":
+        raise DataError("Pickle files are refused: loading one can run arbitrary code. Save the model as JSON "
+                        "(Download the model) and load that file instead.")
+    try:
+        model = nbapp.NaiveBayes.from_json(data.decode("utf-8"))
+    except (DataError, UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
+        raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
+    missing = model.missing_columns(frame())
+    if missing:
+        listed = ", ".join(repr(str(c)) for c in missing)
+        raise DataError(f"The model in {name!r} needs the column(s) {listed}, which the current data "
+                        f"({st.session_state['source'].name!r}) lacks: load the model's data on the Data page "
+                        "first, then load the model again. The current model stays in use.")
+    if model.target_ != st.session_state["target"]:
+        set_target(model.target_)
+    imported = Imported(name=name, model=model, sha256=sha256(data))
+    st.session_state["imported"] = imported
+    return imported
 
 
 def require_model() -> Any:

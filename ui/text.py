@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["md", "latex_text", "plot_text", "fmt_number", "fmt_fraction", "fmt_log"]
+__all__ = ["md", "latex_text", "plot_text", "file_stem", "fmt_number", "fmt_fraction", "fmt_log"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
@@ -42,6 +42,16 @@ def plot_text(value: Any, limit: int = 60) -> str:
     if len(s) > limit:
         s = s[: limit - 1] + "…"
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_NOT_FILENAME = re.compile(r"[^\w-]+")
+
+
+def file_stem(value: Any, limit: int = 60) -> str:
+    """``value`` (a column name) as part of a download's file name: letters, digits, ``_`` and
+    ``-`` only, so no path separator, dot or control character reaches the browser's save dialog."""
+    stem = _NOT_FILENAME.sub("_", str(value)).strip("_")[:limit]
+    return stem or "column"
 
 
 def fmt_number(x: Any, digits: int = 4) -> str:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from nbapp.errors import DataError
 from nbapp.stopwords import ENGLISH_STOP_WORDS
+from ui.charts import colour, layout
 from ui.state import TextSettings, set_text_settings, text_settings
 from ui.text import md, plot_text
 from ui.widgets import synced
@@ -40,8 +41,6 @@ VOCABULARIES = {"global": "global vocabulary, unseen words ignored (scikit-learn
 # How a token's status is marked in the coloured document (the colour is its log-odds).
 TOKEN_MARKS = {"used": "", "UNK": "UNK", "unseen": "unseen", "removed": "removed"}
 
-_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
-_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10))
 
 
 # --------------------------------------------------------------------------- settings
@@ -187,11 +186,11 @@ def top_words_figure(words: pd.DataFrame, cls: Any, *, colour_index: int, count_
     part = words[words["class"] == cls].iloc[::-1]
     fig = go.Figure(go.Bar(
         x=part["count"].to_numpy(dtype=float), y=[plot_text(t, limit=30) for t in part["term"]], orientation="h",
-        marker_color=_COLOURS[colour_index % len(_COLOURS)],
+        marker_color=colour(colour_index),
         customdata=part["log_weight"].to_numpy(dtype=float), hovertemplate="%{y}: %{x:g}<br>log-weight %{customdata:.4f}"
         "<extra></extra>"))
     fig.update_layout(title=plot_text(cls, limit=40), xaxis_title=count_label,
-                      height=max(260, 60 + 22 * len(part)), **_LAYOUT)
+                      **layout(max(260, 60 + 22 * len(part))))
     return fig
 
 
@@ -204,7 +203,7 @@ def informative_figure(table: pd.DataFrame, positive: Any, negative: Any) -> go.
         marker_color=np.where(ratio >= 0, "#2a9d8f", "#e76f51"),
         hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
     fig.update_layout(title=f"log P(w | {plot_text(positive, 30)}) / P(w | {plot_text(negative, 30)})",
-                      xaxis_title="log-ratio (natural log)", height=max(300, 60 + 20 * len(part)), **_LAYOUT)
+                      xaxis_title="log-ratio (natural log)", **layout(max(300, 60 + 20 * len(part))))
     return fig
 
 
@@ -241,7 +240,7 @@ def token_strip(tokens: pd.DataFrame, positive: Any, negative: Any, *, per_line:
     fig.update_layout(title=f"Each token's log P(token | {plot_text(positive, 30)}) / "
                             f"P(token | {plot_text(negative, 30)})",
                       xaxis=dict(visible=False), yaxis=dict(visible=False, autorange="reversed"),
-                      plot_bgcolor="white", height=90 + 38 * lines, **_LAYOUT)
+                      plot_bgcolor="white", **layout(90 + 38 * lines))
     return fig
 
 
@@ -261,8 +260,8 @@ def zipf_figure(zipf: pd.DataFrame, *, points: int = 2000) -> go.Figure:
         keep = np.unique(np.geomspace(1, len(part), min(points, len(part))).astype(int) - 1)
         part = part.iloc[keep]
         fig.add_trace(go.Scatter(x=part["rank"], y=part["count"], mode="markers+lines", name=plot_text(cls),
-                                 marker=dict(size=4, color=_COLOURS[i % len(_COLOURS)]), line=dict(width=1)))
+                                 marker=dict(size=4, color=colour(i)), line=dict(width=1)))
     fig.update_layout(xaxis=dict(type="log", title="rank of the word in the class"),
-                      yaxis=dict(type="log", title="count in the class"), height=380,
-                      title="Word frequency against rank (Zipf)", **_LAYOUT)
+                      yaxis=dict(type="log", title="count in the class"),
+                      title="Word frequency against rank (Zipf)", **layout(380))
     return fig

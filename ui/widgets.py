@@ -63,7 +63,7 @@ def sidebar_summary() -> None:
         for col in (c for c, t in feats.items() if t == "text"):
             st.markdown(f"**{md(col)} (text):** {md(text_label(text_settings(col, config)))}")
         if ss.get("imported") is not None:
-            st.markdown(f"**Model:** imported from {md(ss['imported'][0])}")
+            st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
 
 
 def smoothing_label(config: Any) -> str:
