@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.categorical import BernoulliBlock, CategoricalBlock
+from nbapp.derived import invalidate
 from nbapp.errors import DataError
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
@@ -358,6 +359,22 @@ class NaiveBayes:
         moved._prior()          # a mapping must name exactly the model's classes
         return moved
 
+    def with_smoothing(self, *, alpha: float | None = None, smoothing: Any = None) -> "NaiveBayes":
+        """The same counts re-smoothed, without refitting: MLE vs MAP in one step (seed 000, Eq. 7).
+
+        ``alpha`` (Lidstone l) and ``smoothing`` mean what they mean in the constructor; the
+        statistics are shared (read-only), only the derived probabilities change.
+        """
+        self._check_fitted()
+        params = {**self.params(), "smoothing": smoothing}
+        if alpha is not None:
+            params["alpha"] = alpha
+        moved = NaiveBayes(**params)          # validates the settings, as a new model would
+        moved.classes_, moved.class_counts_ = self.classes_, self.class_counts_
+        moved.target_, moved.weight_ = self.target_, self.weight_
+        moved._blocks = [_resmoothed(old, new) for old, new in zip(self._blocks, moved._blocks)]
+        return moved
+
     # -- the model as a linear classifier and as a generator ------------------------------
     def linear_form(self):
         """w and b with log P(c1 | x) / P(c0 | x) = w.x + b (two classes)   [seed 000, Eq. 17-20]."""
@@ -398,6 +415,19 @@ class NaiveBayes:
         kinds = ", ".join(f"{c}: {s.kind}" for c, s in self.features_.items())
         fitted = f"target={self.target_!r}, classes={self.classes_}" if self.target_ else "not fitted"
         return f"NaiveBayes({kinds}; {fitted})"
+
+
+def _resmoothed(old: Any, new: Any) -> Any:
+    """old's statistics with new's smoothing (a shallow copy: the count arrays are shared)."""
+    block = copy.copy(old)
+    invalidate(block)
+    if isinstance(block, MultinomialBlock):
+        block.table = copy.copy(old.table)
+        invalidate(block.table)
+        block.table.smoothing = new.table.smoothing
+    elif hasattr(block, "smoothing"):
+        block.smoothing = new.smoothing
+    return block
 
 
 def _as_frame(df: Any) -> pd.DataFrame:

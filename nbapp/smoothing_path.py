@@ -6,12 +6,11 @@ Every discrete estimator of the seeds is a count plus a pseudo-count (nbapp.smoo
     m-estimate   (n_y + m p) / (n + m)                   [seed 003]         p = 1/K by default
     Beta prior   (N_cd + a) / (N_c + a + b)              [seed 002]         binary features
 
-:func:`smoothing_path` refits the model once per strength s (l = s, m = s, or
-a = s a0, b = s b0) and records chosen CPT cells and the posterior of one test example.
-At s = 0 all three are the MLE; a zero count then makes a cell 0 and can rule a class out
-entirely (the cells to highlight). Refitting is cheap for the seeds' small tables. On big
-data only the counts matter — they do not depend on s, so every point of the path
-follows from ``m.counts(column)`` and the formulas above without reading the data again.
+:func:`smoothing_path` re-smooths the model's counts once per strength s (l = s, m = s,
+or a = s a0, b = s b0; ``NaiveBayes.with_smoothing``, no pass over the data) and records
+chosen CPT cells and the posterior of one test example. At s = 0 all three are the MLE; a
+zero count then makes a cell 0 and can rule a class out entirely (the cells to highlight).
+Only the Beta variant on two-valued categorical columns refits, as Bernoulli features.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from nbapp.specs import Bernoulli
 __all__ = ["SmoothingPath", "smoothing_path", "VARIANTS", "DEFAULT_STRENGTHS"]
 
 VARIANTS = ("lidstone", "m_estimate", "beta")
-#: l = 0, 0.5, ..., 10: the slider's range with 21 refits per variant.
+#: l = 0, 0.5, ..., 10: the slider's range, 21 points per variant.
 DEFAULT_STRENGTHS = tuple(np.round(np.linspace(0.0, 10.0, 21), 10))
 _DISCRETE = ("categorical", "bernoulli", "multinomial")
 
@@ -73,7 +72,7 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
                    strengths: Sequence[float] = DEFAULT_STRENGTHS,
                    variants: Sequence[str] = VARIANTS, m_prior: float | None = None,
                    beta_shape: tuple[float, float] = (1.0, 1.0)) -> SmoothingPath:
-    """Refit ``model``'s configuration on ``df`` at each strength; record cells and posterior.
+    """Re-smooth ``model``'s counts at each strength; record cells and posterior.
 
     ``model`` is a fitted ``nbapp.NaiveBayes``: its settings (``m.params()``), target and
     weight column are reused, only the smoothing changes. ``row`` is the test example (dict
@@ -114,10 +113,13 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
     params = model.params()
     cell_rows: list[dict[str, Any]] = []
     posterior_rows: list[dict[str, Any]] = []
-    for variant in variants:                     # one refit per variant and strength
+    for variant in variants:
         for s in strengths:
-            refit = NaiveBayes(**_settings(params, variant, s, m_prior, beta_shape, binary))
-            refit.fit(df, target=model.target_, weight=model.weight_)
+            settings = _settings(params, variant, s, m_prior, beta_shape, binary)
+            if settings["features"] == params["features"]:   # only the smoothing moves: re-smooth the counts
+                refit = model.with_smoothing(alpha=settings["alpha"], smoothing=settings["smoothing"])
+            else:                                             # binary columns refitted as Bernoulli
+                refit = NaiveBayes(**settings).fit(df, target=model.target_, weight=model.weight_)
             cell_rows.extend(_cell_values(refit, chosen, variant, s))
             posterior_rows.extend(_posterior_values(refit, example, variant, s))
     return SmoothingPath(cells=pd.DataFrame(cell_rows, columns=_CELL_COLUMNS),

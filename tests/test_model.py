@@ -281,3 +281,18 @@ def test_smoothing_of_names_the_estimator_of_each_column():
                    smoothing=nbapp.BetaPrior(a=2, b=3)).fit(df, target="y")
     assert m.smoothing_of("f") == nbapp.BetaPrior(a=2, b=3)
     assert m.smoothing_of("g") == nbapp.Lidstone(2)
+
+
+@pytest.mark.parametrize("change", [dict(alpha=0.0), dict(alpha=2.5), dict(smoothing=nbapp.MEstimate(m=3)),
+                                    dict(smoothing=nbapp.BetaPrior(a=2, b=1))])
+def test_with_smoothing_equals_a_refit_and_leaves_the_original(change):
+    df = mixed_frame()
+    df["doc"] = np.where(df["label"] == "a", "good fun day", "bad sad day")
+    features = {**MIXED, "doc": "text"}
+    m = NaiveBayes(features, alpha=1.0).fit(df, target="label")
+    before = m.predict_proba(df)
+    moved = m.with_smoothing(**change)
+    refit = NaiveBayes(features, **{"alpha": 1.0, **change}).fit(df, target="label")
+    np.testing.assert_allclose(moved.predict_proba(df), refit.predict_proba(df), rtol=1e-12, atol=1e-15)
+    pd.testing.assert_frame_equal(moved.cpt("colour"), refit.cpt("colour"))
+    pd.testing.assert_frame_equal(m.predict_proba(df), before)
