@@ -124,7 +124,11 @@ class TextBlock:
 
     @derived
     def _params(self) -> dict[str, Any]:
-        return {**self._weights(), "vocab_map": {self.terms[i]: j for j, i in enumerate(self.vocabulary())}}
+        weights = self._weights()
+        defined = not np.isnan(weights["weights"]).any() and not (
+            weights["unk"] is not None and np.isnan(weights["unk"]).any())
+        return {**weights, "defined": defined,
+                "vocab_map": {self.terms[i]: j for j, i in enumerate(self.vocabulary())}}
 
     def _weights(self) -> dict[str, Any]:
         vocab = self.vocabulary()
@@ -152,8 +156,7 @@ class TextBlock:
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
-        return not np.isnan(params["weights"]).any() and not (
-            params["unk"] is not None and np.isnan(params["unk"]).any())
+        return params["defined"]
 
     def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
         text = _text_module()
