@@ -25,7 +25,7 @@ import pandas as pd
 from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.factor import MISSING, UNDEFINED, UNSEEN, USED, Factor
+from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import merge_sorted, python_scalar
 from nbapp.smoothing import smoothed
 

@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["to_fraction", "fraction_or_none", "exact_sum"]
+__all__ = ["to_fraction", "exact_sum"]
 
 
 def to_fraction(x: Real) -> Fraction:
@@ -24,10 +24,3 @@ def exact_sum(values: np.ndarray) -> Fraction:
     if np.all(values == np.round(values)) and np.abs(values).sum() < 2**53:
         return Fraction(int(values.sum()))
     return sum((to_fraction(v) for v in values), Fraction(0))
-
-
-def fraction_or_none(numerator: Real, denominator: Real) -> Fraction | None:
-    """numerator / denominator as a Fraction, or None when it is undefined (0/0 or non-finite)."""
-    if not (np.isfinite(numerator) and np.isfinite(denominator)) or denominator == 0:
-        return None
-    return to_fraction(numerator) / to_fraction(denominator)

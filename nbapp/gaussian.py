@@ -29,7 +29,7 @@ from scipy import sparse
 
 from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
-from nbapp.factor import MISSING, UNDEFINED, USED, Factor
+from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments
 
 __all__ = ["GaussianBlock", "numeric_column", "scalar_number"]

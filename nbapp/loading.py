@@ -218,7 +218,7 @@ def _detect_encoding(data: bytes, filename: str) -> tuple[_Encoding, list[str]]:
         return _Encoding("utf-8", "UTF-8"), []
     if _decodes(data, "cp1252"):
         return _Encoding("cp1252", "Windows-1252"), [
-            f"The file is not valid UTF-8; read it as Windows-1252 (Western European). "
+            "The file is not valid UTF-8; read it as Windows-1252 (Western European). "
             "Check accented letters in the preview; if they look wrong, save the file as UTF-8."
         ]
     guess = _guess_encoding(data)

@@ -23,7 +23,7 @@ from scipy import sparse
 from nbapp.derived import derived, invalidate
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.factor import MISSING, UNDEFINED, USED, Factor
+from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.gaussian import numeric_column, scalar_number
 from nbapp.smoothing import smoothed
 
