@@ -187,7 +187,9 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
     st.latex(formulas.cpt_cell_latex(model, col, value, cls, ui.settings()))
-    st.download_button("Download this CPT (CSV)", lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))),
+    cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),
+                                lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))))
+    st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
 
 
@@ -228,7 +230,8 @@ def _words_ui(model: Any, columns: list[str]) -> None:
 def _export_ui(model: Any) -> None:
     st.subheader("Save or load the model")
     left, right = st.columns(2)
-    left.download_button("Download the model (JSON)", model.to_json,  # built on click, not on every rerun
+    model_json = ui.download_bytes("model_json", ui.model_key(), lambda: model.to_json().encode("utf-8"))
+    left.download_button("Download the model (JSON)", model_json,
                          file_name="naive_bayes_model.json", mime="application/json", key="model.json_download")
     left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
     upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],

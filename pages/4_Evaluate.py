@@ -108,7 +108,9 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
                                   "accuracy": result.fold_accuracy.to_numpy()})
             st.dataframe(folds, hide_index=True, key="eval.folds")
-    st.download_button("Download the out-of-sample predictions (CSV)", lambda: safe_csv_bytes(result.predictions),
+    predictions_csv = ui.download_bytes("eval_predictions", ss["eval_result"][0],
+                                        lambda: safe_csv_bytes(result.predictions))
+    st.download_button("Download the out-of-sample predictions (CSV)", predictions_csv,
                        file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")
 
 
@@ -136,7 +138,8 @@ def _batch_ui(model: Any) -> None:
         st.warning("Missing feature columns are treated as missing values: " + ", ".join(ui.md(c) for c in absent))
     st.success(f"Predicted {len(out):,} rows.")
     st.dataframe(out.head(200), key="eval.batch_table")
-    st.download_button("Download the predictions (CSV)", lambda: safe_csv_bytes(out), file_name="predictions.csv",
+    batch_csv = ui.download_bytes("batch_predictions", (ui.model_key(), upload.file_id), lambda: safe_csv_bytes(out))
+    st.download_button("Download the predictions (CSV)", batch_csv, file_name="predictions.csv",
                        mime="text/csv", key="eval.batch_download")
 
 

@@ -453,7 +453,7 @@ def downloads(monkeypatch):
     return seen
 
 
-def test_downloads_are_built_on_click_with_safe_file_names(downloads):
+def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
     from nbapp.export import safe_csv_bytes
 
     hostile = b"../x y:z,temp,play\n" + b"".join(b"%s,%d,%s\n" % (b"ab"[i % 2:i % 2 + 1], i, [b"no", b"yes"][i % 3 == 0])
@@ -462,12 +462,15 @@ def test_downloads_are_built_on_click_with_safe_file_names(downloads):
     at.selectbox(key="_type::0").set_value("categorical").run()
     open_page(at, "Model")
     data, file_name = downloads["Download this CPT (CSV)"]
-    assert callable(data) and file_name == "cpt_x_y_z.csv"
+    assert file_name == "cpt_x_y_z.csv"
     data, _ = downloads["Download the model (JSON)"]
-    assert callable(data) and data() == at.session_state["model"].to_json()
+    assert data == at.session_state["model"].to_json().encode("utf-8")
+    built = at.session_state["download_cache"]["model_json"][1]
+    at.run()                                              # a rerun reuses the bytes, it does not rebuild them
+    assert at.session_state["download_cache"]["model_json"][1] is built
     open_page(at, "Evaluate")
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
-    assert callable(data) and data() == safe_csv_bytes(at.session_state["eval_result"][1].predictions)
+    assert data == safe_csv_bytes(at.session_state["eval_result"][1].predictions)
 
 
 def test_file_stem_keeps_letters_and_digits_only():

@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -395,6 +395,20 @@ def model_key() -> tuple:
     every cached computation on the model, so two imported files never share a result."""
     imported = st.session_state.get("imported")
     return (*fit_key(), imported.sha256 if imported is not None else None)
+
+
+def download_bytes(name: str, key: Any, build: Callable[[], bytes]) -> bytes:
+    """A download's file, built once per ``key`` and kept in session state.
+
+    Eager bytes, not a deferred (callable) download: under load a rerun in between the click
+    and the browser's fetch cancels a deferred download (seen in bench/load_test.py), while
+    building the bytes on every rerun would cost up to a second on big tables.
+    """
+    store = st.session_state.setdefault("download_cache", {})
+    hit = store.get(name)
+    if hit is None or hit[0] != key:
+        store[name] = (key, build())
+    return store[name][1]
 
 
 def current_model() -> Any:
