@@ -262,6 +262,20 @@ class NaiveBayes:
             density = np.exp(block.log_density(points)[:, :, a])
         return pd.DataFrame(density, columns=self.classes_)
 
+    def typical_value(self, column: str) -> float:
+        """Where a number input for this feature starts: the mean of the fitted Gaussian mixture
+        (class means weighted by P(c)), or the average count per training row of a count column."""
+        self._check_fitted()
+        block = self.block_of(column)
+        if isinstance(block, GaussianBlock):
+            table = self.gaussian(column)
+            observed = (table["n"] > 0).to_numpy()
+            weights = self.priors_.to_numpy() * observed
+            return float(np.dot(weights, table["mean"].to_numpy()) / weights.sum()) if weights.sum() > 0 else 0.0
+        if isinstance(block, MultinomialBlock):
+            return float(block.table.counts[block.columns.index(column)].sum() / self.class_counts_.sum())
+        raise DataError(f"Column {column!r} is {block.kind}: it has no typical number.")
+
     def top_words(self, column: str, n: int = 10) -> pd.DataFrame:
         """The n most probable words (or count columns) per class."""
         self._check_fitted()

@@ -71,21 +71,11 @@ def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
     if kind == "text":
         text = "" if current is None or ui.state.is_missing(current) else str(current)
         return ui.synced(st.text_area, label, key=key, value=text, height=100, on_set=set_value)
-    default = ui.state.as_float(current, _model_mean(model, col, kind))
+    default = ui.state.as_float(current, model.typical_value(col))
     if kind == "multinomial":
         return ui.synced(st.number_input, label, key=key, value=max(default, 0.0), min_value=0.0, step=1.0,
                          format="%g", on_set=set_value)
     return ui.synced(st.number_input, label, key=key, value=default, format="%g", on_set=set_value)
-
-
-def _model_mean(model: Any, col: str, kind: str) -> float:
-    """The default of a number input, from the model (an imported one need not match the data):
-    a Gaussian's class means weighted by P(c), a count column's count per training row."""
-    if kind == "gaussian":
-        means = model.gaussian(col)["mean"].astype(float)
-        weights = model.priors_.reindex(means.index).astype(float).where(means.notna(), 0.0)
-        return ui.state.as_float((means.fillna(0.0) * weights).sum() / weights.sum())
-    return ui.state.as_float(model.counts(col).to_numpy(dtype=float).sum() / model.class_counts_.sum())
 
 
 def _set_missing(col: str, is_missing: bool) -> None:

@@ -296,3 +296,12 @@ def test_with_smoothing_equals_a_refit_and_leaves_the_original(change):
     np.testing.assert_allclose(moved.predict_proba(df), refit.predict_proba(df), rtol=1e-12, atol=1e-15)
     pd.testing.assert_frame_equal(moved.cpt("colour"), refit.cpt("colour"))
     pd.testing.assert_frame_equal(m.predict_proba(df), before)
+
+
+def test_typical_value_is_the_mixture_mean_or_the_count_per_row(gender):
+    m = NaiveBayes({"Height": "gaussian"}).fit(gender, target="Gender")
+    assert m.typical_value("Height") == pytest.approx(gender["Height"].mean())   # equal priors, equal n_c
+    counts = NaiveBayes(MIXED).fit(mixed_frame(), target="label")
+    assert counts.typical_value("w1") == pytest.approx(mixed_frame()["w1"].mean())
+    with pytest.raises(DataError, match="no typical number"):
+        counts.typical_value("colour")
