@@ -8,7 +8,7 @@ tokens each, some capitalised words and punctuation) is vectorised by
 * ours:    fit_vocabulary(docs) + count_matrix(docs, vocabulary)
 * sklearn: CountVectorizer(token_pattern=r"(?u)\\w+").fit_transform(docs) + .transform(docs)
 
-and, when nbapp.NaiveBayes has a "text" feature, the whole pipeline
+and the whole pipeline
 (NaiveBayes fit + predict_proba against CountVectorizer + MultinomialNB) and one
 ``m.explain`` of a document. Times are the best of ``--repeats`` runs; peak memory is
 measured separately with tracemalloc (numpy and scipy report their buffers to it), so the
@@ -104,17 +104,6 @@ def sklearn_vectorise(docs: list[str]) -> None:
     cv.transform(docs)
 
 
-def has_text_model() -> bool:
-    """Whether nbapp.NaiveBayes accepts a "text" feature (issue 2 + issue 4 wiring)."""
-    try:
-        import nbapp
-
-        nbapp.NaiveBayes(features={"text": "text"})
-    except Exception:
-        return False
-    return True
-
-
 def ours_pipeline(frame: pd.DataFrame) -> object:
     import nbapp
 
@@ -169,40 +158,18 @@ def main() -> None:
         f"{args.vocab:,}-word Zipf vocabulary (generated in {time.perf_counter() - start:.1f} s)"
     )
 
+    frame = pd.DataFrame({"text": docs, "label": labels})
     rows = []
-    ours_s = best_time(lambda: ours_vectorise(docs), args.repeats)
-    theirs_s = best_time(lambda: sklearn_vectorise(docs), args.repeats)
-    rows.append(("vectorise: fit + transform (time)", ours_s, theirs_s, " s"))
-    if not args.no_memory:
-        rows.append(
-            (
-                "vectorise: peak memory (tracemalloc)",
-                peak_mib(lambda: ours_vectorise(docs)),
-                peak_mib(lambda: sklearn_vectorise(docs)),
-                "Mi",
-            )
-        )
-
-    if has_text_model():
-        frame = pd.DataFrame({"text": docs, "label": labels})
-        ours_s = best_time(lambda: ours_pipeline(frame), args.repeats)
-        theirs_s = best_time(lambda: sklearn_pipeline(frame), args.repeats)
-        rows.append(("pipeline: NB fit + predict_proba (time)", ours_s, theirs_s, " s"))
+    for name, ours, theirs in [("vectorise: fit + transform", lambda: ours_vectorise(docs),
+                                lambda: sklearn_vectorise(docs)),
+                               ("pipeline: NB fit + predict_proba", lambda: ours_pipeline(frame),
+                                lambda: sklearn_pipeline(frame))]:
+        rows.append((f"{name} (time)", best_time(ours, args.repeats), best_time(theirs, args.repeats), " s"))
         if not args.no_memory:
-            rows.append(
-                (
-                    "pipeline: peak memory (tracemalloc)",
-                    peak_mib(lambda: ours_pipeline(frame)),
-                    peak_mib(lambda: sklearn_pipeline(frame)),
-                    "Mi",
-                )
-            )
-        print_table(rows)
-        model = ours_pipeline(frame)
-        print(f"m.explain of one document (median of 200): {explain_ms(model, docs[0]):.3f} ms")
-    else:
-        print_table(rows)
-        print("pipeline: skipped, nbapp.NaiveBayes has no 'text' feature yet")
+            rows.append((f"{name.split(':')[0]}: peak memory (tracemalloc)", peak_mib(ours), peak_mib(theirs), "Mi"))
+    print_table(rows)
+    model = ours_pipeline(frame)
+    print(f"m.explain of one document (median of 200): {explain_ms(model, docs[0]):.3f} ms")
 
 
 if __name__ == "__main__":
