@@ -207,9 +207,15 @@ class NaiveBayes:
         self._check_fitted()
         return [c for c in [self.target_, *self.features_] if c not in df.columns]
 
-    def cpt(self, column: str, exact: bool = False) -> pd.DataFrame:
-        """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10]."""
+    def cpt(self, column: str, exact: bool = False, log: bool = False) -> pd.DataFrame:
+        """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10].
+
+        ``exact``: the cells as fractions; ``log``: natural logs (-inf for a zero cell at l = 0).
+        """
         self._check_fitted()
+        if log:
+            with np.errstate(divide="ignore"):
+                return np.log(self.cpt(column))
         block = self.block_of(column)
         if isinstance(block, CategoricalBlock):
             return block.cpt(self.classes_, exact)

@@ -171,7 +171,7 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = _view_radio("_model_cpt_view")
     counts = model.counts(col)
-    probs = model.cpt(col, exact=True) if view == VIEWS[0] else model.cpt(col)
+    probs = model.cpt(col, exact=view == VIEWS[0], log=view == VIEWS[2])
     shown = formulas.show_probabilities(probs, view)
     zero = model.cpt(col).to_numpy(dtype=float) == 0
     left, right = st.columns(2)

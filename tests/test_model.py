@@ -305,3 +305,10 @@ def test_typical_value_is_the_mixture_mean_or_the_count_per_row(gender):
     assert counts.typical_value("w1") == pytest.approx(mixed_frame()["w1"].mean())
     with pytest.raises(DataError, match="no typical number"):
         counts.typical_value("colour")
+
+
+def test_cpt_in_logs_has_minus_infinity_for_a_zero_cell(tennis):
+    m = NaiveBayes(TENNIS_FEATURES, alpha=0).fit(tennis, target="Play")
+    logs = m.cpt("Outlook", log=True)
+    assert logs.loc["Overcast", "No"] == -np.inf
+    assert logs.loc["Sunny", "No"] == pytest.approx(np.log(3 / 5))

@@ -59,9 +59,8 @@ def show_probabilities(table: pd.DataFrame, view: str) -> pd.DataFrame:
     """A CPT as text: 'exact fractions' (1/8), 'decimals' (0.125) or 'logs' (-2.0794)."""
     if view == "exact fractions":
         return table.map(lambda v: fmt_fraction(v) if v is None or isinstance(v, Fraction) else fmt_number(v))
-    if view == "logs":
-        with np.errstate(divide="ignore"):
-            return np.log(table.astype(float)).map(fmt_log)
+    if view == "logs":          # the table is already model.cpt(col, log=True)
+        return table.astype(float).map(fmt_log)
     return table.astype(float).map(fmt_number)
 
 
