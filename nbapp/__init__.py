@@ -8,9 +8,8 @@ docstrings cite them by seed and equation number.
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, Example, load_example
 from nbapp.explain import Explanation
-from nbapp.export import neutralise, safe_csv_bytes
+from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes
 from nbapp.linear import LinearForm
-from nbapp.loading import Table, load_corpus, load_table
 from nbapp.model import NaiveBayes
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate

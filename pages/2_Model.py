@@ -10,7 +10,7 @@ import streamlit as st
 import ui
 from nbapp.densities import gaussian_fit_plot
 from nbapp.errors import DataError
-from nbapp.export import safe_csv_bytes
+from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, textviews
 
 ui.ensure_state()

@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp import evaluate
 from nbapp.errors import DataError
-from nbapp.export import predictions_frame, safe_csv_bytes
+from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 
 ui.ensure_state()
@@ -122,7 +122,7 @@ def _batch_ui(model: Any) -> None:
     if upload is None:
         return
     try:
-        from nbapp.loading import load_table
+        from nbapp.io import load_table
 
         table = load_table(upload.getvalue(), upload.name)
         frame = table.frame

@@ -15,11 +15,11 @@ import streamlit as st
 
 import nbapp
 import ui
-from nbapp import covariance, prior_evidence
+from nbapp.lessons import covariance, prior_evidence
 from nbapp.errors import DataError
-from nbapp.smoothing_path import DEFAULT_STRENGTHS
-from nbapp.underflow import underflow_trace
-from nbapp.worked_example import worked_example_markdown, worked_example_snippet
+from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
+from nbapp.lessons.underflow import underflow_trace
+from nbapp.lessons.worked_example import worked_example_markdown, worked_example_snippet
 from ui import lessons
 from ui.formulas import feature_kinds, show_counts
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 import ui
 from nbapp.text import pipeline_steps, tokens_and_types
-from nbapp.words import document_tokens, informative_words, text_block, zipf_table
+from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import formulas, textviews
 
 ui.ensure_state()

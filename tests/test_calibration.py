@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import nbapp
-from nbapp.calibration import brier_score, calibration_report, reliability
+from nbapp.lessons.calibration import brier_score, calibration_report, reliability
 from nbapp.errors import DataError
 from nbapp.examples import example, load_example
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy.stats import multivariate_normal
 
-from nbapp.covariance import (density_grid, fit_gaussian_classes, parameter_breakdown,
+from nbapp.lessons.covariance import (density_grid, fit_gaussian_classes, parameter_breakdown,
                               parameter_count)
 from nbapp.errors import DataError
 from nbapp.examples import load_example
@@ -196,7 +196,7 @@ def test_unknown_covariance_is_refused(gender):
 
 def test_duplicating_outlook_makes_the_tennis_posterior_overconfident():
     import nbapp
-    from nbapp.covariance import duplicate_feature_effect
+    from nbapp.lessons.covariance import duplicate_feature_effect
     from nbapp.examples import example
 
     ex = example("tennis14")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import nbapp
-from nbapp.curves import LOGISTIC_REGRESSION, NAIVE_BAYES, learning_curve
+from nbapp.lessons.curves import LOGISTIC_REGRESSION, NAIVE_BAYES, learning_curve
 from nbapp.errors import DataError
 from nbapp.evaluate import holdout_mask
 from nbapp.examples import example, load_example
@@ -108,7 +108,7 @@ def test_frequency_weights_are_expanded():
 
 
 def test_importing_curves_does_not_import_scikit_learn():
-    code = "import sys, nbapp.curves; assert 'sklearn' not in sys.modules"
+    code = "import sys, nbapp.lessons.curves; assert 'sklearn' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nbapp.export import neutralise, safe_csv_bytes
+from nbapp.io import neutralise, safe_csv_bytes
 
 
 def read_back(data: bytes) -> list[list[str]]:
@@ -62,7 +62,7 @@ def test_round_trip_keeps_values_apart_from_the_quote_prefix():
 
 def test_predictions_frame_appends_without_overwriting_and_leaves_undetermined_rows_blank():
     import nbapp
-    from nbapp.export import predictions_frame
+    from nbapp.io import predictions_frame
 
     train = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["p", "q", "q", "q"], "c": ["A", "A", "B", "B"]})
     m = nbapp.NaiveBayes({"a": "categorical", "b": "categorical"}, alpha=0).fit(train, target="c")

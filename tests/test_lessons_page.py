@@ -17,13 +17,13 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import nbapp
-from nbapp import covariance, prior_evidence
-from nbapp.calibration import calibration_report
-from nbapp.curves import NAIVE_BAYES, learning_curve
+from nbapp.lessons import covariance, prior_evidence
+from nbapp.lessons.calibration import calibration_report
+from nbapp.lessons.curves import NAIVE_BAYES, learning_curve
 from nbapp.examples import example, load_example
-from nbapp.smoothing_path import smoothing_path
-from nbapp.underflow import underflow_trace
-from nbapp.worked_example import worked_example_snippet
+from nbapp.lessons.smoothing_path import smoothing_path
+from nbapp.lessons.underflow import underflow_trace
+from nbapp.lessons.worked_example import worked_example_snippet
 from ui.text import fmt_number
 
 PAGE = Path(__file__).resolve().parents[1] / "pages" / "5_Lessons.py"

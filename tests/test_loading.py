@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nbapp.errors import DataError
-from nbapp.loading import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS, Table, load_corpus, load_table
+from nbapp.io.loading import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS, Table, load_corpus, load_table
 
 SMS = "/work/shared/data/sms_spam_collection.tsv"
 
@@ -343,7 +343,7 @@ def test_unexpected_parser_failures_become_data_errors(monkeypatch):
         raise RuntimeError("parser exploded")
 
     monkeypatch.setattr(pd, "read_csv", broken)
-    monkeypatch.setattr("nbapp.loading._cells_from_csv", broken)
+    monkeypatch.setattr("nbapp.io.loading._cells_from_csv", broken)
     with pytest.raises(DataError, match=r"'t.csv' could not be read \(RuntimeError: parser exploded\)"):
         load_table(b"a,b\n1,2\n", "t.csv")
 

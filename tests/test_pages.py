@@ -454,7 +454,7 @@ def downloads(monkeypatch):
 
 
 def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
-    from nbapp.export import safe_csv_bytes
+    from nbapp.io import safe_csv_bytes
 
     hostile = b"../x y:z,temp,play\n" + b"".join(b"%s,%d,%s\n" % (b"ab"[i % 2:i % 2 + 1], i, [b"no", b"yes"][i % 3 == 0])
                                                for i in range(20))

@@ -10,7 +10,7 @@ import pytest
 import nbapp
 from nbapp.errors import DataError
 from nbapp.examples import example, load_example
-from nbapp.prior_evidence import (log_likelihoods, moved_priors, posterior_with_priors,
+from nbapp.lessons.prior_evidence import (log_likelihoods, moved_priors, posterior_with_priors,
                                   prior_sweep, prior_vs_evidence)
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from nbapp.errors import DataError
-from nbapp.loading import load_table
+from nbapp.io import load_table
 from nbapp.propose import check_target, propose_feature_types, propose_target
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_data"

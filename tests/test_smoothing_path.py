@@ -9,7 +9,7 @@ import pytest
 import nbapp
 from nbapp.errors import DataError
 from nbapp.examples import example, load_example
-from nbapp.smoothing_path import smoothing_path
+from nbapp.lessons.smoothing_path import smoothing_path
 
 
 def _setup(key: str, alpha: float = 0.0):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sklearn.feature_extraction.text import CountVectorizer
 
 from nbapp.errors import DataError
-from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import (
     PipelineStep,
     TextOptions,
@@ -262,22 +262,22 @@ def test_stop_word_list_holds_common_function_words_in_lowercase():
 
 
 def test_hashed_typing_of_long_tokens_matches_sklearn(sms_docs, monkeypatch):
-    import nbapp.text
+    import nbapp.text.pipeline
 
-    monkeypatch.setattr(nbapp.text, "_packed_types", lambda codes, starts, ends: None)
+    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda codes, starts, ends: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 
 def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch):
-    import nbapp.text
+    import nbapp.text.pipeline
 
-    monkeypatch.setattr(nbapp.text, "_packed_types", lambda codes, starts, ends: None)
-    monkeypatch.setattr(nbapp.text, "_hash_types", lambda *args: None)
+    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda codes, starts, ends: None)
+    monkeypatch.setattr(nbapp.text.pipeline, "_hash_types", lambda *args: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 
 def test_analyze_equals_the_last_pipeline_step_for_every_option_set():
-    from nbapp.stopwords import ENGLISH_STOP_WORDS
+    from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 
     doc = "The Café’s RUNNING runners ran; naïve cafe\u0301 prices: 10 euros, the end"
     for options in [TextOptions(), TextOptions(lowercase=False), TextOptions(unicode_form=None),

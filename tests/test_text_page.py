@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import nbapp
 from nbapp.examples import load_example
-from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import nbapp
-from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
 
 from conftest import SAMPLES

@@ -11,7 +11,7 @@ import pytest
 import nbapp
 from nbapp.errors import DataError
 from nbapp.examples import example, load_example
-from nbapp.underflow import (SMALLEST_FLOAT, explanation_log_factors, factors_until_underflow,
+from nbapp.lessons.underflow import (SMALLEST_FLOAT, explanation_log_factors, factors_until_underflow,
                              underflow_trace)
 
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import nbapp
-from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
-from nbapp.words import document_tokens, informative_words, zipf_table
+from nbapp.text.words import document_tokens, informative_words, zipf_table
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 import nbapp
 from nbapp.errors import DataError
 from nbapp.examples import example, load_example
-from nbapp.worked_example import latex_text, worked_example_markdown, worked_example_snippet
+from nbapp.lessons.worked_example import latex_text, worked_example_markdown, worked_example_snippet
 
 
 def _fitted(key: str, **settings):

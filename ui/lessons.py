@@ -17,7 +17,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 import ui
-from nbapp.covariance import DensityGrid, GaussianClassModel
+from nbapp.lessons.covariance import DensityGrid, GaussianClassModel
 from ui.charts import COLOURS, colour, layout
 from ui.state import model_key
 from ui.text import plot_text
@@ -108,7 +108,7 @@ def model_with_priors(model: Any, priors: Mapping[Any, float]) -> Any:
 @st.cache_data(show_spinner="Refitting along the smoothing path…", max_entries=16)
 def cached_smoothing_path(key: tuple, row_key: tuple, strengths: tuple[float, ...], *, _model: Any,
                           _frame: pd.DataFrame, _row: dict[str, Any]) -> Any:
-    from nbapp.smoothing_path import smoothing_path
+    from nbapp.lessons.smoothing_path import smoothing_path
 
     return smoothing_path(_model, _frame, _row, strengths=strengths)
 
@@ -116,7 +116,7 @@ def cached_smoothing_path(key: tuple, row_key: tuple, strengths: tuple[float, ..
 @st.cache_data(show_spinner="Refitting with copies of the feature…", max_entries=16)
 def cached_duplicate_effect(key: tuple, row_key: tuple, column: str, *, _model: Any, _frame: pd.DataFrame,
                             _row: dict[str, Any]) -> Any:
-    from nbapp.covariance import duplicate_feature_effect
+    from nbapp.lessons.covariance import duplicate_feature_effect
 
     return duplicate_feature_effect(_model, _frame, _row, column, copies=(0, 1, 2, 3, 4, 5))
 
@@ -124,7 +124,7 @@ def cached_duplicate_effect(key: tuple, row_key: tuple, column: str, *, _model: 
 @st.cache_data(show_spinner="Cross-validating…", max_entries=16)
 def cached_calibration(key: tuple, target: str, weight: str | None, k: int, n_bins: int, positive: Any, *,
                        _make_model: Callable[[], Any], _frame: pd.DataFrame) -> Any:
-    from nbapp.calibration import calibration_report
+    from nbapp.lessons.calibration import calibration_report
 
     return calibration_report(_make_model, _frame, target, k=k, n_bins=n_bins, positive=positive, weight=weight)
 
@@ -132,7 +132,7 @@ def cached_calibration(key: tuple, target: str, weight: str | None, k: int, n_bi
 @st.cache_data(show_spinner="Training both models on growing subsets…", max_entries=8)
 def cached_learning_curve(key: tuple, target: str, weight: str | None, repeats: int, *,
                           _make_model: Callable[[], Any], _frame: pd.DataFrame, _features: dict[str, Any]) -> Any:
-    from nbapp.curves import learning_curve
+    from nbapp.lessons.curves import learning_curve
 
     return learning_curve(_frame, target, _features, repeats=repeats, weight=weight, make_model=_make_model)
 

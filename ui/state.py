@@ -163,7 +163,7 @@ def _example_sha(key: str) -> str:
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
 def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
-    from nbapp.loading import load_corpus, load_table
+    from nbapp.io import load_corpus, load_table
 
     table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name)
     return table.frame, tuple(table.notes)

@@ -1,6 +1,6 @@
 """The text views of issue 4: the text settings section and the figures of the Text page.
 
-Every number drawn here comes from nbapp (``nbapp.text``, ``nbapp.words``, the model's
+Every number drawn here comes from nbapp (``nbapp.text``, ``nbapp.text.words``, the model's
 ``top_words`` and ``explain``); this module only lays them out. User text (tokens, class
 labels) reaches plotly through :func:`ui.text.plot_text` and markdown through :func:`ui.text.md`;
 nothing is rendered as HTML.
@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from nbapp.errors import DataError
-from nbapp.stopwords import ENGLISH_STOP_WORDS
+from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from ui.charts import colour, layout
 from ui.state import TextSettings, set_text_settings, text_settings
 from ui.text import md, plot_text

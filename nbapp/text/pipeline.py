@@ -5,7 +5,7 @@ A document is turned into *terms* by a fixed pipeline, each step optional:
 1. Unicode normalisation (NFC by default), so "café" typed two ways is one word;
 2. lowercasing;
 3. tokenisation with a regular expression (word tokens ``(?u)\\w+`` by default);
-4. stop-word removal (seed 000, ex. 2.2; see :mod:`nbapp.stopwords`);
+4. stop-word removal (seed 000, ex. 2.2; see :mod:`nbapp.text.stopwords`);
 5. stemming with the Snowball English stemmer, Porter's revised algorithm (seed 004,
    "help, helping, helpful -> help");
 6. n-grams: (1, 2) adds each pair of neighbouring terms joined by a space (seed 004's
@@ -110,7 +110,7 @@ class TextOptions:
             if isinstance(self.stop_words, str):
                 raise DataError(
                     "stop_words must be a collection of words, not the string "
-                    f"{self.stop_words[:30]!r}; pass e.g. nbapp.stopwords.ENGLISH_STOP_WORDS."
+                    f"{self.stop_words[:30]!r}; pass e.g. nbapp.text.stopwords.ENGLISH_STOP_WORDS."
                 )
             object.__setattr__(self, "stop_words", frozenset(self.stop_words))
         object.__setattr__(self, "ngram_range", tuple(self.ngram_range))
