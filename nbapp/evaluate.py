@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.ordering import classes_of, sort_values
 
 __all__ = [
     "Scores",
@@ -118,7 +119,7 @@ def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
         raise DataError("There are no test rows to score; use more data or a larger test share.")
     classes = list(log_proba.columns)
     extra = [c for c in pd.unique(y) if c not in set(classes)]
-    all_classes = classes + sorted(extra, key=str)
+    all_classes = classes + sort_values(extra)
     logp = log_proba.reindex(columns=all_classes).to_numpy(dtype=float, na_value=np.nan)
     logp = np.where(np.isnan(logp), -np.inf, logp)
 
@@ -335,7 +336,7 @@ def _run(
             label = "Hold-out split" if method == "holdout" else f"Fold {fold + 1} of {n_splits}"
             progress(fold + 1, n_splits, f"{label} done")
 
-    classes = sorted(pd.unique(y), key=_sort_key)
+    classes = classes_of(y)
     log_all = pd.concat([p.reindex(columns=classes) for p in log_parts], axis=0)
     pos = np.concatenate(positions)
     y_all = y.iloc[pos]
@@ -350,10 +351,6 @@ def _run(
         predictions=predictions,
         classes=tuple(classes),
     )
-
-
-def _sort_key(value: Any) -> tuple[str, Any]:
-    return (type(value).__name__, value)
 
 
 def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_proba: pd.DataFrame) -> pd.DataFrame:

@@ -19,7 +19,7 @@ import pandas as pd
 from nbapp.factor import USED, Factor
 from nbapp.logspace import logsumexp_rows
 
-__all__ = ["Explanation", "build_explanation"]
+__all__ = ["Explanation", "build_explanation", "class_labels"]
 
 
 @dataclass(frozen=True)
@@ -35,19 +35,27 @@ class Explanation:
     undetermined: bool
     notes: tuple[str, ...] = ()
     words: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    # The per-class numbers behind ``factors``, kept as arrays so that the tables by class are
+    # keyed by the class values themselves (classes 1 and "1" are two columns, not one).
+    factor_logs: np.ndarray = field(default=None, repr=False)
+    factor_fractions: tuple = field(default=(), repr=False)
 
     @property
     def probabilities(self) -> pd.DataFrame:
         """P(x_a | c) (a density for Gaussian factors), factor x class; NaN where not used."""
-        return self._per_class("p")
+        with np.errstate(over="ignore"):
+            return self._per_class(np.exp(self.factor_logs))
 
     @property
     def logs(self) -> pd.DataFrame:
-        return self._per_class("log")
+        return self._per_class(self.factor_logs.copy())
 
     @property
     def fractions(self) -> pd.DataFrame:
-        return self._per_class("fraction")
+        cells = np.empty((len(self.factor_fractions), len(self.classes)), dtype=object)
+        for i, row in enumerate(self.factor_fractions):
+            cells[i] = [None] * len(self.classes) if row is None else list(row)
+        return self._per_class(cells)
 
     @property
     def joint(self) -> pd.Series:
@@ -86,10 +94,8 @@ class Explanation:
         logs = self.logs
         return (logs[positive] - logs[negative]).loc[self.used]
 
-    def _per_class(self, prefix: str) -> pd.DataFrame:
-        table = self.factors[[f"{prefix}[{c}]" for c in self.classes]]
-        table.columns = pd.Index(self.classes, dtype=object)
-        return table
+    def _per_class(self, values: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(values, index=self.factors.index, columns=pd.Index(self.classes, dtype=object))
 
 
 def build_explanation(factors: list[Factor], classes: list[Any], joint_log: np.ndarray,
@@ -109,6 +115,8 @@ def build_explanation(factors: list[Factor], classes: list[Any], joint_log: np.n
         undetermined=undetermined,
         notes=tuple(_notes(factors, classes, undetermined)),
         words=dict(words),
+        factor_logs=np.array([f.log for f in factors], dtype=float).reshape(len(factors), len(classes)),
+        factor_fractions=tuple(f.fraction for f in factors),
     )
 
 
@@ -120,13 +128,20 @@ def _factor_table(factors: list[Factor], classes: list[Any]) -> pd.DataFrame:
         "kind": [f.kind for f in factors], "value": _objects([f.value for f in factors]),
         "status": [f.status for f in factors], "detail": [f.detail for f in factors],
     }
-    for j, c in enumerate(classes):
+    labels = class_labels(classes)
+    for j, c in enumerate(labels):
         columns[f"p[{c}]"] = probabilities[:, j]
-    for j, c in enumerate(classes):
+    for j, c in enumerate(labels):
         columns[f"log[{c}]"] = logs[:, j]
-    for j, c in enumerate(classes):
+    for j, c in enumerate(labels):
         columns[f"fraction[{c}]"] = _objects([None if f.fraction is None else f.fraction[j] for f in factors])
     return pd.DataFrame(columns, index=pd.Index([f.name for f in factors], name="factor", dtype=object))
+
+
+def class_labels(classes: list[Any]) -> list[str]:
+    """Class names for display columns: str(c), or repr(c) where two classes print alike (1 and "1")."""
+    plain = [str(c) for c in classes]
+    return [repr(c) if plain.count(p) > 1 else p for c, p in zip(classes, plain)]
 
 
 def _objects(values: list[Any]) -> np.ndarray:

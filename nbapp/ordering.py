@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["python_scalar", "sort_values", "merge_sorted"]
+__all__ = ["python_scalar", "sort_key", "sort_values", "merge_sorted", "classes_of"]
 
 
 def python_scalar(value: Any) -> Any:
@@ -14,7 +14,7 @@ def python_scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _key(value: Any) -> tuple[int, Any]:
+def sort_key(value: Any) -> tuple[int, Any]:
     # Numbers before strings; bools count as numbers. Mixed types never raise.
     if isinstance(value, (bool, int, float)):
         return (0, value)
@@ -22,7 +22,7 @@ def _key(value: Any) -> tuple[int, Any]:
 
 
 def sort_values(values: Iterable[Any]) -> list[Any]:
-    return sorted(values, key=_key)
+    return sorted(values, key=sort_key)
 
 
 def merge_sorted(old: list[Any], new: Iterable[Any]) -> tuple[list[Any], np.ndarray]:
@@ -34,3 +34,10 @@ def merge_sorted(old: list[Any], new: Iterable[Any]) -> tuple[list[Any], np.ndar
     merged = sort_values([*old, *added])
     position = {v: i for i, v in enumerate(merged)}
     return merged, np.array([position[v] for v in old], dtype=int)
+
+
+def classes_of(labels: Any) -> list[Any]:
+    """The distinct non-missing labels in the model's class order (what ``classes_`` will be)."""
+    import pandas as pd
+
+    return sort_values(dict.fromkeys(python_scalar(v) for v in pd.unique(pd.Series(labels).dropna())))

@@ -12,18 +12,14 @@ import re
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import FEATURE_TYPES
+from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError
 
 __all__ = ["propose_feature_types", "propose_target", "check_target"]
 
-FEATURE_TYPES = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "ignore")
-
-# Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.categorical).
-BINARY_PAIRS = frozenset(
-    frozenset(p)
-    for p in [("0", "1"), ("false", "true"), ("no", "yes"), ("n", "y"), ("f", "t"), ("off", "on"),
-              ("absent", "present"), ("negative", "positive")]
-)
+# Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
+BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)
 TARGET_NAMES = ("label", "labels", "class", "target", "y", "category", "outcome", "species",
                 "diagnosis", "result", "survived", "spam", "sentiment")
 WEIGHT_NAMES = frozenset({"count", "counts", "freq", "frequency", "n"})

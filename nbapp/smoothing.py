@@ -22,9 +22,9 @@ from fractions import Fraction
 import numpy as np
 
 from nbapp.errors import DataError
-from nbapp.exact import to_fraction
+from nbapp.exact import exact_sum, to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed"]
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed", "smoothed_fraction", "exact_denominators"]
 
 
 @dataclass(frozen=True)
@@ -112,11 +112,29 @@ def smoothed(counts: np.ndarray, pseudo: np.ndarray) -> np.ndarray:
         return (counts + pseudo[:, None]) / (counts.sum(axis=0) + pseudo.sum())
 
 
+# Pseudo-counts beyond this swamp any count a float64 can hold exactly (2**53 ~ 9e15) and
+# make every estimate the uniform one; larger values are a typo, not a choice.
+MAX_PSEUDO_COUNT = 1e12
+
+
 def _check_non_negative(name: str, value: float) -> None:
-    if not np.isfinite(value) or value < 0:
-        raise DataError(f"Smoothing {name} must be a finite number >= 0, not {value!r}.")
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
+        raise DataError(f"Smoothing {name} must be a number between 0 and {MAX_PSEUDO_COUNT:g}, not {value!r}.")
 
 
 def _check_binary(k: int) -> None:
     if k != 2:
         raise DataError("A Beta(a, b) prior smooths binary (Bernoulli) features only.")
+
+
+def exact_denominators(counts: np.ndarray, pseudo: list[Fraction]) -> list[Fraction]:
+    """n_c + sum_j a_j per class (column of counts), exactly: the denominator of every
+    smoothed estimate (seed 000, Eq. 7 and 10; seed 003; seed 002; the Dirichlet prior of §2.4)."""
+    total = sum(pseudo, Fraction(0))
+    return [exact_sum(counts[:, c]) + total for c in range(counts.shape[1])]
+
+
+def smoothed_fraction(count: float, pseudo: Fraction, denominator: Fraction) -> Fraction | None:
+    """(N_j + a_j) / (N + sum a) as an exact fraction; None for 0/0 (no counts, no smoothing)."""
+    return None if denominator == 0 else (to_fraction(count) + pseudo) / denominator

@@ -145,7 +145,7 @@ def test_json_round_trip_is_exact_and_plain_json():
     m = NaiveBayes(MIXED, alpha=0.5, priors="uniform").fit(df, target="label")
     text = m.to_json()
     data = json.loads(text)
-    assert data["format"] == "nbapp.NaiveBayes" and data["version"] == 1
+    assert data["format"] == "nbapp.NaiveBayes" and data["version"] == 2
     back = NaiveBayes.from_json(text)
     pd.testing.assert_frame_equal(back.predict_proba(df), m.predict_proba(df))
 
@@ -166,8 +166,8 @@ def test_bad_model_files_are_refused_with_a_reason(payload, message):
 
 def test_tampered_counts_are_refused():
     data = json.loads(NaiveBayes(MIXED).fit(mixed_frame(), target="label").to_json())
-    data["blocks"][0]["state"]["counts"][0][0] = -5
-    with pytest.raises(DataError, match="malformed"):
+    data["blocks"][0]["stats"]["counts"][0][0] = -5
+    with pytest.raises(DataError, match=r"counts\[0\]\[0\] is -5; counts cannot be negative"):
         NaiveBayes.from_json(json.dumps(data))
 
 

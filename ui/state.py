@@ -37,7 +37,9 @@ import pandas as pd
 import streamlit as st
 
 import nbapp
+from nbapp.blocks import FEATURE_TYPES
 from nbapp.errors import DataError
+from nbapp.ordering import classes_of
 from nbapp.examples import EXAMPLES, example, load_example
 
 __all__ = [
@@ -70,7 +72,6 @@ __all__ = [
 ]
 
 DEFAULT_EXAMPLE = "tennis14"
-FEATURE_TYPES = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "ignore")
 READERS = {"table": "Table (CSV, TSV, Excel)", "corpus": "Text corpus (label + text)"}
 
 
@@ -187,7 +188,7 @@ def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: st
 
 
 def _classes(df: pd.DataFrame, target: str) -> list[Any]:
-    return sorted(pd.unique(df[target].dropna()), key=lambda v: (type(v).__name__, v))
+    return classes_of(df[target])
 
 
 # --------------------------------------------------------------------------- set-up

@@ -27,7 +27,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks.gaussian import class_moments
 from nbapp.errors import DataError
+from nbapp.moments import pooled_moments
+from nbapp.numbers import numeric_column
+from nbapp.ordering import classes_of, python_scalar
 from nbapp.logspace import normalise_log
 from nbapp.priors import check_priors, class_prior
 
@@ -235,17 +239,19 @@ def fit_gaussian_classes(df: pd.DataFrame, columns: Sequence[str], target: str, 
     y_all = df[target]
     keep = ~np.isnan(X_all).any(axis=1) & y_all.notna().to_numpy()
     X, y = X_all[keep], y_all[keep]
-    classes = tuple(sorted(pd.unique(y)))
+    classes = tuple(classes_of(y))
     if len(classes) < 2:
         raise DataError(f"Target {target!r} needs at least two classes in the rows with all "
                         f"of {list(columns)} present; found {list(classes)}.")
-    codes = pd.Categorical(y, categories=list(classes)).codes
+    codes = pd.Index(classes, dtype=object).get_indexer(pd.Index([python_scalar(v) for v in y], dtype=object))
+    # The class fit of the naive model's Gaussian block (n_c and the means, Eq. 13 / 15), and its epsilon
+    moments = class_moments(X, codes, np.ones(len(codes)), len(classes))
+    n_c, means = moments.n[:, 0], moments.mean
     onehot = np.eye(len(classes))[codes]                     # (n, K)
-    n_c = onehot.sum(axis=0)
-    means = onehot.T @ X / n_c[:, None]                      # Eq. 13 / 15
     centred = X - means[codes]
     sigma = np.einsum("nk,ni,nj->kij", onehot, centred, centred) / n_c[:, None, None]  # Eq. 16
-    epsilon = var_smoothing * float(np.var(X, axis=0).max())
+    n, _, m2 = pooled_moments(moments.n, moments.mean, moments.m2)
+    epsilon = var_smoothing * float((m2 / n).max())
     if covariance == "full":
         _check_full_rank(sigma, n_c, classes, columns)
     sigma = _restrict(sigma, covariance, n_c) + epsilon * np.eye(len(columns))
@@ -452,18 +458,5 @@ def _numeric_matrix(df: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
     if missing:
         raise DataError(f"Column {missing[0]!r} is not in the data (its columns: "
                         f"{list(df.columns)[:10]}); add it or choose other numeric columns.")
-    out = np.empty((len(df), len(columns)))
-    for j, column in enumerate(columns):      # a loop over columns, not rows
-        raw = df[column]
-        values = pd.to_numeric(raw, errors="coerce")
-        bad = values.isna() & raw.notna()
-        if bad.any():
-            row = bad.index[bad.to_numpy().argmax()]
-            raise DataError(f"Column {column!r} must be numeric for a Gaussian model but row "
-                            f"{row!r} holds {raw[row]!r}; fix the value or leave it empty.")
-        out[:, j] = values.to_numpy(dtype=float, na_value=np.nan)
-    if np.isinf(out).any():
-        j = int(np.isinf(out).any(axis=0).argmax())
-        raise DataError(f"Column {columns[j]!r} holds an infinite value; replace it with a "
-                        f"finite number or leave it empty.")
+    out = np.column_stack([numeric_column(df[c], c, "numeric for a Gaussian model") for c in columns])
     return out

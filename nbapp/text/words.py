@@ -11,14 +11,14 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.textfeature import TextBlock
+from nbapp.blocks.text import TextBlock
 
 __all__ = ["informative_words", "zipf_table", "document_tokens", "text_block"]
 
 
 def text_block(model: Any, column: str) -> TextBlock:
     block = model.block_of(column)
-    if not isinstance(block, TextBlock):
+    if block.kind != "text":
         texts = [c for c, spec in model.features_.items() if spec.kind == "text"]
         fix = f"choose one of its text columns {texts}" if texts else "give the model a text feature"
         raise DataError(f"Column {column!r} is {block.kind}, not text; {fix}.")

@@ -1,9 +1,10 @@
 """A text column as a bag of words, scaled with scipy.sparse end to end.
 
-Fitting keeps, for every term ever seen (before pruning), its count per class N_wc, its
-document frequency per class D_wc and the number of documents per class; the pruned
-vocabulary (min_df, max_features) is derived from those, so ``partial_fit`` on any split
-of the documents equals one ``fit``.
+Statistics (:class:`TextStats`): for every term ever seen (before pruning), its count per
+class N_wc, its document frequency per class D_wc, and the number of documents per class.
+They add over any split of the documents (terms are united by name); the pruned vocabulary
+(min_df, max_features) is derived from the merged statistics, so a merge of parts has the
+vocabulary of one ``fit``.
 
 Event models and vocabulary conventions (each cited where it is computed):
 
@@ -25,92 +26,147 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.derived import derived, invalidate
+from nbapp import text as _pipeline
+from nbapp.blocks.base import Block, Stats, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.categorical import log_ratio
+from nbapp.derived import derived
 from nbapp.errors import DataError
-from nbapp.exact import exact_sum, to_fraction
+from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.smoothing import smoothed
-from nbapp.specs import Text
+from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
 
-__all__ = ["TextBlock"]
+__all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
 # Exact fractions of a document's factor are computed only for short documents: the
 # product of hundreds of fractions has denominators too long to show anyone.
 _MAX_TOKENS_FOR_FRACTIONS = 60
 
 
-def _text_module():
-    from nbapp import text  # the tokenising pipeline (issue 4)
+@dataclass(frozen=True)
+class Text:
+    """A text column as a bag of words   [seed 000, Eq. 9-11; seed 002; seed 004].
 
-    return text
+    ``options`` is a :class:`nbapp.text.TextOptions` (tokenising, stop words, stemming,
+    n-grams, pruning). ``event_model``: "multinomial" (word counts) or "bernoulli"
+    (presence / absence of every vocabulary word). ``vocabulary``: "global" (scikit-learn:
+    words unseen in training are ignored) or "per_class_unk" (seed 004: one UNK word per
+    class, V = word types seen in that class). ``complement``: Complement NB (Rennie et
+    al. 2003) as scikit-learn's ComplementNB.
+    """
+
+    kind: ClassVar[str] = "text"
+    options: Any = None
+    event_model: Literal["multinomial", "bernoulli"] = "multinomial"
+    vocabulary: Literal["global", "per_class_unk"] = "global"
+    complement: bool = False
+    alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.event_model not in ("multinomial", "bernoulli"):
+            raise DataError(f"Text event_model must be 'multinomial' or 'bernoulli', not {self.event_model!r}.")
+        if self.vocabulary not in ("global", "per_class_unk"):
+            raise DataError(f"Text vocabulary must be 'global' or 'per_class_unk', not {self.vocabulary!r}.")
+        if self.complement and (self.event_model != "multinomial" or self.vocabulary != "global"):
+            raise DataError("Complement NB works with the multinomial event model and the global vocabulary only.")
 
 
-class TextBlock:
+@dataclass(frozen=True, eq=False)
+class TextStats(Stats):
+    """terms (in the order first seen), word_counts and doc_freq (terms x classes), n_docs per class."""
+
+    terms: tuple[str, ...]
+    word_counts: np.ndarray
+    doc_freq: np.ndarray
+    n_docs: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in ("word_counts", "doc_freq", "n_docs"):
+            object.__setattr__(self, name, frozen(getattr(self, name)))
+
+    def __add__(self, other: "TextStats") -> "TextStats":
+        index = pd.Index(self.terms, dtype=object)
+        position = index.get_indexer(pd.Index(other.terms, dtype=object))
+        new = position < 0
+        terms = self.terms + tuple(np.asarray(other.terms, dtype=object)[new])
+        position[new] = len(self.terms) + np.arange(new.sum())
+        shape = (len(terms), self.word_counts.shape[1])
+        word_counts, doc_freq = np.zeros(shape), np.zeros(shape)
+        word_counts[: len(self.terms)] = self.word_counts
+        doc_freq[: len(self.terms)] = self.doc_freq
+        word_counts[position] += other.word_counts
+        doc_freq[position] += other.doc_freq
+        return TextStats(terms, word_counts, doc_freq, self.n_docs + other.n_docs)
+
+    def reindex_classes(self, take: np.ndarray) -> "TextStats":
+        return TextStats(self.terms, take_classes(self.word_counts, take, axis=1),
+                         take_classes(self.doc_freq, take, axis=1), take_classes(self.n_docs, take, axis=0))
+
+    def to_state(self) -> dict[str, Any]:
+        return {"terms": list(self.terms), "word_counts": self.word_counts.tolist(),
+                "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "TextStats":
+        terms = state.get("terms")
+        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+            raise DataError(f"{where}: 'terms' should be a list of strings.")
+        if len(set(terms)) != len(terms):
+            seen: set[str] = set()
+            repeated = next(t for t in terms if t in seen or seen.add(t))
+            raise DataError(f"{where}: the term {repeated!r} is listed twice.")
+        shape = (len(terms), n_classes)
+        word_counts = state_matrix(state.get("word_counts"), shape, f"{where}: word_counts")
+        doc_freq = state_matrix(state.get("doc_freq"), shape, f"{where}: doc_freq")
+        n_docs = state_vector(state.get("n_docs"), n_classes, f"{where}: n_docs")
+        return cls(tuple(terms), word_counts, doc_freq, n_docs)
+
+
+class TextBlock(Block):
     kind = "text"
+    spec_type = Text
+    stats_type = TextStats
 
-    def __init__(self, column: str, spec: Text, smoothing: Any) -> None:
-        text = _text_module()
-        self.column = column
-        self.columns = [column]
-        self.spec = spec
-        self.options = spec.options if spec.options is not None else text.TextOptions()
-        self.smoothing = smoothing
-        self.terms: list[str] = []
-        self.term_index: dict[str, int] = {}
-        self.word_counts = np.zeros((0, 0))
-        self.doc_freq = np.zeros((0, 0))
-        self.n_docs = np.zeros(0)
+    def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: TextStats) -> None:
+        super().__init__(columns, specs, settings, stats)
+        self.spec = self.specs[0]
+        self.options = options_of(self.spec)
+        self.terms = list(stats.terms)
+        self.word_counts, self.doc_freq, self.n_docs = stats.word_counts, stats.doc_freq, stats.n_docs
 
-    # -- fitting ---------------------------------------------------------------------------
-    def _unpruned(self):
-        return dataclasses.replace(self.options, min_df=1, max_features=None)
-
-    def accumulate(self, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
-        invalidate(self)
-        column = frame[self.column]
-        for start in range(0, len(column), _DOCS_PER_STEP):
+    @classmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> TextStats:
+        column, unpruned = columns[0], _unpruned(options_of(specs[0]))
+        series = frame[column]
+        total = TextStats((), np.zeros((0, n_classes)), np.zeros((0, n_classes)), np.zeros(n_classes))
+        for start in range(0, len(series), _DOCS_PER_STEP):
             part = slice(start, start + _DOCS_PER_STEP)
-            self._add_documents(_documents(column.iloc[part], self.column), y[part], w[part], n_classes)
+            docs = documents(series.iloc[part], column)
+            observed = ~pd.isna(docs).to_numpy()
+            vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned)
+            counts, present = _class_sums(x, y[part], w[part], n_classes)
+            n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
+            total = total + TextStats(tuple(vocab), counts, present, n_docs)
+        return total
 
-    def _add_documents(self, docs: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> None:
-        observed = ~pd.isna(docs).to_numpy()
-        vocab, x = _text_module().fit_vocabulary(docs.tolist(), self._unpruned())
-        new = [t for t in vocab if t not in self.term_index]
-        for t in new:
-            self.term_index[t] = len(self.terms)
-            self.terms.append(t)
-        grow = np.zeros((len(new), n_classes))
-        self.word_counts = np.vstack([self.word_counts, grow])
-        self.doc_freq = np.vstack([self.doc_freq, grow])
-        rows = np.array([self.term_index[t] for t in vocab], dtype=int)
-        counts, present = _class_sums(x, y, w, n_classes)
-        np.add.at(self.word_counts, rows, counts)
-        np.add.at(self.doc_freq, rows, present)
-        self.n_docs = self.n_docs + np.bincount(y[observed], weights=w[observed], minlength=n_classes)
+    def check(self) -> None:
+        if not len(self.vocabulary()):
+            raise DataError(f"Column {self.column!r} has no words left after preprocessing (every token is a "
+                            "stop word, pruned, or the documents are empty); relax the stop words or pruning.")
 
-    def expand_classes(self, take: np.ndarray) -> None:
-        invalidate(self)
-        keep = take >= 0
-
-        def grown(m: np.ndarray) -> np.ndarray:
-            out = np.zeros((m.shape[0], len(take)))
-            out[:, keep] = m[:, take[keep]]
-            return out
-
-        self.word_counts = grown(self.word_counts)
-        self.doc_freq = grown(self.doc_freq)
-        n_docs = np.zeros(len(take))
-        n_docs[keep] = self.n_docs[take[keep]]
-        self.n_docs = n_docs
+    def _unpruned(self):
+        return _unpruned(self.options)
 
     # -- the vocabulary and parameters -----------------------------------------------------
+    @derived
     def vocabulary(self) -> np.ndarray:
         """Indices (into self.terms) of the pruned vocabulary, in alphabetical term order."""
         keep = np.flatnonzero(self.doc_freq.sum(axis=1) >= self.options.min_df)
@@ -159,8 +215,7 @@ class TextBlock:
         return params["defined"]
 
     def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
-        text = _text_module()
-        x = text.count_matrix(docs.tolist(), params["vocab_map"], self._unpruned())
+        x = _pipeline.count_matrix(docs.tolist(), params["vocab_map"], self._unpruned())
         if self.spec.event_model == "bernoulli":
             x = sparse.csr_matrix((np.ones(x.nnz), x.indices, x.indptr), shape=x.shape)
         return x
@@ -175,7 +230,7 @@ class TextBlock:
             return out
         column = frame[self.column]
         for start in range(0, len(column), _DOCS_PER_STEP):
-            docs = _documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
+            docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
             observed = ~pd.isna(docs).to_numpy()
             if observed.any():
                 out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
@@ -184,11 +239,12 @@ class TextBlock:
     def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
         jll = np.asarray(self._design(docs, params) @ params["weights"]) + params["constant"]
         if params["unk"] is not None:
-            unseen = _text_module().unseen_counts(docs.tolist(), params["vocab_map"], self._unpruned())
+            unseen = _pipeline.unseen_counts(docs.tolist(), params["vocab_map"], self._unpruned())
             jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
         return jll
 
-    def factors(self, row: Mapping[str, Any], n_classes: int, classes: list[Any] | None = None) -> list[Factor]:
+    def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
+        n_classes = len(classes)
         value = row.get(self.column)
         if value is None or (not isinstance(value, str) and pd.isna(value)):
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
@@ -197,14 +253,14 @@ class TextBlock:
         if not self.defined(params):
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class has no words at all and l = 0 gives 0/0")]
-        terms = Counter(_text_module().analyze(str(value), self.options))
+        terms = Counter(_pipeline.analyze(str(value), self.options))
         words, log = self.words_table(terms, params, classes)
         detail = "the sum over the document's words (table in Explanation.words); the multinomial coefficient cancels"
         return [Factor(self.column, self.kind, value, USED, log, self._fractions(terms, params), detail, words)]
 
     def words(self, doc: str, classes: list[Any] | None = None) -> pd.DataFrame:
         """Each distinct term of one document: its count, status and log-weight per class."""
-        return self.words_table(Counter(_text_module().analyze(doc, self.options)), self._params(), classes)[0]
+        return self.words_table(Counter(_pipeline.analyze(doc, self.options)), self._params(), classes)[0]
 
     def words_table(self, terms: Counter, params: dict[str, Any],
                     classes: list[Any] | None) -> tuple[pd.DataFrame, np.ndarray]:
@@ -254,7 +310,7 @@ class TextBlock:
             total = Fraction(1)
             for term, count in terms.items():
                 if term in vocab_map:
-                    total *= ((to_fraction(counts[vocab_map[term], c]) + a) / den) ** int(count)
+                    total *= smoothed_fraction(counts[vocab_map[term], c], a, den) ** int(count)
             out.append(total)
         return tuple(out)
 
@@ -263,11 +319,10 @@ class TextBlock:
         """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
         params = self._params()
         counts = self.word_counts[params["vocab"]]
-        a = to_fraction(params["alpha"])
-        return [exact_sum(counts[:, c]) + a * len(params["vocab"]) for c in range(counts.shape[1])]
+        return exact_denominators(counts, [to_fraction(params["alpha"])] * len(params["vocab"]))
 
     # -- tables ----------------------------------------------------------------------------
-    def top_words(self, classes: list[Any], n: int = 10) -> pd.DataFrame:
+    def top_words(self, column: str, classes: list[Any], n: int = 10) -> pd.DataFrame:
         """The n most probable words per class: probability is P(w | c) (multinomial, with UNK:
         seed 000 Eq. 10, seed 004) or P(w present | c) (Bernoulli, seed 002). For Complement NB
         the words are ranked by the class's own smoothed P(w | c); log_weight is then the
@@ -294,8 +349,62 @@ class TextBlock:
     def vocabulary_terms(self) -> list[str]:
         return [self.terms[i] for i in self.vocabulary()]
 
-    # -- sampling and persistence ----------------------------------------------------------
-    def sample(self, y: np.ndarray, rng: np.random.Generator, lengths: np.ndarray) -> dict[str, np.ndarray]:
+    def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
+        """P(w | c) (or P(w present | c)) of each vocabulary word; exact for the multinomial."""
+        params = self._params()
+        index = pd.Index(self.vocabulary_terms(), name=column)
+        if exact and self.spec.event_model == "multinomial" and not self.spec.complement and params["unk"] is None:
+            counts = self.word_counts[params["vocab"]]
+            a = to_fraction(params["alpha"])
+            dens = self._denominators()
+            cells = [[smoothed_fraction(counts[j, c], a, den) for c, den in enumerate(dens)]
+                     for j in range(len(index))]
+            return pd.DataFrame(cells, index=index, columns=classes, dtype=object)
+        return pd.DataFrame(np.exp(params["log_on"] if "log_on" in params else params["weights"]),
+                            index=index, columns=classes)
+
+    def counts(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        source = self.doc_freq if self.spec.event_model == "bernoulli" else self.word_counts
+        return pd.DataFrame(source[self.vocabulary()], index=pd.Index(self.vocabulary_terms(), name=column),
+                            columns=classes)
+
+    def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
+        """Word counts (or presences), w = log theta_c1 / theta_c0   [seed 000, Eq. 19; seed 002];
+        plus the UNK-token count (seed 004) and, for the Bernoulli event model, an "observed" term
+        carrying the absent words' constant."""
+        params = self._params()
+        names = [f"{self.column}: {t}" for t in self.vocabulary_terms()]
+        weights = [log_ratio(params["weights"])]
+        n = len(frame)
+        if n and self.column in frame:
+            docs = documents(frame[self.column], self.column)
+            observed = ~pd.isna(docs).to_numpy()
+            x = sparse.lil_matrix((n, len(names)))
+            x[np.flatnonzero(observed)] = self._design(docs[observed], params)
+            x = x.tocsr()
+        else:
+            observed = np.zeros(n, dtype=bool)
+            x = sparse.csr_matrix((n, len(names)))
+        extra_names, extra_cols = [], []
+        if params["unk"] is not None:
+            extra_names.append(f"{self.column}: UNK tokens")
+            weights.append(np.array([params["unk"][1] - params["unk"][0]]))
+            unseen = np.zeros(n)
+            if observed.any():
+                unseen[observed] = _pipeline.unseen_counts(list(docs[observed]), params["vocab_map"], self._unpruned())
+            extra_cols.append(unseen)
+        if self.spec.event_model == "bernoulli":
+            extra_names.append(f"{self.column} observed")
+            weights.append(np.array([params["constant"][1] - params["constant"][0]]))
+            extra_cols.append(observed.astype(float))
+        if extra_cols:
+            x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
+        return x, names + extra_names, np.concatenate(weights)
+
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lengths = rng.poisson(np.nan_to_num(self.word_counts.sum(axis=0) / self.n_docs)[y])
         params = self._params()
         names = np.array([self.terms[i] for i in params["vocab"]], dtype=object)
         theta = np.nan_to_num(np.exp(params["weights"] if self.spec.event_model != "bernoulli" else params["log_on"]))
@@ -306,27 +415,15 @@ class TextBlock:
         counts = rng.multinomial(lengths.astype(int), probs[:, y].T)
         return {self.column: np.array([" ".join(np.repeat(names, row)) for row in counts], dtype=object)}
 
-    def mean_length(self, class_rows: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.nan_to_num(self.word_counts.sum(axis=0) / self.n_docs)
 
-    def state(self) -> dict[str, Any]:
-        return {"terms": self.terms, "word_counts": self.word_counts.tolist(),
-                "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
+def options_of(spec: Text) -> Any:
+    """A text spec's pipeline options (the defaults when it gives none)."""
+    return spec.options if spec.options is not None else _pipeline.TextOptions()
 
-    def load_state(self, state: dict[str, Any], n_classes: int) -> None:
-        invalidate(self)
-        self.terms = [str(t) for t in state["terms"]]
-        self.term_index = {t: i for i, t in enumerate(self.terms)}
-        shape = (len(self.terms), n_classes)
-        for name in ("word_counts", "doc_freq"):
-            m = np.asarray(state[name], dtype=float).reshape(shape) if self.terms else np.zeros(shape)
-            if m.shape != shape or not np.isfinite(m).all() or (m < 0).any():
-                raise DataError(f"The model file's text {name} for {self.column!r} are malformed.")
-            setattr(self, name, m)
-        self.n_docs = np.asarray(state["n_docs"], dtype=float)
-        if self.n_docs.shape != (n_classes,):
-            raise DataError(f"The model file's document counts for {self.column!r} are malformed.")
+
+def _unpruned(options: Any) -> Any:
+    """The options without pruning: statistics keep every term; pruning is derived after merging."""
+    return dataclasses.replace(options, min_df=1, max_features=None)
 
 
 # Documents per step: Python strings are made for one step at a time (a pandas text column
@@ -352,7 +449,7 @@ def _class_sums(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, n_classes: i
     return counts, present
 
 
-def _documents(series: pd.Series, column: str) -> pd.Series:
+def documents(series: pd.Series, column: str) -> pd.Series:
     """Documents as str (missing stays missing); a numeric column is refused by name."""
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series) and series.notna().any():
         raise DataError(f"Column {column!r} is text but holds numbers (e.g. {series.dropna().iloc[0]!r}); "
