@@ -10,10 +10,11 @@ from nbapp.examples import EXAMPLES, Example, load_example
 from nbapp.explain import Explanation
 from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes
 from nbapp.linear import LinearForm
-from nbapp.model import NaiveBayes
+from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
-from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Text
+from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Poisson, Text
+from nbapp.stats import ModelStats
 
 __all__ = [
     "EXAMPLES",
@@ -36,9 +37,12 @@ __all__ = [
     "Lidstone",
     "LinearForm",
     "MEstimate",
+    "ModelStats",
     "Multinomial",
     "NaiveBayes",
+    "Poisson",
     "Text",
+    "merge",
 ]
 
 __version__ = "0.1.0"

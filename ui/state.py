@@ -40,6 +40,7 @@ import nbapp
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.errors import DataError
 from nbapp.ordering import classes_of
+from nbapp.persist import model_from_json
 from nbapp.examples import EXAMPLES, example, load_example
 
 __all__ = [
@@ -428,9 +429,6 @@ def current_model() -> Any:
     return model
 
 
-PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib")
-
-
 def import_model(name: str, data: bytes) -> Imported:
     """Load a model file (JSON) and make it the model in use.
 
@@ -439,12 +437,9 @@ def import_model(name: str, data: bytes) -> Imported:
     model's tables next to the data). A model of another target column of the same data
     makes that column the target.
     """
-    if name.lower().endswith(PICKLE_SUFFIXES) or data[:1] == b"\x80":
-        raise DataError("Pickle files are refused: loading one can run arbitrary code. Save the model as JSON "
-                        "(Download the model) and load that file instead.")
     try:
-        model = nbapp.NaiveBayes.from_json(data.decode("utf-8"))
-    except (DataError, UnicodeDecodeError, ValueError, KeyError, TypeError) as err:
+        model = model_from_json(data, name=name)      # the library's pickle refusal, size cap and schema
+    except DataError as err:
         raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
     missing = model.missing_columns(frame())
     if missing:
