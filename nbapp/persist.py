@@ -77,9 +77,9 @@ def refuse_pickle(name: str | None, data: bytes | str) -> None:
     head = data[:2] if isinstance(data, bytes) else b""
     if (name is not None and name.lower().endswith(PICKLE_SUFFIXES)) or head[:1] == b"\x80" \
             or head in (b"cc", b"(d", b"(l"):
-        raise DataError("This looks like a Python pickle file; nbapp loads models from JSON only, "
-                        "because unpickling a file can run any code on this machine. Save the model as "
-                        "JSON (Download the model) and load that file instead.")
+        raise DataError("Pickle files are refused: nbapp loads models from JSON only, because unpickling "
+                        "a file can run any code on this machine. Save the model as JSON (Download the "
+                        "model) and load that file instead.")
 
 
 def model_from_json(text: str | bytes, name: str | None = None) -> Any:
