@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["GaussianFitPlot", "gaussian_fit_plot"]
+__all__ = ["GaussianFitPlot", "gaussian_fit_plot", "PoissonFitPlot", "poisson_fit_plot"]
 
 
 @dataclass(frozen=True)
@@ -47,3 +47,33 @@ def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
         hist_rows.append(pd.DataFrame({"class": cls, "left": edges[:-1], "right": edges[1:], "density": density}))
         curve_rows.append(pd.DataFrame({"class": cls, "x": grid, "density": curves[cls].to_numpy()}))
     return GaussianFitPlot(pd.concat(hist_rows, ignore_index=True), pd.concat(curve_rows, ignore_index=True))
+
+
+@dataclass(frozen=True)
+class PoissonFitPlot:
+    observed: pd.DataFrame    # class, x, share (the class's rows with count x, weighted)
+    fitted: pd.DataFrame      # class, x, probability P(x | c) of the fitted Poisson
+
+
+def poisson_fit_plot(model: Any, column: str, frame: pd.DataFrame, *, max_points: int = 60) -> PoissonFitPlot:
+    """Per class, the share of rows with each count and the fitted P(x | c) = lambda^x e^-lambda / x!
+    at the same counts (0 up to the larger of the data's maximum and lambda + 4 sqrt(lambda))."""
+    rates = model.parameters(column)["lambda"].to_numpy(dtype=float)
+    x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    finite = np.isfinite(x)
+    top = max(float(x[finite].max()) if finite.any() else 0.0,
+              float(np.nanmax(rates + 4 * np.sqrt(rates))) if len(rates) else 0.0)
+    grid = np.unique(np.round(np.linspace(0, np.ceil(top), min(int(np.ceil(top)) + 1, max_points))))
+    labels = frame[model.target_].to_numpy()
+    w = (np.ones(len(x)) if model.weight_ not in frame
+         else pd.to_numeric(frame[model.weight_], errors="coerce").to_numpy(dtype=float))
+    fitted = model.gaussian_density(column, grid)
+    observed_rows, fitted_rows = [], []
+    for cls in fitted.columns:
+        in_class = finite & (labels == cls) & (w > 0)
+        total = w[in_class].sum()
+        counts = pd.Series(w[in_class]).groupby(x[in_class]).sum()
+        share = counts / total if total > 0 else counts
+        observed_rows.append(pd.DataFrame({"class": cls, "x": share.index.to_numpy(), "share": share.to_numpy()}))
+        fitted_rows.append(pd.DataFrame({"class": cls, "x": grid, "probability": fitted[cls].to_numpy()}))
+    return PoissonFitPlot(pd.concat(observed_rows, ignore_index=True), pd.concat(fitted_rows, ignore_index=True))

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from nbapp.densities import gaussian_fit_plot
+from nbapp.densities import gaussian_fit_plot, poisson_fit_plot
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, textviews
@@ -212,6 +212,19 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
 
 
+def _poisson_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Poisson counts P(x | c) = λ_c^x e^−λ_c / x!")
+    col = st.selectbox("Feature", columns, format_func=str, key="model.poisson_feature")
+    fits = model.parameters(col)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, ui.frame()), fits, col),
+                      key="model.poisson_chart")
+    shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
+    right.dataframe(shown, key="model.poisson_table")
+    right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
+                  "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
+
+
 def _words_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Top words per class")
     col = st.selectbox("Text or multinomial block", columns, format_func=str, key="model.words_feature")
@@ -258,11 +271,14 @@ kinds = formulas.feature_kinds(model)
 _priors_ui(model)
 discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
 gaussian = [c for c, k in kinds.items() if k == "gaussian"]
+poisson = [c for c, k in kinds.items() if k == "poisson"]
 words = formulas.word_blocks(kinds)
 if discrete:
     _cpt_ui(model, discrete)
 if gaussian:
     _gaussian_ui(model, gaussian)
+if poisson:
+    _poisson_ui(model, poisson)
 if words:
     _words_ui(model, words)
 _export_ui(model)

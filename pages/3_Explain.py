@@ -72,7 +72,7 @@ def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
         text = "" if current is None or ui.state.is_missing(current) else str(current)
         return ui.synced(st.text_area, label, key=key, value=text, height=100, on_set=set_value)
     default = ui.state.as_float(current, model.typical_value(col))
-    if kind == "multinomial":
+    if kind in ("multinomial", "poisson"):
         return ui.synced(st.number_input, label, key=key, value=max(default, 0.0), min_value=0.0, step=1.0,
                          format="%g", on_set=set_value)
     return ui.synced(st.number_input, label, key=key, value=default, format="%g", on_set=set_value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -53,6 +55,22 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
                                  line=dict(color=shade, width=2), legendgroup=name))
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
                       **layout(360))
+    return fig
+
+
+def poisson_fit(plot: Any, fits: pd.DataFrame, column: str) -> go.Figure:
+    """Per class, the share of rows with each count (bars) and the fitted Poisson P(x | c) (dots)."""
+    fig = go.Figure()
+    for i, (cls, row) in enumerate(fits.iterrows()):
+        shade, name = colour(i), plot_text(cls)
+        bars = plot.observed[plot.observed["class"] == cls]
+        fig.add_trace(go.Bar(x=bars["x"], y=bars["share"], name=f"{name} data", opacity=0.45,
+                             marker_color=shade, legendgroup=name))
+        dots = plot.fitted[plot.fitted["class"] == cls]
+        fig.add_trace(go.Scatter(x=dots["x"], y=dots["probability"], mode="lines+markers",
+                                 name=f"{name}: Poisson(λ = {row['lambda']:.4g})",
+                                 line=dict(color=shade, width=2), legendgroup=name))
+    fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="P(x | c)", **layout(360))
     return fig
 
 
