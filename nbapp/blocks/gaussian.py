@@ -174,9 +174,12 @@ class GaussianBlock(Block):
 
     def log_density(self, x: np.ndarray) -> np.ndarray:
         """log N(x_a; mu_ca, var_ca) for rows x columns -> rows x classes x columns (NaN x -> NaN)."""
+        return _to_float(self._extended_log_density(x))
+
+    def _extended_log_density(self, x: np.ndarray) -> np.ndarray:
         var = self.variance()
         z = _squared_z(x[:, None, :], self.mean[None], var[None])
-        return _to_float(-0.5 * (_LOG_2PI + np.log(var))[None] - 0.5 * z)
+        return -0.5 * (_LOG_2PI + np.log(var))[None] - 0.5 * z
 
     # -- prediction ------------------------------------------------------------------------
     def _values(self, frame: pd.DataFrame) -> np.ndarray:
@@ -191,26 +194,27 @@ class GaussianBlock(Block):
         log_norm = -0.5 * (_LOG_2PI + np.log(var))
         missing = np.isnan(x)
         observed = (~missing).astype(float)
-        out = np.empty((len(frame), n_classes), dtype=np.longdouble)
+        out = np.empty((len(frame), n_classes))
+        far = np.zeros(len(frame), dtype=bool)
         for c in range(n_classes):        # a loop over classes; each step is whole-column numpy
             with np.errstate(over="ignore", invalid="ignore"):
                 z = x - mean[c]
                 z *= z
                 z /= var[c]
-            overflow = np.isinf(z)
-            if overflow.any():            # far tails: redo those rows in extended precision
-                rows = overflow.any(axis=1)
-                z = z.astype(np.longdouble)
-                z[rows] = _squared_z(x[rows], mean[c], var[c])
             np.copyto(z, 0.0, where=missing)
+            far |= np.isinf(z).any(axis=1)
             out[:, c] = observed @ log_norm[c] - 0.5 * z.sum(axis=1)
-        return _representable(out)
+        if far.any():                     # far tails: redo those rows in extended precision
+            z = _squared_z(x[far][:, None, :], mean[None], var[None])
+            z[np.broadcast_to(missing[far][:, None, :], z.shape)] = 0.0
+            out[far] = _representable(observed[far] @ log_norm.T - 0.5 * z.sum(axis=2))
+        return out
 
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         n_classes = len(classes)
         x = np.array([scalar_number(row.get(col), col, _KIND) for col in self.columns])
         usable = self.defined().all(axis=0)
-        log = self.log_density(x[None])[0]
+        log = self._extended_log_density(x[None])[0]
         out = []
         for a, col in enumerate(self.columns):
             value = row.get(col)
@@ -219,6 +223,10 @@ class GaussianBlock(Block):
             elif not usable[a]:
                 out.append(Factor.skipped(col, self.kind, value, UNDEFINED, n_classes,
                                           "some class has no observed value of this column, so no mean"))
+            elif np.isfinite(log[:, a]).all() and log[:, a].max() < np.finfo(float).min:
+                out.append(Factor(col, self.kind, x[a], USED, _to_float(log[:, a] - log[:, a].max()), None,
+                                  "density beyond float64's range for every class: shown relative to the "
+                                  "most likely class (the posterior is unchanged)"))
             else:
                 out.append(Factor(col, self.kind, x[a], USED, _to_float(log[:, a]), None, "density"))
         return out

@@ -1,0 +1,42 @@
+"""Gaussian features at the edges of float64 (issue 15, defects 11 and 12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nbapp import DataError, NaiveBayes
+
+FRAME = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0, 14.0, 18.0], "y": ["a", "a", "a", "b", "b", "b"]})
+
+
+def test_a_value_far_beyond_the_data_still_ranks_the_classes():
+    # (1e160 - mu)^2 / var overflows float64 for both classes; before, every class became
+    # impossible and the row was "undetermined". Class b has the wider spread (var 10.67 vs
+    # 0.67), so its density falls off more slowly: it wins by far.
+    m = NaiveBayes({"x": "gaussian"}).fit(FRAME, "y")
+    far = pd.DataFrame({"x": [1e160, -1e160, 5.0]})
+    assert not m.undetermined(far).any()
+    assert m.predict(far).tolist()[:2] == ["b", "b"]
+    proba = m.predict_proba(far).to_numpy()
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+    assert m.explain({"x": 1e160}).prediction == "b"
+
+
+def test_values_so_small_that_their_variance_underflows_are_refused_by_name():
+    tiny = pd.DataFrame({"x": [1e-300, 2e-300, 3e-300, 5e-300], "y": ["a", "a", "b", "b"]})
+    with pytest.raises(DataError, match=r"Column 'x' holds values so small .* multiply by a power of ten"):
+        NaiveBayes({"x": "gaussian"}).fit(tiny, "y")
+
+
+def test_weights_beyond_the_stated_bound_are_refused_before_they_overflow():
+    heavy = FRAME.assign(w=[1e200, 1, 1, 1, 1, 1])
+    with pytest.raises(DataError, match=r"weights must be numbers between 0 and 1e\+15"):
+        NaiveBayes({"x": "gaussian"}).fit(heavy, "y", weight="w")
+
+
+@pytest.mark.parametrize("setting", [{"alpha": 1e308}, {"prior_alpha": 1e308}, {"var_smoothing": 1e308}])
+def test_huge_settings_are_refused_at_construction(setting):
+    with pytest.raises(DataError, match="between 0 and"):
+        NaiveBayes({"x": "gaussian"}, **setting)
