@@ -34,7 +34,8 @@ from scipy import sparse
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 
-__all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector"]
+__all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
+           "check_table_budget", "MAX_TABLE_CELLS"]
 
 
 class Stats(ABC):
@@ -164,6 +165,23 @@ class Block(ABC):
 
 
 # -- helpers shared by the statistics values ---------------------------------------------------
+# The largest (values x classes) table a block may hold: 20 million float64 cells, 160 MB.
+# An ID-like target (one class per row) would need gigabytes; it is refused before allocating.
+MAX_TABLE_CELLS = 20_000_000
+
+
+def check_table_budget(n_values: int, n_classes: int, column: str, what: str = "values") -> None:
+    """Refuse a statistics table beyond :data:`MAX_TABLE_CELLS` before it is allocated."""
+    cells = n_values * n_classes
+    if cells > MAX_TABLE_CELLS:
+        raise DataError(
+            f"Column {column!r} has {n_values:,} {what} and the target {n_classes:,} classes: its table "
+            f"would hold {cells:,} cells ({cells * 8 / 1e9:.1f} GB), beyond nbapp's budget of "
+            f"{MAX_TABLE_CELLS:,} cells. Is the target an ID column? Choose a target with fewer classes, "
+            "or type this column 'ignore'."
+        )
+
+
 def frozen(array: Any) -> np.ndarray:
     """A float64 copy that cannot be written to (statistics are values)."""
     out = np.array(array, dtype=float)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
@@ -96,6 +96,7 @@ class CategoricalStats(Stats):
     def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":
         """One pass: factorize the column, then one bincount over (value, class) pairs."""
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        check_table_budget(len(uniques), n_classes, str(series.name))
         representatives: dict[Any, Any] = {}
         raw_keys = []
         for u in uniques:

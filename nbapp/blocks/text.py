@@ -35,7 +35,7 @@ import pandas as pd
 from scipy import sparse
 
 from nbapp import text as _pipeline
-from nbapp.blocks.base import Block, Stats, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -152,6 +152,7 @@ class TextBlock(Block):
             docs = documents(series.iloc[part], column)
             observed = ~pd.isna(docs).to_numpy()
             vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned)
+            check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
             counts, present = _class_sums(x, y[part], w[part], n_classes)
             n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
             total = total + TextStats(tuple(vocab), counts, present, n_docs)

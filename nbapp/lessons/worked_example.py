@@ -40,14 +40,23 @@ _MARKDOWN_SPECIAL = set("\\`*_{}[]<>#|~$")
 
 
 def latex_text(value: Any) -> str:
-    r"""``value`` as \text{...} with LaTeX's special characters escaped."""
-    return r"\text{" + "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(value)) + "}"
+    r"""``value`` as \text{...} with LaTeX's special characters escaped, on one line (a newline
+    inside would end the Markdown's $$ ... $$ block)."""
+    text = " ".join(str(value).split())
+    return r"\text{" + "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text) + "}"
 
 
 def _md(value: Any) -> str:
     """Plain text safe inside Markdown (and a table cell): special characters escaped."""
     text = " ".join(str(value).split())
+    text = _unlinked(text)
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
+
+
+def _unlinked(text: str) -> str:
+    """A word joiner (U+2060, invisible) inside "://" and "www." so a URL in a label stays text:
+    Markdown renderers turn bare URLs into links after escapes are resolved."""
+    return text.replace("://", ":\u2060//").replace("www.", "www\u2060.")
 
 
 def _number(x: float, digits: int) -> str:

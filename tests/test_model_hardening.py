@@ -1,4 +1,5 @@
-"""Gaussian features at the edges of float64 (issue 15, defects 11 and 12)."""
+"""The model under hostile input (issue 15): float64 edges, huge weights and settings, ID-like
+targets, repeated column names, labels that would break the Markdown export."""
 
 from __future__ import annotations
 
@@ -40,3 +41,34 @@ def test_weights_beyond_the_stated_bound_are_refused_before_they_overflow():
 def test_huge_settings_are_refused_at_construction(setting):
     with pytest.raises(DataError, match="between 0 and"):
         NaiveBayes({"x": "gaussian"}, **setting)
+
+
+def test_an_id_like_target_is_refused_before_its_tables_are_allocated():
+    import time
+
+    n = 200_000
+    ids = pd.DataFrame({"c": [f"v{i}" for i in range(n)], "y": [f"id{i}" for i in range(n)]})
+    start = time.perf_counter()
+    with pytest.raises(DataError, match=r"200,000 values and the target 200,000 classes.*ID column"):
+        NaiveBayes({"c": "categorical"}).fit(ids, "y")
+    assert time.perf_counter() - start < 10
+
+
+def test_two_columns_of_one_name_at_predict_are_refused_by_name():
+    m = NaiveBayes({"x": "gaussian"}).fit(FRAME, "y")
+    twice = pd.DataFrame([[1.0, 2.0]], columns=["x", "x"])
+    with pytest.raises(DataError, match="two columns named 'x'"):
+        m.predict(twice)
+
+
+def test_a_label_with_a_newline_or_a_url_stays_inside_its_formula_in_the_markdown_export():
+    from nbapp.lessons.worked_example import worked_example_markdown
+
+    frame = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0], "y": ["line one\nline two", "line one\nline two",
+                                                             "see https://evil.example", "see https://evil.example"]})
+    m = NaiveBayes({"x": "gaussian"}).fit(frame, "y")
+    text = worked_example_markdown(m.explain({"x": 1.0}), model=m)
+    for block in text.split("$$")[1::2]:
+        assert "\n" not in block
+    prose = "".join(text.split("$$")[0::2])          # outside math, a bare URL would become a link
+    assert "evil.example" in prose and "https://evil" not in prose
