@@ -40,7 +40,7 @@ class LinearForm:
 
     def design(self, df: pd.DataFrame) -> sparse.csr_matrix:
         """phi(x) for each row (columns in the order of ``weights``)."""
-        parts = [block.linear_terms(df) for block in self._model._blocks]
+        parts = [block.linear_terms(df) for block in self._model.blocks_]
         return sparse.hstack([p for p, _, _ in parts], format="csr")
 
     def decision_function(self, df: pd.DataFrame) -> pd.Series:
@@ -56,7 +56,7 @@ def linear_form(model: Any) -> LinearForm:
     weights: list[np.ndarray] = []
     quadratic = False
     empty = pd.DataFrame(index=[])
-    for block in model._blocks:
+    for block in model.blocks_:
         _, block_names, block_weights = block.linear_terms(empty)
         names += block_names
         weights.append(block_weights)

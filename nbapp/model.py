@@ -208,6 +208,11 @@ class NaiveBayes:
         with np.errstate(divide="ignore"):
             return np.log(self._prior()[0])
 
+    @property
+    def blocks_(self) -> tuple[Block, ...]:
+        """The fitted feature blocks, in scoring order (immutable; see nbapp.blocks.base)."""
+        return self._blocks
+
     def block_of(self, column: str) -> Block:
         for block in self._blocks:
             if column in block.columns:

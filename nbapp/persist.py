@@ -67,7 +67,7 @@ def model_to_json(model: Any) -> str:
         "weight": model.weight_,
         "classes": model.classes_,
         "class_counts": model.class_counts_.tolist(),
-        "blocks": [{"kind": b.kind, "columns": b.columns, "stats": b.state()} for b in model._blocks],
+        "blocks": [{"kind": b.kind, "columns": b.columns, "stats": b.state()} for b in model.blocks_],
     }
     return json.dumps(data, allow_nan=False)
 

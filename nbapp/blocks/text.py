@@ -180,7 +180,7 @@ class TextBlock(Block):
         return keep[np.argsort(names, kind="stable")]
 
     @derived
-    def _params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, Any]:
         weights = self._weights()
         defined = not np.isnan(weights["weights"]).any() and not (
             weights["unk"] is not None and np.isnan(weights["unk"]).any())
@@ -226,7 +226,7 @@ class TextBlock(Block):
         out = np.zeros((len(frame), n_classes))
         if self.column not in frame:
             return out
-        params = self._params()
+        params = self.params()
         if not self.defined(params):
             return out
         column = frame[self.column]
@@ -250,7 +250,7 @@ class TextBlock(Block):
         if value is None or (not isinstance(value, str) and pd.isna(value)):
             return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
                                    "no document: left out of the product (seed 000, Eq. 22)")]
-        params = self._params()
+        params = self.params()
         if not self.defined(params):
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class has no words at all and l = 0 gives 0/0")]
@@ -261,7 +261,7 @@ class TextBlock(Block):
 
     def words(self, doc: str, classes: list[Any] | None = None) -> pd.DataFrame:
         """Each distinct term of one document: its count, status and log-weight per class."""
-        return self.words_table(Counter(_pipeline.analyze(doc, self.options)), self._params(), classes)[0]
+        return self.words_table(Counter(_pipeline.analyze(doc, self.options)), self.params(), classes)[0]
 
     def words_table(self, terms: Counter, params: dict[str, Any],
                     classes: list[Any] | None) -> tuple[pd.DataFrame, np.ndarray]:
@@ -318,7 +318,7 @@ class TextBlock(Block):
     @derived
     def _denominators(self) -> list[Fraction]:
         """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
-        params = self._params()
+        params = self.params()
         counts = self.word_counts[params["vocab"]]
         return exact_denominators(counts, [to_fraction(params["alpha"])] * len(params["vocab"]))
 
@@ -328,7 +328,7 @@ class TextBlock(Block):
         seed 000 Eq. 10, seed 004) or P(w present | c) (Bernoulli, seed 002). For Complement NB
         the words are ranked by the class's own smoothed P(w | c); log_weight is then the
         complement weight the model scores with (not a log-probability)."""
-        params = self._params()
+        params = self.params()
         vocab = params["vocab"]
         names = np.array(self.terms, dtype=object)[vocab]
         bernoulli = self.spec.event_model == "bernoulli"
@@ -352,7 +352,7 @@ class TextBlock(Block):
 
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
         """P(w | c) (or P(w present | c)) of each vocabulary word; exact for the multinomial."""
-        params = self._params()
+        params = self.params()
         index = pd.Index(self.vocabulary_terms(), name=column)
         if exact and self.spec.event_model == "multinomial" and not self.spec.complement and params["unk"] is None:
             counts = self.word_counts[params["vocab"]]
@@ -373,7 +373,7 @@ class TextBlock(Block):
         """Word counts (or presences), w = log theta_c1 / theta_c0   [seed 000, Eq. 19; seed 002];
         plus the UNK-token count (seed 004) and, for the Bernoulli event model, an "observed" term
         carrying the absent words' constant."""
-        params = self._params()
+        params = self.params()
         names = [f"{self.column}: {t}" for t in self.vocabulary_terms()]
         weights = [log_ratio(params["weights"])]
         n = len(frame)
@@ -406,7 +406,7 @@ class TextBlock(Block):
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
         with np.errstate(invalid="ignore", divide="ignore"):
             lengths = rng.poisson(np.nan_to_num(self.word_counts.sum(axis=0) / self.n_docs)[y])
-        params = self._params()
+        params = self.params()
         names = np.array([self.terms[i] for i in params["vocab"]], dtype=object)
         theta = np.nan_to_num(np.exp(params["weights"] if self.spec.event_model != "bernoulli" else params["log_on"]))
         if self.spec.event_model == "bernoulli":

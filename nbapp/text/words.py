@@ -36,7 +36,7 @@ def informative_words(model: Any, column: str, positive: Any, negative: Any, *, 
     the raw counts.
     """
     block = text_block(model, column)
-    params = block._params()
+    params = block.params()
     i, j = model.classes_.index(positive), model.classes_.index(negative)
     vocab = params["vocab"]
     weights = params["log_on"] if "log_on" in params else params["weights"]
@@ -76,7 +76,7 @@ def document_tokens(model: Any, column: str, doc: str, positive: Any, negative: 
     from nbapp import text
 
     block = text_block(model, column)
-    params = block._params()
+    params = block.params()
     i, j = model.classes_.index(positive), model.classes_.index(negative)
     per_term = params["log_on"] if "log_on" in params else params["weights"]
     rows = []
