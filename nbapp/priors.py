@@ -17,6 +17,7 @@ import numpy as np
 
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
+from nbapp.smoothing import exact_denominators, smoothed_fraction
 
 __all__ = ["check_priors", "class_prior"]
 
@@ -58,6 +59,7 @@ def class_prior(class_counts: np.ndarray, classes: list[Any], priors: Any,
     total = class_counts.sum() + k * a
     if total <= 0:
         raise DataError("No training rows: the empirical class prior is undefined.")
-    fractions = [(to_fraction(n) + to_fraction(a)) / (to_fraction(class_counts.sum()) + k * to_fraction(a))
-                 for n in class_counts]
+    pseudo = [to_fraction(a)] * k           # the Dirichlet prior is Lidstone smoothing of the class counts
+    denominator = exact_denominators(np.asarray(class_counts, dtype=float)[:, None], pseudo)[0]
+    fractions = [smoothed_fraction(n, pseudo[0], denominator) for n in class_counts]
     return (class_counts + a) / total, fractions
