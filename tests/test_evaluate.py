@@ -234,3 +234,22 @@ def test_evaluation_with_too_few_labelled_rows_names_the_target_and_the_fix():
     with pytest.raises(DataError, match=r"at least 2 rows with a value in the target column 'Play', but "
                                         r"the data has 1; fill in the missing labels"):
         evaluate.cross_validate(_tennis_model(), df, "Play", k=2)
+
+
+def test_kfold_models_built_from_the_other_folds_statistics_equal_fits_on_those_rows():
+    # Each fold's model is the merge of the other folds' statistics (one pass over the data);
+    # it must predict what a model fitted on the training rows predicts.
+    from nbapp.evaluate import stratified_folds
+
+    df = load_example("penguins").dropna(subset=["species"]).reset_index(drop=True)
+    make = lambda: nbapp.NaiveBayes(features={"island": "categorical", "bill_length_mm": "gaussian",  # noqa: E731
+                                              "flipper_length_mm": "gaussian", "sex": "categorical"}, alpha=1)
+    result = evaluate.cross_validate(make, df, "species", k=4, seed=3)
+    folds = stratified_folds(df["species"], 4, seed=3)
+    for fold in range(4):
+        train, test = df[folds != fold], df[folds == fold]
+        expected = make().fit(train, "species").predict_proba(test)
+        table = result.predictions.set_index("row")
+        got = table.loc[test.index, [f"P({c})" for c in expected.columns]]
+        assert (table.loc[test.index, "fold"] == fold + 1).all()
+        np.testing.assert_allclose(got.to_numpy(dtype=float), expected.to_numpy(), rtol=0, atol=1e-12)
