@@ -113,12 +113,18 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
     blocks = _get(data, "blocks", list)
     if len(blocks) != len(model._layout):
         raise DataError(f"blocks: the file has {len(blocks)} feature blocks; its features make {len(model._layout)}.")
+    saved_by_columns = {}
+    for i, saved in enumerate(blocks):      # matched by kind and columns: format 1 ordered them otherwise
+        if not isinstance(saved, dict) or not isinstance(saved.get("columns"), list) \
+                or not all(isinstance(c, str) for c in saved["columns"]):
+            raise DataError(f"blocks[{i}] is {_describe(saved)}; a block has a kind, columns and statistics.")
+        saved_by_columns[(saved.get("kind"), tuple(saved["columns"]))] = (i, saved)
     stats = []
-    for i, ((cls, columns, _), saved) in enumerate(zip(model._layout, blocks)):
+    for cls, columns, _ in model._layout:
+        if (cls.kind, columns) not in saved_by_columns:
+            raise DataError(f"blocks: the file has no {cls.kind} block of {list(columns)}, which its features make.")
+        i, saved = saved_by_columns[(cls.kind, columns)]
         where = f"blocks[{i}]"
-        if not isinstance(saved, dict) or saved.get("kind") != cls.kind or saved.get("columns") != list(columns):
-            raise DataError(f"{where}: expected the {cls.kind} block of {list(columns)}, found "
-                            f"{_describe(saved)}.")
         _only(saved, {"kind", "columns", key}, where)
         state = _get(saved, key, dict, where)
         label = f"feature {columns[0]!r}" if len(columns) == 1 else f"the {cls.kind} features"
