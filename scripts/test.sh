@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs everything the tests need (Python packages, Debian's chromium for the
-# browser tests) and runs the whole test suite. The README's test command.
+# Installs everything the tests need into the project's own .venv (Python packages), plus
+# Debian's chromium for the browser tests and a Java 17 runtime for Spark, then runs the whole
+# test suite. The README's test command; CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
-if [ ! -x /usr/bin/chromium ]; then
+source scripts/venv.sh test
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq chromium >/dev/null
+    apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-python3 -m pytest "$@"
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,238 @@
+"""The block protocol: how a feature type plugs into the model.
+
+Every feature type is two things (the split of pomegranate's ``summarize`` /
+``from_summaries`` and scikit-learn's ``_count`` / ``_update_feature_log_prob``):
+
+* a **statistics value** (:class:`Stats`): the additive sufficient statistics of its
+  columns, counted in one pass over any set of rows. Values are immutable (their arrays are
+  read-only) and add exactly: ``summarize(rows A) + summarize(rows B) == summarize(A + B)``,
+  so statistics computed on a partition of a file, a cluster worker or a database query
+  merge into one model;
+* a **block** (:class:`Block`) built *from* statistics plus the model's settings
+  (smoothing, variance options). A block is never changed after it is built; everything it
+  shows (CPTs, moments, word weights) is derived from its statistics.
+
+The model (:mod:`nbapp.model`) loops over its blocks through this protocol only; the
+registry (:mod:`nbapp.blocks`) maps a type name to its block class, so a new feature type is
+one module plus one registry line.
+
+Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
+``partial_fit`` with a new class), :meth:`Stats.reindex_classes` moves every class axis.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from nbapp.errors import DataError
+from nbapp.factor import Factor
+
+__all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
+           "check_table_budget", "MAX_TABLE_CELLS"]
+
+
+class Stats(ABC):
+    """Additive sufficient statistics of one block (a frozen value)."""
+
+    @abstractmethod
+    def __add__(self, other: "Stats") -> "Stats":
+        """The statistics of the union of both sets of rows (same class order)."""
+
+    @abstractmethod
+    def reindex_classes(self, take: np.ndarray) -> "Stats":
+        """Class i of the result is class take[i] of self, or a class with no rows if take[i] = -1."""
+
+    @abstractmethod
+    def to_state(self) -> dict[str, Any]:
+        """JSON-safe state for a model file."""
+
+    @classmethod
+    @abstractmethod
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "Stats":
+        """Read and validate a model file's state for ``columns`` columns; errors name the field
+        path after ``where``."""
+
+
+@dataclass(frozen=True)
+class BlockSettings:
+    """What a block needs of the model's settings besides its statistics."""
+
+    smoothing: Any          # Lidstone, MEstimate or BetaPrior (discrete blocks), None otherwise
+    var_smoothing: float    # Gaussian epsilon factor
+    variance: str           # the model's default Gaussian variance option
+
+
+class Block(ABC):
+    """One feature type's likelihood P(x_a | c) for its columns, built from statistics.
+
+    ``grouped`` types put all the model's columns of that type into one block (all count
+    columns form one multinomial; the Gaussian columns are scored together); others have one
+    block per column.
+    """
+
+    kind: ClassVar[str]
+    spec_type: ClassVar[type]
+    grouped: ClassVar[bool] = False
+    smoothed: ClassVar[bool] = True       # does the block use the model's discrete smoothing?
+    accepts_beta: ClassVar[bool] = False  # may a BetaPrior smooth it (binary features only)?
+    stats_type: ClassVar[type[Stats]]
+
+    def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings, stats: Stats) -> None:
+        self.columns = list(columns)
+        self.specs = tuple(specs)
+        self.settings = settings
+        self.stats = stats
+
+    @property
+    def column(self) -> str:
+        return self.columns[0]
+
+    @property
+    def smoothing(self) -> Any:
+        return self.settings.smoothing
+
+    # -- statistics ------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> Stats:
+        """One pass over the rows: y are class indices, w row weights."""
+
+    @classmethod
+    def from_stats(cls, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings,
+                   stats: Stats) -> "Block":
+        """The fitted block; DataError if the statistics cannot make one (e.g. no words left)."""
+        block = cls(columns, specs, settings, stats)
+        block.check()
+        return block
+
+    def check(self) -> None:
+        """Refuse statistics that cannot be a fitted block (override where needed)."""
+
+    def state(self) -> dict[str, Any]:
+        return self.stats.to_state()
+
+    # -- scoring ---------------------------------------------------------------------------
+    @abstractmethod
+    def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        """sum over the block's observed columns of log P(x_a | c): rows x classes."""
+
+    @abstractmethod
+    def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
+        """One factor per column for ``explain`` (missing / unseen / undefined are left out)."""
+
+    @abstractmethod
+    def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
+        """phi(x), the term names and weights w with log P(x | c1) / P(x | c0) = w . phi(x)
+        for two classes   [seed 000, Eq. 17-20]."""
+
+    @abstractmethod
+    def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
+        """Values of the block's columns drawn from P(x | c) for the classes y."""
+
+    # -- what the block shows (DataError where the type has no such table) -----------------
+    def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
+        raise DataError(f"Column {column!r} is {self.kind}: it has no probability table; "
+                        f"see m.parameters({column!r}).")
+
+    def counts(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        raise DataError(f"Column {column!r} is {self.kind}: its statistics are in m.parameters({column!r}).")
+
+    def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        """Per class, the fitted parameters of a continuous or count feature."""
+        raise DataError(f"Column {column!r} is {self.kind}: its parameters are its table, m.cpt({column!r}).")
+
+    def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
+        raise DataError(f"Column {column!r} is {self.kind}, not Gaussian.")
+
+    def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
+        raise DataError(f"Column {column!r} is {self.kind}: it has no typical number.")
+
+    def top_words(self, column: str, classes: list[Any], n: int) -> pd.DataFrame:
+        raise DataError(f"Column {column!r} is {self.kind}: top words exist for text and count columns.")
+
+    def smoothing_of(self, column: str) -> Any:
+        if not self.smoothed:
+            raise DataError(f"Column {column!r} is {self.kind}: it is not smoothed (seed 000, ex. 2.3 c).")
+        return self.smoothing
+
+
+# -- helpers shared by the statistics values ---------------------------------------------------
+# The largest (values x classes) table a block may hold: 20 million float64 cells, 160 MB.
+# An ID-like target (one class per row) would need gigabytes; it is refused before allocating.
+MAX_TABLE_CELLS = 20_000_000
+
+
+def check_table_budget(n_values: int, n_classes: int, column: str, what: str = "values") -> None:
+    """Refuse a statistics table beyond :data:`MAX_TABLE_CELLS` before it is allocated."""
+    cells = n_values * n_classes
+    if cells > MAX_TABLE_CELLS:
+        raise DataError(
+            f"Column {column!r} has {n_values:,} {what} and the target {n_classes:,} classes: its table "
+            f"would hold {cells:,} cells ({cells * 8 / 1e9:.1f} GB), beyond nbapp's budget of "
+            f"{MAX_TABLE_CELLS:,} cells. Is the target an ID column? Choose a target with fewer classes, "
+            "or type this column 'ignore'."
+        )
+
+
+def frozen(array: Any) -> np.ndarray:
+    """A float64 copy that cannot be written to (statistics are values)."""
+    out = np.array(array, dtype=float)
+    out.setflags(write=False)
+    return out
+
+
+def take_classes(matrix: np.ndarray, take: np.ndarray, axis: int) -> np.ndarray:
+    """Re-index a class axis: position i gets class take[i], zeros where take[i] = -1."""
+    matrix = np.asarray(matrix)
+    shape = list(matrix.shape)
+    shape[axis] = len(take)
+    out = np.zeros(shape)
+    keep = take >= 0
+    index: list[Any] = [slice(None)] * matrix.ndim
+    index[axis] = np.flatnonzero(keep)
+    source: list[Any] = [slice(None)] * matrix.ndim
+    source[axis] = take[keep]
+    out[tuple(index)] = matrix[tuple(source)]
+    return frozen(out)
+
+
+def state_matrix(value: Any, shape: tuple[int, ...], where: str, *, non_negative: bool = True) -> np.ndarray:
+    """A model file's table as a float array of the given shape, every cell a finite number
+    (>= 0 for counts); the error names the cell, e.g. "counts[2][1] is -3"."""
+    if not _numbers_shaped(value, shape):
+        raise DataError(f"{where} should be a table of {' x '.join(map(str, shape))} numbers.")
+    m = np.array(value, dtype=float).reshape(shape)
+    bad = ~np.isfinite(m) | ((m < 0) if non_negative else False)
+    if bad.any():
+        cell = tuple(int(i) for i in np.argwhere(bad)[0])
+        reason = "counts cannot be negative" if np.isfinite(m[cell]) else "it must be a finite number"
+        raise DataError(f"{where}{''.join(f'[{i}]' for i in cell)} is {m[cell]:g}; {reason}.")
+    return frozen(m)
+
+
+def state_vector(value: Any, length: int, where: str, *, non_negative: bool = True) -> np.ndarray:
+    return state_matrix(value, (length,), where, non_negative=non_negative)
+
+
+def _numbers_shaped(value: Any, shape: tuple[int, ...]) -> bool:
+    """True if value is nested lists of JSON numbers (not booleans) of exactly this shape."""
+    if not shape:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not isinstance(value, list) or len(value) != shape[0]:
+        return False
+    return all(_numbers_shaped(v, shape[1:]) for v in value)
+
+
+def exact_power(value: Fraction | None, count: float) -> Fraction | None:
+    """theta ** x as a fraction for small whole counts (else None: too long to show anyone)."""
+    if value is None or not float(count).is_integer() or count > 1000:
+        return None
+    return value ** int(count)

@@ -1,0 +1,253 @@
+"""Categorical features: counts N_cj, then the smoothed CPT.
+
+Statistics: for each value j ever seen and each class c, the weighted count N_cj of rows of
+class c with value j (missing values are not counted). Counts of any split of the rows add
+up to the counts of one fit. The CPT is derived:
+
+    P(x = j | c) = (N_cj + a_j) / (n_c + sum_j a_j)          [seed 000, Eq. 7]
+
+where n_c counts the *observed* values of this feature in class c and a_j are the smoothing
+pseudo-counts (:mod:`nbapp.smoothing`); K is the number of distinct values seen in training.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, take_classes
+from nbapp.derived import derived
+from nbapp.errors import DataError
+from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
+from nbapp.ordering import python_scalar, sort_key, sort_values
+from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
+
+__all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE"]
+
+MISSING_CODE = -1
+UNSEEN_CODE = -2
+
+
+@dataclass(frozen=True)
+class Categorical:
+    """A categorical CPT per class, (count + l) / (n_c + l K)   [seed 000, Eq. 6-8].
+
+    ``alpha`` overrides the model's l for this column.
+    """
+
+    kind: ClassVar[str] = "categorical"
+    alpha: float | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class CategoricalStats(Stats):
+    """values (sorted, one per key) and counts[j, c] = weighted rows of class c with value j."""
+
+    values: tuple[Any, ...]
+    counts: np.ndarray
+
+    key: ClassVar[Callable[[Any], Any]] = staticmethod(python_scalar)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", frozen(self.counts))
+
+    def keys(self) -> list[Any]:
+        return [self.key(v) for v in self.values]
+
+    def __add__(self, other: "CategoricalStats") -> "CategoricalStats":
+        representatives = dict(zip(self.keys(), self.values))
+        for k, v in zip(other.keys(), other.values):
+            representatives.setdefault(k, v)
+        values = sort_values(representatives.values())
+        index = pd.Index([self.key(v) for v in values], dtype=object)
+        counts = np.zeros((len(values), self.counts.shape[1]))
+        for part in (self, other):
+            counts[index.get_indexer(pd.Index(part.keys(), dtype=object))] += part.counts
+        return type(self)(tuple(values), counts)
+
+    def reindex_classes(self, take: np.ndarray) -> "CategoricalStats":
+        return type(self)(self.values, take_classes(self.counts, take, axis=1))
+
+    def to_state(self) -> dict[str, Any]:
+        return {"categories": list(self.values), "counts": self.counts.tolist()}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "CategoricalStats":
+        values = state.get("categories")
+        if not isinstance(values, list):
+            raise DataError(f"{where}: 'categories' should be a list of values.")
+        for i, v in enumerate(values):
+            if not isinstance(v, (str, int, float)) or isinstance(v, float) and not np.isfinite(v):
+                raise DataError(f"{where}: categories[{i}] is {v!r}; a category is a string or a finite number.")
+        keys = [cls.key(v) for v in values]
+        if len(set(keys)) != len(keys):
+            repeated = next(v for v, k in zip(values, keys) if keys.count(k) > 1)
+            raise DataError(f"{where}: the category {repeated!r} is listed twice.")
+        counts = state_matrix(state.get("counts"), (len(values), n_classes), f"{where}: counts")
+        order = sorted(range(len(values)), key=lambda i: sort_key(values[i]))
+        return cls(tuple(values[i] for i in order), counts[order])
+
+    @classmethod
+    def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":
+        """One pass: factorize the column, then one bincount over (value, class) pairs."""
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        check_table_budget(len(uniques), n_classes, str(series.name))
+        representatives: dict[Any, Any] = {}
+        raw_keys = []
+        for u in uniques:
+            v = python_scalar(u)
+            k = cls.key(v)
+            raw_keys.append(k)
+            representatives.setdefault(k, v)
+        values = sort_values(representatives.values())
+        index = pd.Index([cls.key(v) for v in values], dtype=object)
+        lookup = index.get_indexer(pd.Index(raw_keys, dtype=object))
+        rows = codes >= 0
+        cat = lookup[codes[rows]] if len(lookup) else np.zeros(0, dtype=int)
+        k = len(values)
+        flat = np.bincount(cat * n_classes + y[rows], weights=w[rows], minlength=k * n_classes)
+        return cls(tuple(values), flat.reshape(k, n_classes))
+
+
+class CategoricalBlock(Block):
+    """The CPT of one categorical column."""
+
+    kind = "categorical"
+    spec_type = Categorical
+    stats_type: ClassVar[type] = CategoricalStats
+
+    def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: Any) -> None:
+        super().__init__(columns, specs, settings, stats)
+        self.categories, self.counts_ = self._table(stats)
+
+    def _table(self, stats: CategoricalStats) -> tuple[list[Any], np.ndarray]:
+        """The categories and their counts as this block scores them."""
+        return list(stats.values), stats.counts
+
+    def _key(self, value: Any) -> Any:
+        return self.stats_type.key(value)
+
+    @classmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> CategoricalStats:
+        return cls.stats_type.count(frame[columns[0]], y, w, n_classes)
+
+    # -- parameters ------------------------------------------------------------------------
+    @derived
+    def _index(self) -> pd.Index:
+        return pd.Index([self._key(v) for v in self.categories], dtype=object)
+
+    def pseudo_counts(self) -> np.ndarray:
+        return self.smoothing.pseudo_counts(len(self.categories))
+
+    @derived
+    def probabilities(self) -> np.ndarray:
+        """theta[j, c] = P(x = j | c); NaN where undefined (0/0: a class never observed it, l = 0)."""
+        return smoothed(self.counts_, self.pseudo_counts())
+
+    @derived
+    def log_probabilities(self) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(self.probabilities())
+
+    def fraction_row(self, j: int) -> list[Fraction | None]:
+        """P(x = j | c) for every class as exact fractions: (N_cj + a_j) / (n_c + sum a)."""
+        a = self.smoothing.pseudo_fractions(len(self.categories))
+        return [smoothed_fraction(self.counts_[j, c], a[j], den) for c, den in enumerate(self._denominators())]
+
+    @derived
+    def _denominators(self) -> list[Fraction]:
+        return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)))
+
+    # -- prediction ------------------------------------------------------------------------
+    def codes(self, series: pd.Series) -> np.ndarray:
+        """Category index per row; MISSING_CODE for no value, UNSEEN_CODE for a new value."""
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        lookup = self._index().get_indexer(pd.Index([self._key(python_scalar(u)) for u in uniques], dtype=object))
+        lookup = np.where(lookup < 0, UNSEEN_CODE, lookup)
+        return np.append(lookup, MISSING_CODE)[codes]       # code -1 (missing) picks MISSING_CODE
+
+    def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        if self.column not in frame:
+            return np.zeros((len(frame), n_classes))
+        return self._lookup_table()[self.codes(frame[self.column])]
+
+    @derived
+    def _lookup_table(self) -> np.ndarray:
+        """log theta with two zero rows appended, so codes -2 (unseen) and -1 (missing) add 0;
+        a value undefined for some class (NaN) also adds 0 for every class: it is left out."""
+        log = self.log_probabilities()
+        log = np.where(np.isnan(log).any(axis=1, keepdims=True), 0.0, log)
+        return np.vstack([log, np.zeros((2, log.shape[1]))])
+
+    @derived
+    def _positions(self) -> dict[Any, int]:
+        return {key: j for j, key in enumerate(self._index())}
+
+    def code_of(self, value: Any) -> int:
+        """The category index of one value (the scalar path of :meth:`codes`)."""
+        if value is None or (not isinstance(value, str) and not isinstance(value, (list, dict)) and pd.isna(value)):
+            return MISSING_CODE
+        try:
+            return self._positions().get(self._key(python_scalar(value)), UNSEEN_CODE)
+        except TypeError:               # an unhashable value was never a category
+            return UNSEEN_CODE
+
+    def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
+        n_classes = len(classes)
+        value = row.get(self.column)
+        code = self.code_of(value)
+        if code == MISSING_CODE:
+            return [Factor.missing(self.column, self.kind, value, n_classes)]
+        if code == UNSEEN_CODE:
+            return [Factor.skipped(self.column, self.kind, value, UNSEEN, n_classes,
+                                   "a value never seen in training: left out like a missing one")]
+        log = self.log_probabilities()[code]
+        if np.isnan(log).any():
+            return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
+                                   "some class never observed this feature and l = 0 gives 0/0")]
+        return [Factor(self.column, self.kind, value, USED, log, tuple(self.fraction_row(code)))]
+
+    def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
+        """One indicator per value, w = log theta_v,c1 / theta_v,c0   [seed 000, Eq. 18]."""
+        n = len(frame)
+        names = [f"{self.column} = {v}" for v in self.categories]
+        codes = self.codes(frame[self.column]) if self.column in frame else np.full(n, MISSING_CODE)
+        rows = np.flatnonzero(codes >= 0)
+        x = sparse.csr_matrix((np.ones(len(rows)), (rows, codes[rows])), shape=(n, len(names)))
+        return x, names, log_ratio(self.log_probabilities())
+
+    # -- tables ----------------------------------------------------------------------------
+    def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
+        if exact:
+            a = self.smoothing.pseudo_fractions(len(self.categories))
+            dens = self._denominators()
+            values: Any = [[smoothed_fraction(self.counts_[j, c], a[j], den) for c, den in enumerate(dens)]
+                           for j in range(len(self.categories))]
+            return pd.DataFrame(values, index=self._labels(), columns=classes, dtype=object)
+        return pd.DataFrame(self.probabilities(), index=self._labels(), columns=classes)
+
+    def counts(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        return pd.DataFrame(self.counts_, index=self._labels(), columns=classes)
+
+    def _labels(self) -> pd.Index:
+        return pd.Index(self.categories, name=self.column, dtype=object)
+
+    def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
+        theta = np.nan_to_num(self.probabilities())
+        cum = np.cumsum(theta, axis=0)
+        draws = rng.random(len(y)) * cum[-1, y]
+        picks = (cum[:, y] < draws[None, :]).sum(axis=0)
+        values = np.array(self.categories, dtype=object)[np.minimum(picks, len(self.categories) - 1)]
+        return {self.column: values}
+
+
+def log_ratio(log: np.ndarray) -> np.ndarray:
+    """log theta_c1 - log theta_c0 per row of a (values x 2 classes) table."""
+    with np.errstate(invalid="ignore"):
+        return log[:, 1] - log[:, 0]

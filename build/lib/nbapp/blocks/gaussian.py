@@ -1,0 +1,341 @@
+"""Gaussian features: per-class normal densities from merged moments.
+
+Statistics (:class:`MomentStats`): per class c and column a, the weighted count n_ca of
+observed values, their mean and M2 = sum (x - mean)^2, merged exactly with Chan, Golub and
+LeVeque's pairwise formula (:mod:`nbapp.moments`). Parameters are derived:
+
+    mu_ca    = mean                                           [seed 000, Eq. 13]
+    var_ca   = M2 / n_ca + eps   (MLE, 1/n_c)                 [seed 000, Eq. 14]
+               M2 / (n_ca - 1) + eps   ("unbiased")
+               sum_c M2 / sum_c n_ca + eps   ("pooled": shared by the classes; linear NB, Eq. 20)
+    eps      = var_smoothing * max_a Var(x_a)                 (scikit-learn's GaussianNB)
+
+Var(x_a) is the variance of the whole training column, merged from the per-class moments,
+so eps is the same after any split of the rows (GaussianNB.partial_fit recomputes it per
+batch and drifts).
+
+Zero variance: if every Gaussian column is constant, eps = 0 and a class whose values are
+all equal would be a point mass. nbapp then gives that class the smallest variance that
+keeps the density finite in float64 (``_POINT_MASS_FLOOR`` times max(1, mu^2)) and says so
+in the table and the explanation.
+
+Extremes: (x - mu)^2 / var is computed in extended precision for the rows where float64
+overflows, so a value far out in the tails still ranks the classes instead of making every
+class impossible; values so small that their variance underflows are refused by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
+from nbapp.derived import derived
+from nbapp.errors import DataError
+from nbapp.factor import UNDEFINED, USED, Factor
+from nbapp.moments import merge_moments, pooled_moments
+from nbapp.numbers import numeric_column, scalar_number
+
+__all__ = ["Gaussian", "MomentStats", "GaussianBlock", "class_moments"]
+
+# Relative floor for a zero variance: float64's machine epsilon. Below it, (x - mu)^2 / var
+# for the nearest representable x would overflow the useful range of the density.
+_POINT_MASS_FLOOR = np.finfo(float).eps
+_LOG_2PI = np.log(2.0 * np.pi)
+_KIND = "Gaussian"
+VARIANCES = ("mle", "unbiased", "pooled")
+VarianceKind = Literal["mle", "unbiased", "pooled"]
+
+
+@dataclass(frozen=True)
+class Gaussian:
+    """A normal density per class, N(mu_c, var_c)   [seed 000, Eq. 12-14].
+
+    ``variance``: "mle" (1/n_c, Eq. 14), "unbiased" (1/(n_c - 1)) or "pooled" (one
+    within-class variance shared by all classes, which makes NB linear, Eq. 20);
+    None takes the model's setting.
+    """
+
+    kind: ClassVar[str] = "gaussian"
+    variance: VarianceKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.variance is not None and self.variance not in VARIANCES:
+            raise DataError(f"Gaussian variance must be one of {', '.join(VARIANCES)} (or None for the "
+                            f"model's setting), not {self.variance!r}.")
+
+
+@dataclass(frozen=True, eq=False)
+class MomentStats(Stats):
+    """n, mean and M2 per class (rows) and column."""
+
+    n: np.ndarray
+    mean: np.ndarray
+    m2: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in ("n", "mean", "m2"):
+            object.__setattr__(self, name, frozen(getattr(self, name)))
+
+    def __add__(self, other: "MomentStats") -> "MomentStats":
+        return MomentStats(*merge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
+
+    def reindex_classes(self, take: np.ndarray) -> "MomentStats":
+        return MomentStats(*(take_classes(m, take, axis=0) for m in (self.n, self.mean, self.m2)))
+
+    def to_state(self) -> dict[str, Any]:
+        return {"n": self.n.tolist(), "mean": self.mean.tolist(), "m2": self.m2.tolist()}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "MomentStats":
+        shape = (n_classes, columns)
+        n = state_matrix(state.get("n"), shape, f"{where}: n")
+        mean = state_matrix(state.get("mean"), shape, f"{where}: mean", non_negative=False)
+        m2 = state_matrix(state.get("m2"), shape, f"{where}: m2")
+        return cls(n, mean, m2)
+
+
+def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:
+    """Weighted n, mean and M2 per class of each column of x (NaN = missing), one pass."""
+    observed = ~np.isnan(x)
+    x0 = np.where(observed, x, 0.0)
+    onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
+    n = np.asarray(onehot.T @ observed.astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, np.asarray(onehot.T @ x0) / np.where(n > 0, n, 1.0), 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):   # overflow is refused by the caller
+        dev2 = np.where(observed, (x0 - mean[y]) ** 2, 0.0)
+    return MomentStats(n, mean, np.asarray(onehot.T @ dev2))
+
+
+class GaussianBlock(Block):
+    """All Gaussian columns of a model (each column still an independent factor)."""
+
+    kind = "gaussian"
+    spec_type = Gaussian
+    stats_type = MomentStats
+    grouped = True
+    smoothed = False
+
+    def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: MomentStats) -> None:
+        super().__init__(columns, specs, settings, stats)
+        self.variances = [spec.variance or settings.variance for spec in self.specs]
+        self.n, self.mean, self.m2 = stats.n, stats.mean, stats.m2
+
+    @classmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:
+        x = np.column_stack([numeric_column(frame[c], c, _KIND) for c in columns])
+        stats = class_moments(x, y, w, n_classes)
+        _check_finite_moments(stats.m2, columns)
+        _check_representable(x, stats, columns)
+        return stats
+
+    def check(self) -> None:
+        _check_finite_moments(self.m2, self.columns)
+
+    # -- parameters ------------------------------------------------------------------------
+    @derived
+    def epsilon(self) -> float:
+        """var_smoothing times the largest variance of any Gaussian column (as GaussianNB)."""
+        n, _, m2 = pooled_moments(self.n, self.mean, self.m2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            column_var = np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
+        return self.settings.var_smoothing * float(column_var.max(initial=0.0))
+
+    def raw_variance(self) -> np.ndarray:
+        """Variance per class and column before epsilon, by each column's variance option."""
+        out = np.zeros(self.m2.shape)
+        for a, kind in enumerate(self.variances):
+            n, m2 = self.n[:, a], self.m2[:, a]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if kind == "pooled":
+                    out[:, a] = m2.sum() / n.sum() if n.sum() > 0 else 0.0
+                elif kind == "unbiased":
+                    out[:, a] = np.where(n > 1, m2 / np.where(n > 1, n - 1, 1.0), 0.0)
+                else:
+                    out[:, a] = np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
+        return out
+
+    @derived
+    def variance(self) -> np.ndarray:
+        """var_ca = raw variance + eps, floored where it would be 0 (a point mass)."""
+        var = self.raw_variance() + self.epsilon()
+        floor = _POINT_MASS_FLOOR * np.maximum(1.0, self.mean**2)
+        return np.where(var > 0, var, floor)
+
+    def defined(self) -> np.ndarray:
+        """(classes x columns): a class has a mean only if it observed the column."""
+        return self.n > 0
+
+    def log_density(self, x: np.ndarray) -> np.ndarray:
+        """log N(x_a; mu_ca, var_ca) for rows x columns -> rows x classes x columns (NaN x -> NaN)."""
+        return _to_float(self._extended_log_density(x))
+
+    def _extended_log_density(self, x: np.ndarray) -> np.ndarray:
+        var = self.variance()
+        z = _squared_z(x[:, None, :], self.mean[None], var[None])
+        return -0.5 * (_LOG_2PI + np.log(var))[None] - 0.5 * z
+
+    # -- prediction ------------------------------------------------------------------------
+    def _values(self, frame: pd.DataFrame) -> np.ndarray:
+        cols = [numeric_column(frame[c], c, _KIND) if c in frame else np.full(len(frame), np.nan)
+                for c in self.columns]
+        return np.column_stack(cols) if cols else np.zeros((len(frame), 0))
+
+    def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        usable = self.defined().all(axis=0)
+        x = self._values(frame)[:, usable]
+        var, mean = self.variance()[:, usable], self.mean[:, usable]
+        log_norm = -0.5 * (_LOG_2PI + np.log(var))
+        missing = np.isnan(x)
+        observed = (~missing).astype(float)
+        out = np.empty((len(frame), n_classes))
+        far = np.zeros(len(frame), dtype=bool)
+        for c in range(n_classes):        # a loop over classes; each step is whole-column numpy
+            with np.errstate(over="ignore", invalid="ignore"):
+                z = x - mean[c]
+                z *= z
+                z /= var[c]
+            np.copyto(z, 0.0, where=missing)
+            far |= np.isinf(z).any(axis=1)
+            out[:, c] = observed @ log_norm[c] - 0.5 * z.sum(axis=1)
+        if far.any():                     # far tails: redo those rows in extended precision
+            z = _squared_z(x[far][:, None, :], mean[None], var[None])
+            z[np.broadcast_to(missing[far][:, None, :], z.shape)] = 0.0
+            out[far] = _representable(observed[far] @ log_norm.T - 0.5 * z.sum(axis=2))
+        return out
+
+    def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
+        n_classes = len(classes)
+        x = np.array([scalar_number(row.get(col), col, _KIND) for col in self.columns])
+        usable = self.defined().all(axis=0)
+        log = self._extended_log_density(x[None])[0]
+        out = []
+        for a, col in enumerate(self.columns):
+            value = row.get(col)
+            if np.isnan(x[a]):
+                out.append(Factor.missing(col, self.kind, value, n_classes))
+            elif not usable[a]:
+                out.append(Factor.skipped(col, self.kind, value, UNDEFINED, n_classes,
+                                          "some class has no observed value of this column, so no mean"))
+            elif np.isfinite(log[:, a]).all() and log[:, a].max() < np.finfo(float).min:
+                out.append(Factor(col, self.kind, x[a], USED, _to_float(log[:, a] - log[:, a].max()), None,
+                                  "density beyond float64's range for every class: shown relative to the "
+                                  "most likely class (the posterior is unchanged)"))
+            else:
+                out.append(Factor(col, self.kind, x[a], USED, _to_float(log[:, a]), None, "density"))
+        return out
+
+    def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
+        """Per column: an "observed" indicator, x and, when the two variances differ, x^2
+        (Eq. 20 is the shared-variance case, where the x^2 weight is 0)."""
+        mean, var = self.mean, self.variance()
+        x = self._values(frame) if len(frame) else np.zeros((0, len(self.columns)))
+        names, weights, cols = [], [], []
+        for a, col in enumerate(self.columns):
+            m0, m1, v0, v1 = mean[0, a], mean[1, a], var[0, a], var[1, a]
+            observed = ~np.isnan(x[:, a])
+            value = np.where(observed, x[:, a], 0.0)
+            names += [f"{col} observed", col]
+            weights += [-0.5 * np.log(v1 / v0) - m1**2 / (2 * v1) + m0**2 / (2 * v0), m1 / v1 - m0 / v0]
+            cols += [observed.astype(float), value]
+            if v0 != v1:
+                names.append(f"{col}^2")
+                weights.append(-1 / (2 * v1) + 1 / (2 * v0))
+                cols.append(value**2)
+        matrix = np.column_stack(cols) if cols else np.zeros((len(frame), 0))
+        return sparse.csr_matrix(matrix), names, np.array(weights, dtype=float)
+
+    # -- tables ----------------------------------------------------------------------------
+    def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
+        a = self.columns.index(column)
+        var = self.variance()[:, a]
+        raw = self.raw_variance()[:, a]
+        eps = self.epsilon()
+        notes = []
+        for c in range(len(classes)):
+            if self.n[c, a] == 0:
+                notes.append("no observed value in this class: feature left out for every class")
+            elif raw[c] + eps <= 0:
+                notes.append("every value equal (variance 0): a point mass, floored to machine precision")
+            elif self.variances[a] == "unbiased" and self.n[c, a] <= 1:
+                notes.append("one value: the unbiased variance 0/0 is taken as 0, plus eps")
+            else:
+                notes.append("")
+        return pd.DataFrame(
+            {"n": self.n[:, a], "mean": self.mean[:, a], "var": var, "std": np.sqrt(var),
+             "var_raw": raw, "epsilon": eps, "note": notes},
+            index=pd.Index(classes, name="class", dtype=object),
+        )
+
+    def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
+        """p(x | c) at the points x, one column per class   [seed 000, Eq. 12]."""
+        a = self.columns.index(column)
+        points = np.full((len(x), len(self.columns)), np.nan)
+        points[:, a] = np.asarray(x, dtype=float)
+        with np.errstate(under="ignore"):
+            density = np.exp(self.log_density(points)[:, :, a])
+        return pd.DataFrame(density, columns=pd.Index(classes, dtype=object))
+
+    def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
+        """The mean of the fitted mixture: class means weighted by P(c) over classes that saw it."""
+        a = self.columns.index(column)
+        weights = prior * (self.n[:, a] > 0)
+        return float(np.dot(weights, self.mean[:, a]) / weights.sum()) if weights.sum() > 0 else 0.0
+
+    def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
+        std = np.sqrt(self.variance())
+        return {col: rng.normal(self.mean[y, a], std[y, a]) for a, col in enumerate(self.columns)}
+
+
+def _squared_z(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """(x - mu)^2 / var in extended precision, so far tails do not overflow to inf."""
+    with np.errstate(invalid="ignore"):
+        z = (np.asarray(x, dtype=np.longdouble) - mean) / np.sqrt(np.asarray(var, dtype=np.longdouble))
+        return z * z
+
+
+def _representable(joint: np.ndarray) -> np.ndarray:
+    """Rows x classes log-likelihoods as float64. A row whose best class lies beyond float64's
+    range (a value astronomically far out for every class) is shifted by its best class's
+    log-likelihood: P(c | x) is unchanged, and the classes are still ranked instead of all
+    becoming impossible (the row's joint and evidence are then relative to that class)."""
+    best = joint.max(axis=1, initial=-np.inf) if joint.size else np.zeros(len(joint))
+    beyond = np.isfinite(best) & (best < np.finfo(float).min)
+    if beyond.any():
+        joint = joint.copy()
+        joint[beyond] -= best[beyond, None]
+    return _to_float(joint)
+
+
+def _to_float(values: np.ndarray) -> np.ndarray:
+    """Back to float64; a log beyond float64's range becomes -inf (the class is impossible there)."""
+    with np.errstate(over="ignore"):
+        return np.asarray(values, dtype=float)
+
+
+def _check_finite_moments(m2: np.ndarray, columns: Sequence[str]) -> None:
+    bad = ~np.isfinite(m2).all(axis=0)
+    if bad.any():
+        column = columns[int(np.flatnonzero(bad)[0])]
+        raise DataError(f"Column {column!r} holds values so large (beyond about 1e154), or weights so large, "
+                        "that their variance overflows; rescale the column (e.g. divide by a power of ten) "
+                        "or type it categorical.")
+
+
+def _check_representable(x: np.ndarray, stats: MomentStats, columns: Sequence[str]) -> None:
+    """Values that differ but whose squared deviations underflow to 0 (|x| below about 1e-154)."""
+    hi = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
+    lo = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
+    spread = np.where(hi > lo, hi - lo, 0.0)
+    lost = (spread > 0) & (pooled_moments(stats.n, stats.mean, stats.m2)[2] == 0)
+    if lost.any():
+        column = columns[int(np.flatnonzero(lost)[0])]
+        raise DataError(f"Column {column!r} holds values so small (around {spread[lost][0]:.1e}) that their "
+                        "variance underflows to 0; rescale the column (e.g. multiply by a power of ten).")

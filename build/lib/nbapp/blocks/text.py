@@ -1,0 +1,458 @@
+"""A text column as a bag of words, scaled with scipy.sparse end to end.
+
+Statistics (:class:`TextStats`): for every term ever seen (before pruning), its count per
+class N_wc, its document frequency per class D_wc, and the number of documents per class.
+They add over any split of the documents (terms are united by name); the pruned vocabulary
+(min_df, max_features) is derived from the merged statistics, so a merge of parts has the
+vocabulary of one ``fit``.
+
+Event models and vocabulary conventions (each cited where it is computed):
+
+* multinomial, global vocabulary (default; scikit-learn's CountVectorizer + MultinomialNB):
+  P(w | c) = (N_wc + l) / (N_c + l V); words outside the vocabulary are ignored
+  [seed 000, Eq. 10].
+* multinomial, per-class vocabulary with UNK [seed 004]:
+  P(w | c) = (N_wc + a) / (n_c + a (V_c + 1)), P(UNK | c) = a / (n_c + a (V_c + 1)),
+  V_c = word types seen in class c; every token not seen in class c scores as UNK.
+* Bernoulli (presence / absence of every vocabulary word) [seed 002]:
+  P(w present | c) = (D_wc + l) / (N_c + 2 l); absent words contribute log(1 - P).
+* Complement NB (Rennie et al. 2003, as scikit-learn's ComplementNB, norm=False):
+  weights -log((sum_{c' != c} N_wc' + l) / sum_w (...)). These are not likelihoods.
+
+The multinomial coefficient (Eq. 9) is class-independent and left out of the joint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Literal, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from nbapp import text as _pipeline
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.categorical import log_ratio
+from nbapp.derived import derived
+from nbapp.errors import DataError
+from nbapp.exact import to_fraction
+from nbapp.factor import MISSING, UNDEFINED, USED, Factor
+from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
+
+__all__ = ["Text", "TextStats", "TextBlock", "documents"]
+
+# Exact fractions of a document's factor are computed only for short documents: the
+# product of hundreds of fractions has denominators too long to show anyone.
+_MAX_TOKENS_FOR_FRACTIONS = 60
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text column as a bag of words   [seed 000, Eq. 9-11; seed 002; seed 004].
+
+    ``options`` is a :class:`nbapp.text.TextOptions` (tokenising, stop words, stemming,
+    n-grams, pruning). ``event_model``: "multinomial" (word counts) or "bernoulli"
+    (presence / absence of every vocabulary word). ``vocabulary``: "global" (scikit-learn:
+    words unseen in training are ignored) or "per_class_unk" (seed 004: one UNK word per
+    class, V = word types seen in that class). ``complement``: Complement NB (Rennie et
+    al. 2003) as scikit-learn's ComplementNB.
+    """
+
+    kind: ClassVar[str] = "text"
+    options: Any = None
+    event_model: Literal["multinomial", "bernoulli"] = "multinomial"
+    vocabulary: Literal["global", "per_class_unk"] = "global"
+    complement: bool = False
+    alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.event_model not in ("multinomial", "bernoulli"):
+            raise DataError(f"Text event_model must be 'multinomial' or 'bernoulli', not {self.event_model!r}.")
+        if self.vocabulary not in ("global", "per_class_unk"):
+            raise DataError(f"Text vocabulary must be 'global' or 'per_class_unk', not {self.vocabulary!r}.")
+        if self.complement and (self.event_model != "multinomial" or self.vocabulary != "global"):
+            raise DataError("Complement NB works with the multinomial event model and the global vocabulary only.")
+
+
+@dataclass(frozen=True, eq=False)
+class TextStats(Stats):
+    """terms (in the order first seen), word_counts and doc_freq (terms x classes), n_docs per class."""
+
+    terms: tuple[str, ...]
+    word_counts: np.ndarray
+    doc_freq: np.ndarray
+    n_docs: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in ("word_counts", "doc_freq", "n_docs"):
+            object.__setattr__(self, name, frozen(getattr(self, name)))
+
+    def __add__(self, other: "TextStats") -> "TextStats":
+        index = pd.Index(self.terms, dtype=object)
+        position = index.get_indexer(pd.Index(other.terms, dtype=object))
+        new = position < 0
+        terms = self.terms + tuple(np.asarray(other.terms, dtype=object)[new])
+        position[new] = len(self.terms) + np.arange(new.sum())
+        shape = (len(terms), self.word_counts.shape[1])
+        word_counts, doc_freq = np.zeros(shape), np.zeros(shape)
+        word_counts[: len(self.terms)] = self.word_counts
+        doc_freq[: len(self.terms)] = self.doc_freq
+        word_counts[position] += other.word_counts
+        doc_freq[position] += other.doc_freq
+        return TextStats(terms, word_counts, doc_freq, self.n_docs + other.n_docs)
+
+    def reindex_classes(self, take: np.ndarray) -> "TextStats":
+        return TextStats(self.terms, take_classes(self.word_counts, take, axis=1),
+                         take_classes(self.doc_freq, take, axis=1), take_classes(self.n_docs, take, axis=0))
+
+    def to_state(self) -> dict[str, Any]:
+        return {"terms": list(self.terms), "word_counts": self.word_counts.tolist(),
+                "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "TextStats":
+        terms = state.get("terms")
+        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+            raise DataError(f"{where}: 'terms' should be a list of strings.")
+        if len(set(terms)) != len(terms):
+            seen: set[str] = set()
+            repeated = next(t for t in terms if t in seen or seen.add(t))
+            raise DataError(f"{where}: the term {repeated!r} is listed twice.")
+        shape = (len(terms), n_classes)
+        word_counts = state_matrix(state.get("word_counts"), shape, f"{where}: word_counts")
+        doc_freq = state_matrix(state.get("doc_freq"), shape, f"{where}: doc_freq")
+        n_docs = state_vector(state.get("n_docs"), n_classes, f"{where}: n_docs")
+        return cls(tuple(terms), word_counts, doc_freq, n_docs)
+
+
+class TextBlock(Block):
+    kind = "text"
+    spec_type = Text
+    stats_type = TextStats
+
+    def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: TextStats) -> None:
+        super().__init__(columns, specs, settings, stats)
+        self.spec = self.specs[0]
+        self.options = options_of(self.spec)
+        self.terms = list(stats.terms)
+        self.word_counts, self.doc_freq, self.n_docs = stats.word_counts, stats.doc_freq, stats.n_docs
+
+    @classmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> TextStats:
+        column, unpruned = columns[0], _unpruned(options_of(specs[0]))
+        series = frame[column]
+        total = TextStats((), np.zeros((0, n_classes)), np.zeros((0, n_classes)), np.zeros(n_classes))
+        for start in range(0, len(series), _DOCS_PER_STEP):
+            part = slice(start, start + _DOCS_PER_STEP)
+            docs = documents(series.iloc[part], column)
+            observed = ~pd.isna(docs).to_numpy()
+            vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned)
+            check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
+            counts, present = _class_sums(x, y[part], w[part], n_classes)
+            n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
+            total = total + TextStats(tuple(vocab), counts, present, n_docs)
+        return total
+
+    def check(self) -> None:
+        if not len(self.vocabulary()):
+            raise DataError(f"Column {self.column!r} has no words left after preprocessing (every token is a "
+                            "stop word, pruned, or the documents are empty); relax the stop words or pruning.")
+
+    def _unpruned(self):
+        return _unpruned(self.options)
+
+    # -- the vocabulary and parameters -----------------------------------------------------
+    @derived
+    def vocabulary(self) -> np.ndarray:
+        """Indices (into self.terms) of the pruned vocabulary, in alphabetical term order."""
+        keep = np.flatnonzero(self.doc_freq.sum(axis=1) >= self.options.min_df)
+        if self.options.max_features is not None and len(keep) > self.options.max_features:
+            totals = self.word_counts[keep].sum(axis=1)
+            names = np.array(self.terms, dtype=object)[keep]
+            order = np.lexsort((names, -totals))
+            keep = keep[order[: self.options.max_features]]
+        names = np.array(self.terms, dtype=object)[keep]
+        return keep[np.argsort(names, kind="stable")]
+
+    @derived
+    def params(self) -> dict[str, Any]:
+        weights = self._weights()
+        defined = not np.isnan(weights["weights"]).any() and not (
+            weights["unk"] is not None and np.isnan(weights["unk"]).any())
+        return {**weights, "defined": defined,
+                "vocab_map": {self.terms[i]: j for j, i in enumerate(self.vocabulary())}}
+
+    def _weights(self) -> dict[str, Any]:
+        vocab = self.vocabulary()
+        counts = self.word_counts[vocab]
+        v = len(vocab)
+        a = float(self.smoothing.pseudo_counts(max(v, 1))[0]) if v else 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.spec.event_model == "bernoulli":
+                theta = (self.doc_freq[vocab] + a) / (self.n_docs + 2 * a)
+                log_on, log_off = np.log(theta), np.log1p(-theta)
+                return {"vocab": vocab, "alpha": a, "log_on": log_on, "log_off": log_off,
+                        "weights": log_on - log_off, "constant": log_off.sum(axis=0), "unk": None}
+            if self.spec.complement:
+                comp = counts.sum(axis=1, keepdims=True) - counts + a
+                weights = -np.log(comp / comp.sum(axis=0))
+                return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0, "unk": None}
+            if self.spec.vocabulary == "per_class_unk":
+                n_c = counts.sum(axis=0)
+                v_c = (counts > 0).sum(axis=0)
+                den = n_c + a * (v_c + 1)
+                weights = np.log(counts + a) - np.log(den)
+                return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
+                        "unk": np.log(a) - np.log(den)}
+            theta = (counts + a) / (counts.sum(axis=0) + a * v)
+            return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
+
+    def defined(self, params: dict[str, Any]) -> bool:
+        return params["defined"]
+
+    def _design(self, docs: pd.Series, params: dict[str, Any]) -> sparse.csr_matrix:
+        x = _pipeline.count_matrix(docs.tolist(), params["vocab_map"], self._unpruned())
+        if self.spec.event_model == "bernoulli":
+            x = sparse.csr_matrix((np.ones(x.nnz), x.indices, x.indptr), shape=x.shape)
+        return x
+
+    # -- prediction ------------------------------------------------------------------------
+    def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        out = np.zeros((len(frame), n_classes))
+        if self.column not in frame:
+            return out
+        params = self.params()
+        if not self.defined(params):
+            return out
+        column = frame[self.column]
+        for start in range(0, len(column), _DOCS_PER_STEP):
+            docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
+            observed = ~pd.isna(docs).to_numpy()
+            if observed.any():
+                out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
+        return out
+
+    def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
+        jll = np.asarray(self._design(docs, params) @ params["weights"]) + params["constant"]
+        if params["unk"] is not None:
+            unseen = _pipeline.unseen_counts(docs.tolist(), params["vocab_map"], self._unpruned())
+            jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
+        return jll
+
+    def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
+        n_classes = len(classes)
+        value = row.get(self.column)
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            return [Factor.skipped(self.column, self.kind, value, MISSING, n_classes,
+                                   "no document: left out of the product (seed 000, Eq. 22)")]
+        params = self.params()
+        if not self.defined(params):
+            return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
+                                   "some class has no words at all and l = 0 gives 0/0")]
+        terms = Counter(_pipeline.analyze(str(value), self.options))
+        words, log = self.words_table(terms, params, classes)
+        detail = "the sum over the document's words (table in Explanation.words); the multinomial coefficient cancels"
+        return [Factor(self.column, self.kind, value, USED, log, self._fractions(terms, params), detail, words)]
+
+    def words(self, doc: str, classes: list[Any] | None = None) -> pd.DataFrame:
+        """Each distinct term of one document: its count, status and log-weight per class."""
+        return self.words_table(Counter(_pipeline.analyze(doc, self.options)), self.params(), classes)[0]
+
+    def words_table(self, terms: Counter, params: dict[str, Any],
+                    classes: list[Any] | None) -> tuple[pd.DataFrame, np.ndarray]:
+        """Rows: the document's distinct terms (status used / UNK / unseen) and, for the Bernoulli
+        event model, one row for all absent vocabulary words; and the sum of their contributions,
+        which is the text factor's log-likelihood per class."""
+        n_classes = params["weights"].shape[1]
+        names = classes if classes is not None else list(range(n_classes))
+        bernoulli = self.spec.event_model == "bernoulli"
+        per_term = params["log_on"] if bernoulli else params["weights"]
+        vocab_map = params["vocab_map"]
+        counts = np.fromiter(terms.values(), dtype=float, count=len(terms))
+        positions = np.array([vocab_map.get(t, -1) for t in terms], dtype=int)
+        known = positions >= 0
+        logs = np.full((len(terms), n_classes), np.nan)
+        logs[known] = per_term[positions[known]]
+        status = np.where(known, USED, "UNK" if params["unk"] is not None else "unseen").astype(object)
+        if params["unk"] is not None:
+            logs[~known] = params["unk"]
+        used_counts = np.where(known | (params["unk"] is not None), 1.0 if bernoulli else counts, 0.0)
+        with np.errstate(invalid="ignore"):
+            contributions = np.where(used_counts[:, None] > 0, used_counts[:, None] * logs, 0.0)
+        table = {"term": list(terms), "count": counts.astype(int), "status": status}
+        table.update({f"log[{c}]": logs[:, j] for j, c in enumerate(names)})
+        table.update({f"contribution[{c}]": contributions[:, j] for j, c in enumerate(names)})
+        total = contributions.sum(axis=0)
+        words = pd.DataFrame(table)
+        if bernoulli:
+            absent = params["constant"] - params["log_off"][positions[known]].sum(axis=0)
+            total = total + absent
+            words.loc[len(words)] = {"term": "(absent vocabulary words)", "count": 0, "status": "absent",
+                                     **{f"log[{c}]": np.nan for c in names},
+                                     **{f"contribution[{c}]": v for c, v in zip(names, absent)}}
+        return words, total
+
+    def _fractions(self, terms: Counter, params: dict[str, Any]) -> tuple[Fraction | None, ...] | None:
+        if (self.spec.event_model != "multinomial" or self.spec.complement or params["unk"] is not None
+                or sum(terms.values()) > _MAX_TOKENS_FOR_FRACTIONS):
+            return None
+        vocab, vocab_map = params["vocab"], params["vocab_map"]
+        counts = self.word_counts[vocab]
+        a = to_fraction(params["alpha"])
+        out = []
+        for c, den in enumerate(self._denominators()):
+            if den == 0:
+                return None
+            total = Fraction(1)
+            for term, count in terms.items():
+                if term in vocab_map:
+                    total *= smoothed_fraction(counts[vocab_map[term], c], a, den) ** int(count)
+            out.append(total)
+        return tuple(out)
+
+    @derived
+    def _denominators(self) -> list[Fraction]:
+        """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
+        params = self.params()
+        counts = self.word_counts[params["vocab"]]
+        return exact_denominators(counts, [to_fraction(params["alpha"])] * len(params["vocab"]))
+
+    # -- tables ----------------------------------------------------------------------------
+    def top_words(self, column: str, classes: list[Any], n: int = 10) -> pd.DataFrame:
+        """The n most probable words per class: probability is P(w | c) (multinomial, with UNK:
+        seed 000 Eq. 10, seed 004) or P(w present | c) (Bernoulli, seed 002). For Complement NB
+        the words are ranked by the class's own smoothed P(w | c); log_weight is then the
+        complement weight the model scores with (not a log-probability)."""
+        params = self.params()
+        vocab = params["vocab"]
+        names = np.array(self.terms, dtype=object)[vocab]
+        bernoulli = self.spec.event_model == "bernoulli"
+        counts = self.doc_freq[vocab] if bernoulli else self.word_counts[vocab]
+        if bernoulli:
+            probability = np.exp(params["log_on"])
+        elif self.spec.complement:
+            probability = smoothed(counts, np.full(len(vocab), params["alpha"]))
+        else:
+            probability = np.exp(params["weights"])
+        rows = []
+        for c, label in enumerate(classes):
+            order = np.lexsort((names, -probability[:, c]))[:n]
+            for rank, j in enumerate(order, start=1):
+                rows.append({"class": label, "rank": rank, "term": names[j], "count": counts[j, c],
+                             "probability": probability[j, c], "log_weight": params["weights"][j, c]})
+        return pd.DataFrame(rows, columns=["class", "rank", "term", "count", "probability", "log_weight"])
+
+    def vocabulary_terms(self) -> list[str]:
+        return [self.terms[i] for i in self.vocabulary()]
+
+    def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
+        """P(w | c) (or P(w present | c)) of each vocabulary word; exact for the multinomial."""
+        params = self.params()
+        index = pd.Index(self.vocabulary_terms(), name=column)
+        if exact and self.spec.event_model == "multinomial" and not self.spec.complement and params["unk"] is None:
+            counts = self.word_counts[params["vocab"]]
+            a = to_fraction(params["alpha"])
+            dens = self._denominators()
+            cells = [[smoothed_fraction(counts[j, c], a, den) for c, den in enumerate(dens)]
+                     for j in range(len(index))]
+            return pd.DataFrame(cells, index=index, columns=classes, dtype=object)
+        return pd.DataFrame(np.exp(params["log_on"] if "log_on" in params else params["weights"]),
+                            index=index, columns=classes)
+
+    def counts(self, column: str, classes: list[Any]) -> pd.DataFrame:
+        source = self.doc_freq if self.spec.event_model == "bernoulli" else self.word_counts
+        return pd.DataFrame(source[self.vocabulary()], index=pd.Index(self.vocabulary_terms(), name=column),
+                            columns=classes)
+
+    def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
+        """Word counts (or presences), w = log theta_c1 / theta_c0   [seed 000, Eq. 19; seed 002];
+        plus the UNK-token count (seed 004) and, for the Bernoulli event model, an "observed" term
+        carrying the absent words' constant."""
+        params = self.params()
+        names = [f"{self.column}: {t}" for t in self.vocabulary_terms()]
+        weights = [log_ratio(params["weights"])]
+        n = len(frame)
+        if n and self.column in frame:
+            docs = documents(frame[self.column], self.column)
+            observed = ~pd.isna(docs).to_numpy()
+            x = sparse.lil_matrix((n, len(names)))
+            x[np.flatnonzero(observed)] = self._design(docs[observed], params)
+            x = x.tocsr()
+        else:
+            observed = np.zeros(n, dtype=bool)
+            x = sparse.csr_matrix((n, len(names)))
+        extra_names, extra_cols = [], []
+        if params["unk"] is not None:
+            extra_names.append(f"{self.column}: UNK tokens")
+            weights.append(np.array([params["unk"][1] - params["unk"][0]]))
+            unseen = np.zeros(n)
+            if observed.any():
+                unseen[observed] = _pipeline.unseen_counts(list(docs[observed]), params["vocab_map"], self._unpruned())
+            extra_cols.append(unseen)
+        if self.spec.event_model == "bernoulli":
+            extra_names.append(f"{self.column} observed")
+            weights.append(np.array([params["constant"][1] - params["constant"][0]]))
+            extra_cols.append(observed.astype(float))
+        if extra_cols:
+            x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
+        return x, names + extra_names, np.concatenate(weights)
+
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lengths = rng.poisson(np.nan_to_num(self.word_counts.sum(axis=0) / self.n_docs)[y])
+        params = self.params()
+        names = np.array([self.terms[i] for i in params["vocab"]], dtype=object)
+        theta = np.nan_to_num(np.exp(params["weights"] if self.spec.event_model != "bernoulli" else params["log_on"]))
+        if self.spec.event_model == "bernoulli":
+            present = rng.random((len(y), len(names))) < theta[:, y].T
+            return {self.column: np.array([" ".join(names[row]) for row in present], dtype=object)}
+        probs = theta / theta.sum(axis=0, keepdims=True)
+        counts = rng.multinomial(lengths.astype(int), probs[:, y].T)
+        return {self.column: np.array([" ".join(np.repeat(names, row)) for row in counts], dtype=object)}
+
+
+def options_of(spec: Text) -> Any:
+    """A text spec's pipeline options (the defaults when it gives none)."""
+    return spec.options if spec.options is not None else _pipeline.TextOptions()
+
+
+def _unpruned(options: Any) -> Any:
+    """The options without pruning: statistics keep every term; pruning is derived after merging."""
+    return dataclasses.replace(options, min_df=1, max_features=None)
+
+
+# Documents per step: Python strings are made for one step at a time (a pandas text column
+# is stored compactly; 100,000 documents as Python strings would take another copy).
+_DOCS_PER_STEP = 10_000
+
+# Rows per step when summing a document-term matrix by class: each step copies only its own
+# slice, so the extra memory stays a few MB however large the corpus.
+_ROWS_PER_STEP = 20_000
+
+
+def _class_sums(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per term and class: the weighted word count and the weighted number of documents containing it."""
+    counts = np.zeros((x.shape[1], n_classes))
+    present = np.zeros((x.shape[1], n_classes))
+    for start in range(0, x.shape[0], _ROWS_PER_STEP):
+        part = x[start:start + _ROWS_PER_STEP]
+        ys, ws = y[start:start + _ROWS_PER_STEP], w[start:start + _ROWS_PER_STEP]
+        onehot = sparse.csr_matrix((ws, (np.arange(len(ys)), ys)), shape=(len(ys), n_classes))
+        counts += (onehot.T @ part).toarray().T
+        seen = sparse.csr_matrix((np.ones(part.nnz), part.indices, part.indptr), shape=part.shape)
+        present += (onehot.T @ seen).toarray().T
+    return counts, present
+
+
+def documents(series: pd.Series, column: str) -> pd.Series:
+    """Documents as str (missing stays missing); a numeric column is refused by name."""
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series) and series.notna().any():
+        raise DataError(f"Column {column!r} is text but holds numbers (e.g. {series.dropna().iloc[0]!r}); "
+                        "type it Gaussian or categorical.")
+    return series.astype(object).where(series.notna(), None)

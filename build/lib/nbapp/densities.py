@@ -1,0 +1,79 @@
+"""What a Gaussian-fit plot draws, computed here so pages only draw it   [seed 000, Eq. 12-14].
+
+Per class: the training values binned into a histogram scaled as a density (so the bars
+and the curve share one axis), and the fitted normal density N(mu_c, var_c) on a grid.
+Binning happens here, so a plot of a million rows sends a few hundred numbers to the
+browser, not a million.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["GaussianFitPlot", "gaussian_fit_plot", "PoissonFitPlot", "poisson_fit_plot"]
+
+
+@dataclass(frozen=True)
+class GaussianFitPlot:
+    histogram: pd.DataFrame   # class, left, right, density
+    curves: pd.DataFrame      # class, x, density
+
+
+def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
+                      *, bins: int = 30, points: int = 300) -> GaussianFitPlot:
+    """The histogram of frame[column] per class of the model's target (weighted by the model's
+    weight column, as it was fitted) and the fitted density p(x | c) on a grid around the data."""
+    fits = model.gaussian(column)
+    labels = frame[model.target_]
+    weights = frame[model.weight_] if model.weight_ in frame else None
+    x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    finite = np.isfinite(x)
+    lo, hi = (float(x[finite].min()), float(x[finite].max())) if finite.any() else (-1.0, 1.0)
+    sd = float(np.sqrt(fits["var"].max())) if len(fits) else 1.0
+    pad = max(3 * sd, (hi - lo) * 0.1, 1e-9)
+    edges = np.linspace(lo, hi if hi > lo else lo + 1.0, bins + 1)
+    grid = np.linspace(lo - pad, hi + pad, points)
+    hist_rows, curve_rows = [], []
+    labels = labels.to_numpy()
+    w = np.ones(len(x)) if weights is None else pd.to_numeric(weights, errors="coerce").to_numpy(dtype=float)
+    curves = model.gaussian_density(column, grid)
+    for cls in fits.index:
+        in_class = finite & (labels == cls) & (w > 0)
+        density, _ = np.histogram(x[in_class], bins=edges, weights=w[in_class], density=bool(in_class.any()))
+        hist_rows.append(pd.DataFrame({"class": cls, "left": edges[:-1], "right": edges[1:], "density": density}))
+        curve_rows.append(pd.DataFrame({"class": cls, "x": grid, "density": curves[cls].to_numpy()}))
+    return GaussianFitPlot(pd.concat(hist_rows, ignore_index=True), pd.concat(curve_rows, ignore_index=True))
+
+
+@dataclass(frozen=True)
+class PoissonFitPlot:
+    observed: pd.DataFrame    # class, x, share (the class's rows with count x, weighted)
+    fitted: pd.DataFrame      # class, x, probability P(x | c) of the fitted Poisson
+
+
+def poisson_fit_plot(model: Any, column: str, frame: pd.DataFrame, *, max_points: int = 60) -> PoissonFitPlot:
+    """Per class, the share of rows with each count and the fitted P(x | c) = lambda^x e^-lambda / x!
+    at the same counts (0 up to the larger of the data's maximum and lambda + 4 sqrt(lambda))."""
+    rates = model.parameters(column)["lambda"].to_numpy(dtype=float)
+    x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    finite = np.isfinite(x)
+    top = max(float(x[finite].max()) if finite.any() else 0.0,
+              float(np.nanmax(rates + 4 * np.sqrt(rates))) if len(rates) else 0.0)
+    grid = np.unique(np.round(np.linspace(0, np.ceil(top), min(int(np.ceil(top)) + 1, max_points))))
+    labels = frame[model.target_].to_numpy()
+    w = (np.ones(len(x)) if model.weight_ not in frame
+         else pd.to_numeric(frame[model.weight_], errors="coerce").to_numpy(dtype=float))
+    fitted = model.gaussian_density(column, grid)
+    observed_rows, fitted_rows = [], []
+    for cls in fitted.columns:
+        in_class = finite & (labels == cls) & (w > 0)
+        total = w[in_class].sum()
+        counts = pd.Series(w[in_class]).groupby(x[in_class]).sum()
+        share = counts / total if total > 0 else counts
+        observed_rows.append(pd.DataFrame({"class": cls, "x": share.index.to_numpy(), "share": share.to_numpy()}))
+        fitted_rows.append(pd.DataFrame({"class": cls, "x": grid, "probability": fitted[cls].to_numpy()}))
+    return PoissonFitPlot(pd.concat(observed_rows, ignore_index=True), pd.concat(fitted_rows, ignore_index=True))

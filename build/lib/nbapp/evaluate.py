@@ -1,0 +1,392 @@
+"""Honest estimates of how well a Naive Bayes configuration predicts unseen rows.
+
+Two seeded ways to hold data out (seed 004, "train / development / test data"):
+
+* :func:`holdout` - one stratified split into a training and a test part;
+* :func:`cross_validate` - stratified k-fold cross-validation: every row is predicted
+  exactly once, by a model fitted on the other k - 1 folds.
+
+Both fit a fresh model per split from ``make_model`` (a zero-argument callable returning an
+unfitted :class:`nbapp.NaiveBayes`, e.g. ``lambda: nbapp.NaiveBayes(features=..., alpha=1)``)
+and score the pooled out-of-sample predictions with :func:`score`: accuracy, the confusion
+matrix, per-class precision / recall / F1 and the log-loss. Everything is vectorised; the
+only Python loop runs over the k folds.
+
+Frequency weights (a count column such as seed 004's bikes) are expanded into that many
+identical rows before splitting, so a row that stands for 78 bikes is 78 test cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from operator import add
+from typing import Any, Callable, Protocol
+
+import numpy as np
+import pandas as pd
+
+from nbapp.errors import DataError
+from nbapp.ordering import classes_of, sort_values
+
+__all__ = [
+    "Scores",
+    "Evaluation",
+    "Progress",
+    "score",
+    "holdout",
+    "cross_validate",
+    "stratified_folds",
+    "holdout_mask",
+    "expand_weights",
+]
+
+#: Label used in the confusion matrix for rows no class could explain (l = 0, issue 2).
+UNDETERMINED = "(undetermined)"
+
+
+class Progress(Protocol):
+    """Called after each finished step: ``progress(done, total, message)``."""
+
+    def __call__(self, done: int, total: int, message: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Out-of-sample quality of a set of predictions.
+
+    accuracy  = (1/n) sum_i I(y_hat_i = y_i)
+    precision = TP_c / (TP_c + FP_c), recall = TP_c / (TP_c + FN_c), F1 = 2 P R / (P + R)
+    log_loss  = -(1/n) sum_i log P(y_i | x_i), natural log; infinite as soon as one row's
+                true class got probability 0 (possible at l = 0), which is the honest value.
+    """
+
+    n: int
+    accuracy: float
+    log_loss: float
+    confusion: pd.DataFrame  # index: true class, columns: predicted class (+ undetermined)
+    per_class: pd.DataFrame  # index: class; columns precision, recall, f1, support
+    undetermined: int  # rows where every class had probability 0
+    zero_probability: int  # rows whose true class got probability 0
+
+    @property
+    def macro_f1(self) -> float:
+        """Unweighted mean of the per-class F1 scores, over the classes that occur in the truth
+        or the predictions (as scikit-learn's f1_score(average="macro"))."""
+        occurs = (self.per_class["support"] > 0) | (self.confusion.reindex(
+            columns=self.per_class.index, fill_value=0).sum(axis=0) > 0)
+        return float(self.per_class.loc[occurs, "f1"].mean())
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of :func:`holdout` or :func:`cross_validate`.
+
+    ``predictions`` has one row per test case: ``row`` (the index label in the input frame),
+    ``fold``, ``true``, ``predicted`` and one column ``P(<class>)`` per class.
+    """
+
+    method: str  # "holdout" or "kfold"
+    seed: int
+    n_splits: int
+    scores: Scores  # on all out-of-sample predictions pooled
+    fold_scores: tuple[Scores, ...]
+    predictions: pd.DataFrame
+    classes: tuple[Any, ...]
+
+    @property
+    def fold_accuracy(self) -> pd.Series:
+        """Accuracy per fold (one entry for a hold-out split)."""
+        return pd.Series([s.accuracy for s in self.fold_scores], name="accuracy", dtype=float)
+
+
+def log_proba_for_scoring(model: Any, rows: pd.DataFrame) -> pd.DataFrame:
+    """The model's log posteriors with undetermined rows (every class impossible) set to -inf,
+    so :func:`score` counts them as undetermined instead of as the prior's top class."""
+    log_proba, undetermined = model.log_posterior(rows)
+    return log_proba.mask(undetermined, -np.inf, axis=0)
+
+
+def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
+    """Score predictions given as log-probabilities (one column per class).
+
+    ``y_true`` is aligned by position. A row whose log-probabilities are all -inf or NaN is
+    *undetermined*: it counts as wrong and appears in the confusion matrix's extra column.
+    Classes seen in ``y_true`` but absent from ``log_proba`` are given probability 0.
+    """
+    y = pd.Series(np.asarray(y_true, dtype=object))
+    if len(y) != len(log_proba):
+        raise DataError(f"score needs as many true labels ({len(y)}) as predictions ({len(log_proba)}).")
+    if len(y) == 0:
+        raise DataError("There are no test rows to score; use more data or a larger test share.")
+    classes = list(log_proba.columns)
+    extra = [c for c in pd.unique(y) if c not in set(classes)]
+    all_classes = classes + sort_values(extra)
+    logp = log_proba.reindex(columns=all_classes).to_numpy(dtype=float, na_value=np.nan)
+    logp = np.where(np.isnan(logp), -np.inf, logp)
+
+    k = len(all_classes)
+    true_code = pd.Categorical(y, categories=all_classes).codes.astype(np.int64)
+    undetermined = ~np.isfinite(logp).any(axis=1)
+    pred_code = np.where(undetermined, k, np.argmax(logp, axis=1))
+
+    counts = np.bincount(true_code * (k + 1) + pred_code, minlength=k * (k + 1)).reshape(k, k + 1)
+    tp = np.diag(counts[:, :k]).astype(float)
+    support = counts.sum(axis=1).astype(float)
+    predicted = counts[:, :k].sum(axis=0).astype(float)
+    precision = _ratio(tp, predicted)
+    recall = _ratio(tp, support)
+    f1 = _ratio(2 * precision * recall, precision + recall)
+
+    true_logp = logp[np.arange(len(y)), true_code]
+    with np.errstate(invalid="ignore"):
+        log_loss = float(-np.mean(true_logp))
+
+    columns = [*all_classes, UNDETERMINED] if undetermined.any() else all_classes
+    confusion = pd.DataFrame(counts[:, : len(columns)], index=pd.Index(all_classes, name="true"),
+                             columns=pd.Index(columns, name="predicted"))
+    per_class = pd.DataFrame(
+        {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)},
+        index=pd.Index(all_classes, name="class"),
+    )
+    return Scores(
+        n=len(y),
+        accuracy=float(tp.sum() / len(y)),
+        log_loss=log_loss,
+        confusion=confusion,
+        per_class=per_class,
+        undetermined=int(undetermined.sum()),
+        zero_probability=int(np.isneginf(true_logp).sum()),
+    )
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den with 0 where den is 0 (scikit-learn's zero_division=0)."""
+    out = np.zeros_like(num, dtype=float)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def expand_weights(df: pd.DataFrame, weight: str | None, *, max_rows: int = 5_000_000) -> pd.DataFrame:
+    """Repeat each row ``df[weight]`` times (frequency weights -> individual cases).
+
+    The weight column is dropped. Weights must be whole numbers >= 0. More than
+    ``max_rows`` rows in all is refused before anything is copied: every repeat is a full
+    copy of its row, so 5 million rows of a few dozen columns already take gigabytes, and
+    a typo'd weight (1e9) would exhaust memory instead of failing with a sentence.
+    """
+    if weight is None:
+        return df
+    if weight not in df.columns:
+        raise DataError(f"The weight column {weight!r} is not in the data; pick an existing column or none.")
+    w = pd.to_numeric(df[weight], errors="coerce").to_numpy(dtype=float)
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0) | (w != np.round(w)))
+    if bad.size:
+        row, value = df.index[bad[0]], df[weight].iloc[bad[0]]
+        value = value.item() if isinstance(value, np.generic) else value
+        raise DataError(
+            f"Column {weight!r} must hold whole numbers >= 0 to count as frequency weights, "
+            f"but row {row!r} holds {value!r}; fix it or evaluate without weights."
+        )
+    total = float(w.sum())
+    if total > max_rows:
+        raise DataError(
+            f"The weights in column {weight!r} add up to {total:,.0f} rows once each row is repeated, "
+            f"more than the {max_rows:,} that fit in memory here; evaluate on a sample or without weights."
+        )
+    out = df.loc[df.index.repeat(w.astype(np.int64))].drop(columns=[weight])
+    return out
+
+
+def _class_codes(y: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    codes, uniques = pd.factorize(y, sort=True, use_na_sentinel=True)
+    return codes, np.asarray(uniques, dtype=object)
+
+
+def stratified_folds(y: pd.Series | np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
+    """Assign each row a fold 0..k-1, stratified by class and shuffled by ``seed``.
+
+    Within each class the (shuffled) rows are dealt out round-robin, starting where the
+    previous class stopped, so every fold gets floor or ceil of n_c / k rows of class c and
+    fold sizes differ by at most one.
+    """
+    y = pd.Series(np.asarray(y, dtype=object))
+    n = len(y)
+    if not isinstance(k, (int, np.integer)) or k < 2:
+        raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
+    if k > n:
+        raise DataError(f"There are {n} rows, too few for {k} folds; choose k <= {n}.")
+    codes, _ = _class_codes(y)
+    rng = np.random.default_rng(seed)
+    shuffled = rng.permutation(n)
+    order = shuffled[np.argsort(codes[shuffled], kind="stable")]  # grouped by class, shuffled inside
+    position = np.arange(n)  # running position over the grouped rows: round-robin across classes
+    folds = np.empty(n, dtype=np.int64)
+    folds[order] = position % k
+    return folds
+
+
+def holdout_mask(y: pd.Series | np.ndarray, *, test_size: float = 0.3, seed: int = 0) -> np.ndarray:
+    """Boolean mask of test rows: round(test_size * n_c) shuffled rows of each class c.
+
+    A class keeps at least one training row, so the model has seen every class.
+    """
+    if not 0 < test_size < 1:
+        raise DataError(f"The test share must lie strictly between 0 and 1, not {test_size!r}.")
+    y = pd.Series(np.asarray(y, dtype=object))
+    n = len(y)
+    codes, _ = _class_codes(y)
+    rng = np.random.default_rng(seed)
+    shuffled = rng.permutation(n)
+    order = shuffled[np.argsort(codes[shuffled], kind="stable")]
+    sorted_codes = codes[order]
+    class_sizes = np.bincount(sorted_codes + 1)[1:] if n else np.array([], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(class_sizes)[:-1]])
+    valid = sorted_codes >= 0
+    rank = np.arange(n) - np.where(valid, starts[np.maximum(sorted_codes, 0)], 0)
+    n_test = np.minimum(np.floor(test_size * class_sizes + 0.5), class_sizes - 1).astype(np.int64)
+    take = valid & (rank < np.where(valid, n_test[np.maximum(sorted_codes, 0)], 0))
+    mask = np.zeros(n, dtype=bool)
+    mask[order] = take
+    if not mask.any():
+        raise DataError(
+            f"The test share {test_size:g} leaves no test rows in {n} rows; raise it or use cross-validation."
+        )
+    return mask
+
+
+def holdout(
+    make_model: Callable[[], Any],
+    df: pd.DataFrame,
+    target: str,
+    *,
+    test_size: float = 0.3,
+    seed: int = 0,
+    weight: str | None = None,
+    progress: Progress | None = None,
+) -> Evaluation:
+    """Fit on a stratified, seeded share of the rows and score the rest."""
+    data, y = _prepare(df, target, weight)
+    test = holdout_mask(y, test_size=test_size, seed=seed)
+    folds = np.where(test, 0, -1)
+    return _run(make_model, data, y, target, folds, 1, "holdout", seed, progress)
+
+
+def cross_validate(
+    make_model: Callable[[], Any],
+    df: pd.DataFrame,
+    target: str,
+    *,
+    k: int = 5,
+    seed: int = 0,
+    weight: str | None = None,
+    progress: Progress | None = None,
+) -> Evaluation:
+    """Stratified k-fold cross-validation: each row is predicted once, by a model not fitted on it."""
+    data, y = _prepare(df, target, weight)
+    folds = stratified_folds(y, k, seed=seed)
+    return _run(make_model, data, y, target, folds, k, "kfold", seed, progress)
+
+
+def _prepare(df: pd.DataFrame, target: str, weight: str | None) -> tuple[pd.DataFrame, pd.Series]:
+    if target not in df.columns:
+        raise DataError(f"The target column {target!r} is not in the data; choose one of its columns.")
+    data = expand_weights(df, weight)
+    labelled = data[target].notna().to_numpy()
+    data = data.loc[labelled] if not labelled.all() else data
+    if len(data) < 2:
+        raise DataError(
+            f"Evaluation needs at least 2 rows with a value in the target column {target!r}, but "
+            f"the data has {len(data)}; fill in the missing labels or choose another target column."
+        )
+    if data[target].nunique() < 2:
+        raise DataError(f"The target column {target!r} has one class only; evaluation needs two or more.")
+    return data, data[target]
+
+
+def _run(
+    make_model: Callable[[], Any],
+    data: pd.DataFrame,
+    y: pd.Series,
+    target: str,
+    folds: np.ndarray,
+    n_splits: int,
+    method: str,
+    seed: int,
+    progress: Progress | None,
+) -> Evaluation:
+    log_parts: list[pd.DataFrame] = []
+    fold_scores: list[Scores] = []
+    positions: list[np.ndarray] = []
+    fold_stats = _fold_statistics(make_model, data, target, folds, n_splits) if method == "kfold" else None
+    for fold in range(n_splits):
+        test = folds == fold
+        train = ~test if method == "kfold" else folds == -1
+        if not test.any():
+            continue
+        model = make_model()
+        try:
+            if fold_stats is not None:      # the other folds' statistics, merged: no refit per fold
+                model.fit_stats(reduce(add, [s for f, s in fold_stats.items() if f != fold]), target)
+            else:
+                model.fit(data.iloc[np.flatnonzero(train)], target=target)
+            log_proba = log_proba_for_scoring(model, data.iloc[np.flatnonzero(test)])
+        except DataError as err:
+            where = "the training part" if method == "holdout" else f"fold {fold + 1} of {n_splits}"
+            raise DataError(f"While fitting on {where}: {err}") from err
+        y_test = y.iloc[np.flatnonzero(test)]
+        fold_scores.append(score(y_test, log_proba))
+        log_parts.append(log_proba)
+        positions.append(np.flatnonzero(test))
+        if progress is not None:
+            label = "Hold-out split" if method == "holdout" else f"Fold {fold + 1} of {n_splits}"
+            progress(fold + 1, n_splits, f"{label} done")
+
+    classes = classes_of(y)
+    log_all = pd.concat([p.reindex(columns=classes) for p in log_parts], axis=0)
+    pos = np.concatenate(positions)
+    y_all = y.iloc[pos]
+    pooled = score(y_all, log_all)
+    predictions = _prediction_table(data.index[pos], folds[pos], y_all, log_all)
+    return Evaluation(
+        method=method,
+        seed=seed,
+        n_splits=n_splits,
+        scores=pooled,
+        fold_scores=tuple(fold_scores),
+        predictions=predictions,
+        classes=tuple(classes),
+    )
+
+
+def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: str,
+                     folds: np.ndarray, n_splits: int) -> dict[int, Any]:
+    """Each fold's sufficient statistics, from one pass over the rows. A fold's training model is
+    built from the sum of the other folds' statistics, which equals a fit on those rows
+    (statistics are values, see nbapp.stats), so k-fold costs about one fit, not k."""
+    out = {}
+    for fold in range(n_splits):
+        rows = np.flatnonzero(folds == fold)
+        if len(rows):
+            try:
+                out[fold] = make_model().summarize(data.iloc[rows], target)
+            except DataError as err:
+                raise DataError(f"While fitting on fold {fold + 1} of {n_splits}: {err}") from err
+    return out
+
+
+def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_proba: pd.DataFrame) -> pd.DataFrame:
+    logp = log_proba.to_numpy(dtype=float, na_value=np.nan)
+    finite = np.isfinite(logp).any(axis=1)
+    best = np.argmax(np.where(np.isnan(logp), -np.inf, logp), axis=1)
+    classes = np.asarray(log_proba.columns, dtype=object)
+    predicted = np.where(finite, classes[best], None)
+    with np.errstate(invalid="ignore"):
+        proba = np.exp(logp)
+    out = pd.DataFrame(
+        {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": y.to_numpy(dtype=object),
+         "predicted": predicted}
+    )
+    for j, c in enumerate(classes):
+        out[f"P({c})"] = proba[:, j]
+    return out

@@ -1,0 +1,217 @@
+"""MLE vs MAP: how smoothing moves the CPT cells and one example's posterior.
+
+Every discrete estimator of the seeds is a count plus a pseudo-count (nbapp.smoothing):
+
+    Lidstone     (count + l) / (n_c + l K)               [seed 000, Eq. 7]  l = 0 is the MLE
+    m-estimate   (n_y + m p) / (n + m)                   [seed 003]         p = 1/K by default
+    Beta prior   (N_cd + a) / (N_c + a + b)              [seed 002]         binary features
+
+:func:`smoothing_path` re-smooths the model's counts once per strength s (l = s, m = s,
+or a = s a0, b = s b0; ``NaiveBayes.with_smoothing``, no pass over the data) and records
+chosen CPT cells and the posterior of one test example. At s = 0 all three are the MLE; a
+zero count then makes a cell 0 and can rule a class out entirely (the cells to highlight).
+Only the Beta variant on two-valued categorical columns refits, as Bernoulli features.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbapp.errors import DataError
+from nbapp.smoothing import BetaPrior, MEstimate
+from nbapp.specs import Bernoulli
+
+__all__ = ["SmoothingPath", "smoothing_path", "VARIANTS", "DEFAULT_STRENGTHS"]
+
+VARIANTS = ("lidstone", "m_estimate", "beta")
+#: l = 0, 0.5, ..., 10: the slider's range, 21 points per variant.
+DEFAULT_STRENGTHS = tuple(np.round(np.linspace(0.0, 10.0, 21), 10))
+_DISCRETE = ("categorical", "bernoulli", "multinomial")
+
+
+@dataclass(frozen=True)
+class SmoothingPath:
+    """The path in long format (one row per point, ready for a line chart).
+
+    ``cells``: columns "variant", "strength", "column", "value", "class", "count",
+    "probability" and "zero_count" (True where the raw count is 0: the cells that are 0
+    under the MLE). ``posterior``: columns "variant", "strength", "class", "posterior",
+    "undetermined" (every class ruled out, see nbapp.logspace) and "prediction".
+    """
+
+    cells: pd.DataFrame
+    posterior: pd.DataFrame
+    strengths: tuple[float, ...]
+    variants: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def zero_cells(self) -> pd.DataFrame:
+        """The chosen cells whose count is 0 (column, value, class, count)."""
+        first = self.cells[(self.cells["variant"] == self.variants[0])
+                           & (self.cells["strength"] == self.strengths[0])]
+        return first.loc[first["zero_count"], ["column", "value", "class", "count"]]
+
+    def posterior_at(self, strength: float, variant: str = "lidstone") -> pd.Series:
+        """The example's posterior at the strength on the path closest to ``strength``."""
+        rows = self.posterior[self.posterior["variant"] == variant]
+        if rows.empty:
+            raise DataError(f"The path has no {variant!r} variant; it has {list(self.variants)}.")
+        nearest = rows["strength"].iloc[(rows["strength"] - strength).abs().to_numpy().argmin()]
+        at = rows[rows["strength"] == nearest]
+        return pd.Series(at["posterior"].to_numpy(), index=at["class"].to_list(), name="posterior")
+
+
+def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
+                   cells: Sequence[tuple[str, Any]] | None = None,
+                   strengths: Sequence[float] = DEFAULT_STRENGTHS,
+                   variants: Sequence[str] = VARIANTS, m_prior: float | None = None,
+                   beta_shape: tuple[float, float] = (1.0, 1.0)) -> SmoothingPath:
+    """Re-smooth ``model``'s counts at each strength; record cells and posterior.
+
+    ``model`` is a fitted ``nbapp.NaiveBayes``: its settings (``m.params()``), target and
+    weight column are reused, only the smoothing changes. ``row`` is the test example (dict
+    or Series). ``cells`` are (column, value) pairs, every class each; by default the
+    example's own value of each categorical and Bernoulli feature and each count column.
+    ``m_prior`` is the m-estimate's p (None: 1/K). ``beta_shape`` = (a0, b0) gives the Beta
+    prior Beta(s a0, s b0); it acts on binary features (Bernoulli ones, and categorical ones
+    with two values, refitted as Bernoulli); other discrete features keep the model's l.
+    Columns with their own ``alpha`` in the spec do not move.
+    """
+    from nbapp.model import NaiveBayes   # the model module imports this package's siblings
+
+    if getattr(model, "target_", None) is None:
+        raise DataError("Fit the model first: the path reuses its target and settings.")
+    strengths = tuple(float(s) for s in strengths)
+    if not strengths or min(strengths) < 0 or not np.all(np.isfinite(strengths)):
+        raise DataError("Smoothing strengths must be finite numbers >= 0; give at least one.")
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise DataError(f"Unknown smoothing variant {unknown[0]!r}; choose from {list(VARIANTS)}.")
+    kinds = {c: s.kind for c, s in model.features_.items()}
+    notes: list[str] = []
+    variants = tuple(variants)
+    binary = _binary_as_bernoulli(model, kinds)
+    if "beta" in variants and "bernoulli" not in kinds.values() and not binary:
+        variants = tuple(v for v in variants if v != "beta")
+        notes.append("The Beta(a, b) prior applies to binary features only, and this model "
+                     "has none, so that variant is left out.")
+    elif "beta" in variants and binary:
+        notes.append(f"For the Beta prior the two-valued categorical columns {list(binary)} are "
+                     f"fitted as Bernoulli (a goes to the value named second in sorted order); "
+                     f"with a = b this is the same as Lidstone l = a on them.")
+    if not variants:
+        raise DataError("No smoothing variant left to draw; choose at least one.")
+    example = _one_row(row)
+    chosen = list(cells) if cells is not None else _default_cells(kinds, example)
+    _check_cells(chosen, kinds)
+    params = model.params()
+    cell_rows: list[dict[str, Any]] = []
+    posterior_rows: list[dict[str, Any]] = []
+    for variant in variants:
+        for s in strengths:
+            settings = _settings(params, variant, s, m_prior, beta_shape, binary)
+            if settings["features"] == params["features"]:   # only the smoothing moves: re-smooth the counts
+                refit = model.with_smoothing(alpha=settings["alpha"], smoothing=settings["smoothing"])
+            else:                                             # binary columns refitted as Bernoulli
+                refit = NaiveBayes(**settings).fit(df, target=model.target_, weight=model.weight_)
+            cell_rows.extend(_cell_values(refit, chosen, variant, s))
+            posterior_rows.extend(_posterior_values(refit, example, variant, s))
+    return SmoothingPath(cells=pd.DataFrame(cell_rows, columns=_CELL_COLUMNS),
+                         posterior=pd.DataFrame(posterior_rows, columns=_POSTERIOR_COLUMNS),
+                         strengths=strengths, variants=variants, notes=tuple(notes))
+
+
+_CELL_COLUMNS = ["variant", "strength", "column", "value", "class", "count", "probability",
+                 "zero_count"]
+_POSTERIOR_COLUMNS = ["variant", "strength", "class", "posterior", "undetermined", "prediction"]
+
+
+def _settings(params: dict[str, Any], variant: str, s: float, m_prior: float | None,
+              beta_shape: tuple[float, float], binary: dict[str, Any]) -> dict[str, Any]:
+    settings = dict(params)
+    if variant == "lidstone":
+        settings.update(alpha=s, smoothing=None)
+    elif variant == "m_estimate":
+        settings.update(smoothing=MEstimate(m=s, p=m_prior))
+    else:
+        settings.update(smoothing=BetaPrior(a=s * beta_shape[0], b=s * beta_shape[1]),
+                        features={**settings["features"], **binary})
+    return settings
+
+
+def _binary_as_bernoulli(model: Any, kinds: dict[str, str]) -> dict[str, Any]:
+    """Bernoulli specs for the categorical features with exactly two values in training,
+    so the Beta prior (binary features, seed 002) can act on them too."""
+    out: dict[str, Any] = {}
+    for column, kind in kinds.items():
+        if kind != "categorical":
+            continue
+        values = sorted(model.counts(column).index, key=str)
+        if len(values) == 2:
+            out[column] = Bernoulli(positive=values[1], alpha=model.features_[column].alpha)
+    return out
+
+
+def _one_row(row: Any) -> pd.DataFrame:
+    if isinstance(row, pd.DataFrame):
+        if len(row) != 1:
+            raise DataError(f"Give one test example, not {len(row)} rows.")
+        return row
+    if isinstance(row, pd.Series):
+        return row.to_frame().T
+    if isinstance(row, dict):
+        return pd.DataFrame([row])
+    raise DataError("Give the test example as a dict or a pandas Series.")
+
+
+def _default_cells(kinds: dict[str, str], example: pd.DataFrame) -> list[tuple[str, Any]]:
+    """The example's own value of each categorical / Bernoulli feature, each count column."""
+    out: list[tuple[str, Any]] = []
+    for column, kind in kinds.items():
+        if kind == "multinomial":
+            out.append((column, column))
+        elif kind in ("categorical", "bernoulli") and column in example:
+            value = example[column].iloc[0]
+            if not pd.isna(value):
+                out.append((column, value))
+    return out
+
+
+def _check_cells(cells: list[tuple[str, Any]], kinds: dict[str, str]) -> None:
+    for column, _ in cells:
+        if column not in kinds:
+            raise DataError(f"{column!r} is not a feature of the model; choose a cell of one of "
+                            f"{list(kinds)}.")
+        if kinds[column] not in _DISCRETE:
+            raise DataError(f"Column {column!r} is {kinds[column]}: smoothing moves the cells of "
+                            f"categorical, Bernoulli and count columns only.")
+
+
+def _cell_values(model: Any, cells: list[tuple[str, Any]], variant: str,
+                 s: float) -> list[dict[str, Any]]:
+    rows = []
+    for column, value in cells:                  # a handful of chosen cells
+        cpt, counts = model.cpt(column), model.counts(column)
+        if value not in cpt.index:
+            continue                             # unseen in training: no cell to draw
+        for c in model.classes_:
+            count = float(counts.at[value, c])
+            rows.append({"variant": variant, "strength": s, "column": column, "value": value,
+                         "class": c, "count": count, "probability": float(cpt.at[value, c]),
+                         "zero_count": count == 0})
+    return rows
+
+
+def _posterior_values(model: Any, example: pd.DataFrame, variant: str,
+                      s: float) -> list[dict[str, Any]]:
+    proba = model.predict_proba(example).iloc[0]
+    undetermined = bool(model.undetermined(example).iloc[0])
+    prediction = None if undetermined else proba.idxmax()
+    return [{"variant": variant, "strength": s, "class": c, "posterior": float(p),
+             "undetermined": undetermined, "prediction": prediction} for c, p in proba.items()]

@@ -1,0 +1,56 @@
+"""Log space, the one place where joint log-likelihoods become posteriors.
+
+Products of many probabilities underflow to 0.0 (seed 002; seed 004), so nbapp adds
+logs and normalises once, with log-sum-exp:
+
+    log P(x)     = logsumexp_c [log P(c) + sum_a log P(x_a | c)]
+    log P(c | x) = log P(c) + sum_a log P(x_a | c) - log P(x)       [seed 000, Eq. 3 and 5]
+
+``predict_proba`` and ``explain`` both call :func:`normalise_log`, so the Explain page
+and a downloaded prediction file can never disagree.
+
+When every class has probability 0 (possible with l = 0, or at values so extreme that
+every density underflows), P(x) = 0 and the posterior 0/0 is undefined. Such a row is
+flagged *undetermined*: its posterior is reported as the class prior (what is known
+without the evidence) and it gets no predicted class. Nothing is invented silently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["logsumexp_rows", "normalise_log"]
+
+
+def _shifted(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """a - max per row, the max (0 for rows of -inf) and log sum exp of the shifted row."""
+    a = np.atleast_2d(a)
+    top = a.max(axis=1, keepdims=True)
+    shift = np.where(np.isfinite(top), top, 0.0)
+    shifted = a - shift
+    with np.errstate(divide="ignore"):
+        log_sum = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return shifted, shift, log_sum
+
+
+def logsumexp_rows(a: np.ndarray) -> np.ndarray:
+    """log(sum(exp(a), axis=1)) without overflow; a row of -inf gives -inf."""
+    _, shift, log_sum = _shifted(a)
+    return (log_sum + shift)[:, 0]
+
+
+def normalise_log(joint_log: np.ndarray, log_prior: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Log posteriors, log evidence and the undetermined-row mask of a (rows x classes) array.
+
+    The posterior is (a - max) - log sum exp(a - max): subtracting the max first keeps
+    the small log-sum term from being rounded away when joint logs are huge (-1e15).
+    """
+    shifted, shift, log_sum = _shifted(joint_log)
+    log_evidence = (log_sum + shift)[:, 0]
+    undetermined = ~np.isfinite(log_evidence)
+    with np.errstate(invalid="ignore"):
+        log_posterior = shifted - log_sum
+    if undetermined.any():
+        prior_only = log_prior - logsumexp_rows(log_prior[None, :])[0]
+        log_posterior[undetermined] = prior_only
+    return log_posterior, log_evidence, undetermined

@@ -1,0 +1,504 @@
+"""The Naive Bayes model: mixed feature types, missing values, explained factor by factor.
+
+    P(c | x) = P(c) prod_{a in OBS} P(x_a | c) / P(x)        [seed 000, Eq. 5 and 22]
+
+Fitting is two steps: one pass over the rows summarises them into sufficient statistics
+(:class:`nbapp.stats.ModelStats`: class counts and each block's statistics), then the
+blocks are built *from* those statistics and the settings (:mod:`nbapp.blocks`). Statistics
+are values: ``partial_fit`` adds new statistics, :meth:`NaiveBayes.merge` adds another
+model's, ``with_priors`` / ``with_smoothing`` rebuild from the same statistics; nothing
+fitted is ever changed in place. This class owns the classes and the prior, loops over its
+blocks through their protocol, and normalises in log space in one place
+(:mod:`nbapp.logspace`).
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import reduce
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from nbapp.blocks import Block, BlockSettings, block_type
+from nbapp.errors import DataError
+from nbapp.explain import Explanation, build_explanation
+from nbapp.factor import Factor
+from nbapp.logspace import normalise_log
+from nbapp.ordering import python_scalar, sort_values
+from nbapp.priors import check_priors, class_prior
+from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.specs import parse_features
+from nbapp.stats import ModelStats
+
+__all__ = ["NaiveBayes", "merge"]
+
+_VARIANCES = ("mle", "unbiased", "pooled")
+# Weights beyond this make class totals lose whole rows in float64 (2**53 ~ 9e15).
+_MAX_WEIGHT = 1e15
+
+
+class NaiveBayes:
+    """Naive Bayes over mixed feature types.
+
+    Parameters
+    ----------
+    features : dict column -> type ("categorical", "bernoulli", "multinomial", "gaussian",
+        "text", "poisson", "ignore") or a spec object (:class:`nbapp.Bernoulli` (positive=...), ...).
+    alpha : Lidstone smoothing l >= 0 of every discrete feature; 0 is MLE
+        (seed 000, Eq. 7 and 10).
+    smoothing : instead of ``alpha``, :class:`nbapp.MEstimate` (seed 003) for every discrete
+        feature, or :class:`nbapp.BetaPrior` (seed 002) for the Bernoulli features.
+    prior_alpha : Dirichlet smoothing of the empirical class prior (seed 000, §2.4).
+    priors : "empirical", "uniform" or {class: probability}.
+    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance.
+    variance : "mle" (Eq. 14), "unbiased" or "pooled" for the Gaussian features.
+    """
+
+    def __init__(self, features: Mapping[str, Any], *, alpha: float = 1.0, smoothing: Any = None,
+                 prior_alpha: float = 0.0, priors: Any = "empirical", var_smoothing: float = 1e-9,
+                 variance: str = "mle") -> None:
+        self.features_: dict[str, Any] = parse_features(features)
+        self.alpha = float(Lidstone(alpha).l)
+        if smoothing is not None and not isinstance(smoothing, (Lidstone, MEstimate, BetaPrior)):
+            raise DataError("smoothing must be nbapp.Lidstone, nbapp.MEstimate or nbapp.BetaPrior.")
+        self.smoothing = smoothing
+        self.prior_alpha = float(Lidstone(prior_alpha).l)
+        self.priors = check_priors(priors)
+        if isinstance(var_smoothing, bool) or not isinstance(var_smoothing, (int, float)) \
+                or not np.isfinite(var_smoothing) or not 0 <= var_smoothing <= 1e6:
+            raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {var_smoothing!r}.")
+        self.var_smoothing = float(var_smoothing)
+        if variance not in _VARIANCES:
+            raise DataError(f"variance must be one of {', '.join(_VARIANCES)}, not {variance!r}.")
+        self.variance = variance
+        self._layout = self._block_layout()
+        self._unfit()
+
+    # -- configuration ---------------------------------------------------------------------
+    def params(self) -> dict[str, Any]:
+        """The constructor arguments, so an unfitted copy can be made: NaiveBayes(**m.params())."""
+        return {"features": dict(self.features_), "alpha": self.alpha, "smoothing": self.smoothing,
+                "prior_alpha": self.prior_alpha, "priors": self.priors,
+                "var_smoothing": self.var_smoothing, "variance": self.variance}
+
+    def _block_layout(self) -> list[tuple[type[Block], tuple[str, ...], tuple[Any, ...]]]:
+        """Which block scores which columns: one block per column, except that every column of
+        a grouped type (Gaussian, multinomial) joins that type's one block."""
+        singles, groups = [], {}
+        for column, spec in self.features_.items():
+            cls = block_type(spec)
+            if cls.grouped:
+                groups.setdefault(cls, []).append((column, spec))
+            else:
+                singles.append((cls, (column,), (spec,)))
+        grouped = [(cls, tuple(c for c, _ in items), tuple(s for _, s in items)) for cls, items in groups.items()]
+        for cls, _, specs in grouped:
+            if cls.smoothed and len({getattr(s, "alpha", None) for s in specs}) > 1:
+                raise DataError(f"All {cls.kind} columns form one {cls.kind} and must share one alpha.")
+        return singles + grouped
+
+    def _settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
+        """The one rule for which smoothing a block gets: its spec's own alpha (Lidstone), else the
+        model's m-estimate or Lidstone, a Beta prior for binary blocks only, else Lidstone(alpha)."""
+        own = getattr(specs[0], "alpha", None)
+        if own is not None:
+            smoothing: Any = Lidstone(own)
+        elif isinstance(self.smoothing, (MEstimate, Lidstone)):
+            smoothing = self.smoothing
+        elif isinstance(self.smoothing, BetaPrior) and cls.accepts_beta:
+            smoothing = self.smoothing
+        else:
+            smoothing = Lidstone(self.alpha)
+        return BlockSettings(smoothing, self.var_smoothing, self.variance)
+
+    def _unfit(self) -> None:
+        self.stats_: ModelStats | None = None
+        self.classes_: list[Any] = []
+        self.class_counts_ = np.zeros(0)
+        self.target_: str | None = None
+        self.weight_: str | None = None
+        self._blocks: tuple[Block, ...] = ()
+
+    # -- fitting: statistics, then blocks from statistics ----------------------------------
+    def summarize(self, df: pd.DataFrame, target: str, weight: str | None = None) -> ModelStats:
+        """One pass over the rows: the statistics a fit on them would be built from."""
+        _check_frame(df, target, list(self.features_), weight)
+        labels = df[target]
+        _check_labels(labels, target)
+        w = _weights(df, weight)
+        codes, uniques = pd.factorize(labels)
+        found = [python_scalar(u) for u in uniques]
+        classes = tuple(sort_values(found))
+        y = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))[codes]
+        k = len(classes)
+        blocks = tuple(cls.summarize(columns, specs, df, y, w, k) for cls, columns, specs in self._layout)
+        return ModelStats(classes, np.bincount(y, weights=w, minlength=k), blocks)
+
+    def fit(self, df: pd.DataFrame, target: str, weight: str | None = None) -> "NaiveBayes":
+        """Summarise the rows, then derive every parameter from the statistics."""
+        self._unfit()
+        self._install(self.summarize(df, target, weight), target, weight)
+        return self
+
+    def fit_stats(self, stats: ModelStats, target: str, weight: str | None = None) -> "NaiveBayes":
+        """Build the fitted model from statistics computed elsewhere (a file, a cluster, a merge)."""
+        self._unfit()
+        self._install(stats, target, weight)
+        return self
+
+    def partial_fit(self, df: pd.DataFrame, target: str | None = None, weight: str | None = None) -> "NaiveBayes":
+        """Add more rows (seed 001: incremental learning). Equals one fit on all the rows;
+        on bad rows the model is left as it was."""
+        if self.target_ is None:
+            if target is None:
+                raise DataError("The first partial_fit must name the target column.")
+            self._install(self.summarize(df, target, weight), target, weight, min_classes=1)
+            return self
+        if target is not None and target != self.target_:
+            raise DataError(f"This model predicts {self.target_!r}, not {target!r}.")
+        weight = weight if weight is not None else self.weight_
+        self._install(self.stats_ + self.summarize(df, self.target_, weight), self.target_, weight, min_classes=1)
+        return self
+
+    def merge(self, other: "NaiveBayes") -> "NaiveBayes":
+        """A new fitted model equal to one fit on the rows of both (neither is changed)."""
+        return merge([self, other])
+
+    def _install(self, stats: ModelStats, target: str, weight: str | None, *, min_classes: int = 2) -> None:
+        """Build every block from the statistics, then (only if all succeed) make them this model's."""
+        if len(stats.classes) < min_classes:
+            only = stats.classes[0] if stats.classes else None
+            raise DataError(f"The target {target!r} has one class only ({only!r}); "
+                            "Naive Bayes needs at least two classes to choose between.")
+        if not np.isfinite(stats.class_counts).all():
+            raise DataError("The weights add up beyond what a float64 can hold; scale them down.")
+        if len(stats.blocks) != len(self._layout):
+            raise DataError("These statistics were summarised for other features than this model's.")
+        blocks = tuple(cls.from_stats(columns, specs, self._settings(cls, specs), s)
+                       for (cls, columns, specs), s in zip(self._layout, stats.blocks))
+        self.stats_, self._blocks = stats, blocks
+        self.classes_, self.class_counts_ = list(stats.classes), stats.class_counts
+        self.target_, self.weight_ = target, weight
+
+    # -- fitted quantities -----------------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if self.target_ is None:
+            raise DataError("The model is not fitted yet: call fit(df, target=...) first.")
+
+    def _prior(self) -> tuple[np.ndarray, list]:
+        return class_prior(self.class_counts_, self.classes_, self.priors, self.prior_alpha)
+
+    @property
+    def priors_(self) -> pd.Series:
+        """P(c) per class (seed 000, §2.1)."""
+        self._check_fitted()
+        return pd.Series(self._prior()[0], index=self._class_index(), name="prior")
+
+    def prior_fractions(self) -> pd.Series:
+        self._check_fitted()
+        return pd.Series(self._prior()[1], index=self._class_index(), name="prior", dtype=object)
+
+    def _class_index(self) -> pd.Index:
+        return pd.Index(self.classes_, dtype=object)
+
+    @property
+    def log_prior_(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self._prior()[0])
+
+    @property
+    def blocks_(self) -> tuple[Block, ...]:
+        """The fitted feature blocks, in scoring order (immutable; see nbapp.blocks.base)."""
+        return self._blocks
+
+    def block_of(self, column: str) -> Block:
+        for block in self._blocks:
+            if column in block.columns:
+                return block
+        if column in self.features_:
+            self._check_fitted()
+        raise DataError(f"{column!r} is not a feature of this model; its features are {list(self.features_)}.")
+
+    def _fitted_block(self, column: str) -> Block:
+        self._check_fitted()
+        return self.block_of(column)
+
+    def smoothing_of(self, column: str) -> Any:
+        """The smoothing (Lidstone, MEstimate or BetaPrior) that this discrete feature's CPT uses."""
+        return self._fitted_block(column).smoothing_of(column)
+
+    def missing_columns(self, df: pd.DataFrame) -> list[str]:
+        """The model's target and feature columns that df lacks (e.g. an imported model on other data)."""
+        self._check_fitted()
+        return [c for c in [self.target_, *self.features_] if c not in df.columns]
+
+    def cpt(self, column: str, exact: bool = False, log: bool = False) -> pd.DataFrame:
+        """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10].
+
+        ``exact``: the cells as fractions; ``log``: natural logs (-inf for a zero cell at l = 0).
+        """
+        block = self._fitted_block(column)
+        if log:
+            with np.errstate(divide="ignore"):
+                return np.log(block.cpt(column, self._class_index()))
+        return block.cpt(column, self._class_index(), exact)
+
+    def counts(self, column: str) -> pd.DataFrame:
+        """The raw counts behind :meth:`cpt`, before smoothing."""
+        return self._fitted_block(column).counts(column, self._class_index())
+
+    def parameters(self, column: str) -> pd.DataFrame:
+        """Per class, the fitted parameters of a Gaussian (n, mean, var, ...) or Poisson (n, sum,
+        lambda, ...) feature."""
+        return self._fitted_block(column).parameters(column, self._class_index())
+
+    def gaussian(self, column: str) -> pd.DataFrame:
+        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
+        block = self._fitted_block(column)
+        if block.kind != "gaussian":
+            raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
+                            f"or m.parameters({column!r}).")
+        return block.parameters(column, self._class_index())
+
+    def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
+        """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column
+        per class   [seed 000, Eq. 12]."""
+        return self._fitted_block(column).density(column, x, self._class_index())
+
+    def typical_value(self, column: str) -> float:
+        """Where a number input for this feature starts: the mean of the fitted mixture (class
+        means weighted by P(c)), or the average count per training row of a count column."""
+        return self._fitted_block(column).typical_value(column, self._prior()[0], self.class_counts_)
+
+    def top_words(self, column: str, n: int = 10) -> pd.DataFrame:
+        """The n most probable words (or count columns) per class."""
+        return self._fitted_block(column).top_words(column, self.classes_, n)
+
+    # -- prediction ------------------------------------------------------------------------
+    def joint_log_likelihood(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
+        """log P(c) + sum of the used log P(x_a | c), per row and class."""
+        frame = _as_frame(df)
+        return pd.DataFrame(self._joint_log(frame), index=frame.index, columns=self._class_index())
+
+    def _joint_log(self, frame: pd.DataFrame) -> np.ndarray:
+        self._check_fitted()
+        _check_unique_columns(frame)
+        k = len(self.classes_)
+        total = np.repeat(self.log_prior_[None, :], len(frame), axis=0)
+        for block in self._blocks:
+            total += block.joint_log(frame, k)
+        return total
+
+    def _normalised(self, df: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        frame = _as_frame(df)
+        log_post, _, undetermined = normalise_log(self._joint_log(frame), self.log_prior_)
+        return frame, log_post, undetermined
+
+    def log_posterior(self, df: pd.DataFrame | Mapping[str, Any]) -> tuple[pd.DataFrame, pd.Series]:
+        """log P(c | x) per row and the undetermined-row flags, from one normalisation."""
+        frame, log_post, undetermined = self._normalised(df)
+        return (pd.DataFrame(log_post, index=frame.index, columns=self._class_index()),
+                pd.Series(undetermined, index=frame.index, name="undetermined"))
+
+    def predict_log_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
+        return self.log_posterior(df)[0]
+
+    def predict_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
+        """P(c | x) per row, columns = classes_ (sorted). Undetermined rows get the prior."""
+        frame, log_post, _ = self._normalised(df)
+        return pd.DataFrame(np.exp(log_post), index=frame.index, columns=self._class_index())
+
+    def predict(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.Series:
+        """The argmax class per row; <NA> where every class is impossible (undetermined)."""
+        frame, log_post, undetermined = self._normalised(df)
+        return pd.Series(decide(log_post, undetermined, self.classes_), index=frame.index,
+                         name=self.target_, dtype=object)
+
+    def undetermined(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.Series:
+        """True where P(x) = 0: every class has probability 0 (see nbapp.logspace)."""
+        return self.log_posterior(df)[1]
+
+    def explain(self, row: Mapping[str, Any] | pd.Series) -> Explanation:
+        """The step-by-step posterior of one example: prior, each factor, joint, evidence."""
+        self._check_fitted()
+        values = _as_row(row)
+        prior, prior_fractions = self._prior()
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(prior)
+        factors: dict[str, Factor] = {"prior": Factor("prior", "prior", None, "used", log_prior,
+                                                      tuple(prior_fractions), "P(c)")}
+        joint = log_prior.copy()
+        for block in self._blocks:           # block order, as in _joint_log
+            for f in block.factors(values, self.classes_):
+                factors[f.name] = f
+                if f.status == "used":
+                    joint = joint + f.log
+        log_post, _, undetermined = normalise_log(joint[None, :], log_prior)
+        ordered = [factors["prior"], *[factors[c] for c in self.features_]]
+        words = {f.name: f.table for f in ordered if f.table is not None}
+        return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)
+
+    # -- the same statistics under other settings ------------------------------------------
+    def with_priors(self, priors: Any) -> "NaiveBayes":
+        """The same fitted model under other class priors, without refitting (seed 004's bikes).
+
+        The statistics and blocks are shared; they are immutable values, so neither model can
+        change the other (a later partial_fit of either builds new ones).
+        """
+        self._check_fitted()
+        moved = copy.copy(self)
+        moved.priors = check_priors(priors)
+        moved._prior()          # a mapping must name exactly the model's classes
+        return moved
+
+    def with_smoothing(self, *, alpha: float | None = None, smoothing: Any = None) -> "NaiveBayes":
+        """The same statistics re-smoothed, without refitting: MLE vs MAP in one step (seed 000, Eq. 7).
+
+        ``alpha`` (Lidstone l) and ``smoothing`` mean what they mean in the constructor.
+        """
+        self._check_fitted()
+        params = {**self.params(), "smoothing": smoothing}
+        if alpha is not None:
+            params["alpha"] = alpha
+        return NaiveBayes(**params).fit_stats(self.stats_, self.target_, self.weight_)
+
+    # -- the model as a linear classifier and as a generator ------------------------------
+    def linear_form(self):
+        """w and b with log P(c1 | x) / P(c0 | x) = w.x + b (two classes)   [seed 000, Eq. 17-20]."""
+        from nbapp.linear import linear_form
+
+        self._check_fitted()
+        return linear_form(self)
+
+    def sample(self, n: int, random_state: int | None = None) -> pd.DataFrame:
+        """n synthetic rows drawn from the fitted model: c ~ P(c), then each x_a ~ P(x_a | c)."""
+        self._check_fitted()
+        rng = np.random.default_rng(random_state)
+        prior = self._prior()[0]
+        y = rng.choice(len(self.classes_), size=int(n), p=prior / prior.sum())
+        columns: dict[str, Any] = {self.target_: np.array(self.classes_, dtype=object)[y]}
+        for block in self._blocks:
+            columns.update(block.sample(y, rng, self.class_counts_))
+        return pd.DataFrame(columns)[[self.target_, *self.features_]]
+
+    # -- persistence -----------------------------------------------------------------------
+    def to_json(self) -> str:
+        """The model as versioned JSON (never pickle): settings and sufficient statistics."""
+        from nbapp.persist import model_to_json
+
+        return model_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "NaiveBayes":
+        from nbapp.persist import model_from_json
+
+        return model_from_json(text)
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(f"{c}: {s.kind}" for c, s in self.features_.items())
+        fitted = f"target={self.target_!r}, classes={self.classes_}" if self.target_ else "not fitted"
+        return f"NaiveBayes({kinds}; {fitted})"
+
+
+def merge(models: Iterable[NaiveBayes]) -> NaiveBayes:
+    """One fitted model from models fitted on parts of the rows: equal to one fit on all of
+    them (counts exactly, probabilities to rounding). The models must share their settings,
+    target and weight column; none of them is changed."""
+    models = list(models)
+    if not models:
+        raise DataError("merge needs at least one fitted model.")
+    first = models[0]
+    for i, other in enumerate(models):
+        if not isinstance(other, NaiveBayes):
+            raise DataError(f"merge takes nbapp models; item {i} is a {type(other).__name__}.")
+        if other.target_ is None:
+            raise DataError(f"Model {i} is not fitted; fit every part before merging.")
+        _check_same_settings(first, other, i)
+    stats = reduce(lambda a, b: a + b, (m.stats_ for m in models))
+    return NaiveBayes(**first.params()).fit_stats(stats, first.target_, first.weight_)
+
+
+def _check_same_settings(a: NaiveBayes, b: NaiveBayes, i: int) -> None:
+    ours, theirs = a.params(), b.params()
+    for name in ours:
+        if ours[name] != theirs[name]:
+            raise DataError(f"Model {i} has other settings than model 0 ({name}: {theirs[name]!r} vs "
+                            f"{ours[name]!r}); models merge only when fitted with the same settings.")
+    for name in ("target_", "weight_"):
+        if getattr(a, name) != getattr(b, name):
+            raise DataError(f"Model {i} has {name.rstrip('_')} {getattr(b, name)!r}, model 0 has "
+                            f"{getattr(a, name)!r}; models merge only when fitted on the same columns.")
+
+
+def decide(log_posterior: np.ndarray, undetermined: np.ndarray, classes: list[Any]) -> np.ndarray:
+    """The one argmax rule: the most probable class per row, <NA> for an undetermined row."""
+    labels = np.array(classes, dtype=object)[np.argmax(log_posterior, axis=1)]
+    labels[undetermined] = pd.NA
+    return labels
+
+
+def _check_unique_columns(frame: pd.DataFrame) -> None:
+    if not frame.columns.is_unique:
+        repeated = frame.columns[frame.columns.duplicated()][0]
+        raise DataError(f"The data has two columns named {repeated!r}; rename one so each column has one name.")
+
+
+def _as_frame(df: Any) -> pd.DataFrame:
+    if isinstance(df, pd.DataFrame):
+        return df
+    if isinstance(df, pd.Series):
+        return df.to_frame().T
+    if isinstance(df, Mapping):
+        return pd.DataFrame({k: pd.Series([v], dtype=object) for k, v in df.items()})
+    raise DataError(f"Give the rows as a pandas DataFrame (or one row as a dict), not {type(df).__name__}.")
+
+
+def _as_row(row: Any) -> dict[str, Any]:
+    """One example as a plain dict (explain's scalar path: no per-column pandas work)."""
+    if isinstance(row, pd.DataFrame):
+        if len(row) != 1:
+            raise DataError(f"explain takes one row, not {len(row)}.")
+        row = row.iloc[0]
+    if isinstance(row, pd.Series):
+        return row.to_dict()
+    if isinstance(row, Mapping):
+        return dict(row)
+    raise DataError(f"Give the example as a dict or a pandas Series, not {type(row).__name__}.")
+
+
+def _check_frame(df: Any, target: str, features: list[str], weight: str | None) -> None:
+    if not isinstance(df, pd.DataFrame):
+        raise DataError(f"Give the training data as a pandas DataFrame, not {type(df).__name__}.")
+    if len(df) == 0:
+        raise DataError("The training data has no rows.")
+    if target not in df.columns:
+        raise DataError(f"The target column {target!r} is not in the data; its columns are {list(df.columns)[:10]}.")
+    if target in features:
+        raise DataError(f"Column {target!r} is the target and cannot also be a feature.")
+    missing = [c for c in features if c not in df.columns]
+    if missing:
+        raise DataError(f"Feature column {missing[0]!r} is not in the data; its columns are {list(df.columns)[:10]}.")
+    if weight is not None and weight not in df.columns:
+        raise DataError(f"The weight column {weight!r} is not in the data.")
+
+
+def _check_labels(labels: pd.Series, target: str) -> None:
+    missing = labels.isna()
+    if missing.any():
+        rows = ", ".join(str(r) for r in labels.index[missing][:5])
+        raise DataError(f"The target {target!r} is missing in {int(missing.sum())} row(s) (first: {rows}); "
+                        "drop those rows or fill in their class.")
+
+
+def _weights(df: pd.DataFrame, weight: str | None) -> np.ndarray:
+    if weight is None:
+        return np.ones(len(df))
+    w = pd.to_numeric(df[weight], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    bad = ~np.isfinite(w) | (w < 0) | (w > _MAX_WEIGHT)
+    if bad.any():
+        row = df.index[np.flatnonzero(bad)[0]]
+        raise DataError(f"The weight column {weight!r} holds {df[weight][row]!r} in row {row}; "
+                        f"weights must be numbers between 0 and {_MAX_WEIGHT:g}.")
+    return w

@@ -1,0 +1,252 @@
+"""Models as versioned JSON: settings plus sufficient statistics, never pickle.
+
+A model file is untrusted input. It is checked against one written schema before anything
+is built from it: size (before parsing), no NaN / Infinity literals, no duplicate keys,
+bounded nesting, a known format name and version, no unknown keys, and every statistic's
+type, shape, finiteness and sign, with lengths that agree with the classes and categories.
+Anything else is refused with a DataError that names the field path, e.g.
+``feature 'Outlook': counts[2][1] is -3; counts cannot be negative``.
+
+Format (version 2)::
+
+    {"format": "nbapp.NaiveBayes", "version": 2,
+     "settings": {"features": {column: {"kind": ..., options}}, "alpha", "smoothing",
+                  "prior_alpha", "priors", "var_smoothing", "variance"},
+     "target": str, "weight": str | null,
+     "classes": [distinct strings or numbers], "class_counts": [numbers >= 0, not all 0],
+     "blocks": [{"kind", "columns", "stats": the block's statistics (Stats.to_state)}]}
+
+Version 1 files (nbapp before statistics were values) keep each block's statistics under
+"state" in the same layout; they are read by the same checks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+import numpy as np
+
+from nbapp.blocks.base import state_vector
+from nbapp.errors import DataError
+from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.specs import spec_from_dict, spec_to_dict
+from nbapp.stats import ModelStats
+
+__all__ = ["model_to_json", "model_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
+
+FORMAT = "nbapp.NaiveBayes"
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+# Parsing JSON takes about 13 times the document's size in memory; 64 MB keeps that under a
+# gigabyte and holds a 50,000-word text model of 30 classes.
+MAX_BYTES = 64 * 1024 * 1024
+_MAX_DEPTH = 32                   # the format nests 6 levels; deeper is not a model file
+_SMOOTHINGS = {"Lidstone": Lidstone, "MEstimate": MEstimate, "BetaPrior": BetaPrior}
+_TOP_KEYS = {"format", "version", "settings", "target", "weight", "classes", "class_counts", "blocks"}
+_SETTING_KEYS = {"features", "alpha", "smoothing", "prior_alpha", "priors", "var_smoothing", "variance"}
+PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib")
+
+
+def model_to_json(model: Any) -> str:
+    smoothing = model.smoothing
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "settings": {
+            "features": {c: spec_to_dict(s) for c, s in model.features_.items()},
+            "alpha": model.alpha,
+            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **vars(smoothing)},
+            "prior_alpha": model.prior_alpha,
+            "priors": model.priors if isinstance(model.priors, str) else
+            {"classes": list(model.priors), "values": list(model.priors.values())},
+            "var_smoothing": model.var_smoothing,
+            "variance": model.variance,
+        },
+        "target": model.target_,
+        "weight": model.weight_,
+        "classes": model.classes_,
+        "class_counts": model.class_counts_.tolist(),
+        "blocks": [{"kind": b.kind, "columns": b.columns, "stats": b.state()} for b in model.blocks_],
+    }
+    return json.dumps(data, allow_nan=False)
+
+
+def refuse_pickle(name: str | None, data: bytes | str) -> None:
+    """The one pickle refusal: by file name or by the bytes a pickle starts with."""
+    head = data[:2] if isinstance(data, bytes) else b""
+    if (name is not None and name.lower().endswith(PICKLE_SUFFIXES)) or head[:1] == b"\x80" \
+            or head in (b"cc", b"(d", b"(l"):
+        raise DataError("Pickle files are refused: nbapp loads models from JSON only, because unpickling "
+                        "a file can run any code on this machine. Save the model as JSON (Download the "
+                        "model) and load that file instead.")
+
+
+def model_from_json(text: str | bytes, name: str | None = None) -> Any:
+    from nbapp.model import NaiveBayes
+
+    refuse_pickle(name, text)
+    data = _parse(text)
+    _only(data, _TOP_KEYS, "the model file")
+    settings = _get(data, "settings", dict)
+    _only(settings, _SETTING_KEYS, "settings")
+    features = _get(settings, "features", dict, "settings")
+    model = NaiveBayes(
+        {c: spec_from_dict(s, f"feature {c!r}") for c, s in features.items()},
+        alpha=_get(settings, "alpha", (int, float), "settings"),
+        smoothing=_smoothing(settings.get("smoothing")),
+        prior_alpha=_get(settings, "prior_alpha", (int, float), "settings"),
+        priors=_priors(settings.get("priors")),
+        var_smoothing=_get(settings, "var_smoothing", (int, float), "settings"),
+        variance=_get(settings, "variance", str, "settings"),
+    )
+    classes = _classes(_get(data, "classes", list))
+    k = len(classes)
+    class_counts = state_vector(data.get("class_counts"), k, "class_counts")
+    if not class_counts.sum() > 0:
+        raise DataError("class_counts are all 0; a fitted model has seen at least one row.")
+    target = _get(data, "target", str)
+    weight = data.get("weight")
+    if weight is not None and not isinstance(weight, str):
+        raise DataError(f"weight is {weight!r}; it should be a column name or null.")
+    key = "state" if data["version"] == 1 else "stats"
+    blocks = _get(data, "blocks", list)
+    if len(blocks) != len(model._layout):
+        raise DataError(f"blocks: the file has {len(blocks)} feature blocks; its features make {len(model._layout)}.")
+    saved_by_columns = {}
+    for i, saved in enumerate(blocks):      # matched by kind and columns: format 1 ordered them otherwise
+        if not isinstance(saved, dict) or not isinstance(saved.get("columns"), list) \
+                or not all(isinstance(c, str) for c in saved["columns"]):
+            raise DataError(f"blocks[{i}] is {_describe(saved)}; a block has a kind, columns and statistics.")
+        saved_by_columns[(saved.get("kind"), tuple(saved["columns"]))] = (i, saved)
+    stats = []
+    for cls, columns, _ in model._layout:
+        if (cls.kind, columns) not in saved_by_columns:
+            raise DataError(f"blocks: the file has no {cls.kind} block of {list(columns)}, which its features make.")
+        i, saved = saved_by_columns[(cls.kind, columns)]
+        where = f"blocks[{i}]"
+        _only(saved, {"kind", "columns", key}, where)
+        state = _get(saved, key, dict, where)
+        label = f"feature {columns[0]!r}" if len(columns) == 1 else f"the {cls.kind} features"
+        block_stats = cls.stats_type.from_state(state, k, label, columns=len(columns))
+        _only(state, set(block_stats.to_state()) | ({"positive"} if key == "state" else set()), label)
+        stats.append(block_stats)
+    model.fit_stats(ModelStats(tuple(classes), class_counts, tuple(stats)), target, weight)
+    model._prior()           # given priors must name exactly the model's classes
+    return model
+
+
+def _parse(text: str | bytes) -> dict[str, Any]:
+    if len(text) > MAX_BYTES:      # characters of a str are at least bytes: one cap for both
+        raise DataError(f"The model file is larger than {MAX_BYTES // 2**20} MB; this is not an nbapp model.")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DataError("The model file is not UTF-8 text; nbapp model files are JSON.") from None
+    text = text.removeprefix("\ufeff")          # a byte-order mark some editors add
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_reject_duplicates)
+    except RecursionError:
+        raise DataError("The model file nests too deeply to be an nbapp model.") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"The model file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
+    if _depth(data) > _MAX_DEPTH:
+        raise DataError("The model file nests too deeply to be an nbapp model.")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DataError(f"This JSON is not an nbapp model file (no \"format\": \"{FORMAT}\").")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        raise DataError(f"The model file has version {version!r}; this nbapp reads versions "
+                        f"{', '.join(map(str, READABLE_VERSIONS))}.")
+    return data
+
+
+def _reject_constant(name: str) -> None:
+    raise DataError(f"The model file holds {name}, which is not a number JSON allows.")
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise DataError(f"The model file repeats the key {dup!r}.")
+    return out
+
+
+def _depth(value: Any) -> int:
+    stack, deepest = [(value, 1)], 0
+    while stack:
+        item, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item if isinstance(v, (dict, list)))
+    return deepest
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise DataError(f"{where}: unknown key {unknown[0]!r}; this is not a field of an nbapp model file.")
+
+
+def _get(data: dict[str, Any], key: str, kind: Any, where: str = "") -> Any:
+    path = f"{where}.{key}" if where else key
+    if key not in data:
+        raise DataError(f"The model file has no {path!r}.")
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise DataError(f"{path} is {_describe(value)}; it has the wrong type.")
+    return value
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _classes(values: list[Any]) -> list[Any]:
+    for i, c in enumerate(values):
+        if isinstance(c, bool) or not isinstance(c, (str, int, float)) or isinstance(c, float) and not np.isfinite(c):
+            raise DataError(f"classes[{i}] is {_describe(c)}; a class is a string or a finite number.")
+    if len(set(values)) != len(values):
+        seen: set[Any] = set()
+        dup = next(c for c in values if c in seen or seen.add(c))
+        raise DataError(f"classes: {dup!r} is listed twice; each class is listed once.")
+    if not values:
+        raise DataError("classes is empty; a fitted model has at least one class.")
+    return values
+
+
+def _smoothing(data: Any) -> Any:
+    if data is None:
+        return None
+    if not isinstance(data, dict) or data.get("type") not in _SMOOTHINGS:
+        raise DataError(f"settings.smoothing is {_describe(data)}; it is not a smoothing nbapp knows.")
+    cls = _SMOOTHINGS[data["type"]]
+    options = {k: v for k, v in data.items() if k != "type"}
+    unknown = set(options) - set(cls.__dataclass_fields__)
+    if unknown:
+        raise DataError(f"settings.smoothing: unknown option {sorted(unknown)[0]!r} for {data['type']}.")
+    for k, v in options.items():
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise DataError(f"settings.smoothing.{k} is {_describe(v)}; it should be a number.")
+    return cls(**options)
+
+
+def _priors(data: Any) -> Any:
+    if isinstance(data, str):
+        return data
+    if isinstance(data, dict) and set(data) == {"classes", "values"} and isinstance(data["classes"], list) \
+            and isinstance(data["values"], list):
+        if len(data["classes"]) != len(data["values"]):
+            raise DataError("settings.priors: the classes and values lists have different lengths.")
+        for i, v in enumerate(data["values"]):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise DataError(f"settings.priors.values[{i}] is {_describe(v)}; a prior is a number.")
+        _classes(list(data["classes"]))
+        return dict(zip(data["classes"], data["values"]))
+    raise DataError("settings.priors should be 'empirical', 'uniform' or {\"classes\": [...], \"values\": [...]}.")

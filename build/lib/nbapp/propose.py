@@ -1,0 +1,265 @@
+"""A first guess at the feature type of each column, and checks on the target column.
+
+The guess is conservative and always says why ("2 distinct values (no/yes) -> Bernoulli",
+"float -> Gaussian", "long strings -> text", "ID-like (every value distinct) -> ignore");
+the user changes any of it on the Data page. The model itself is in :mod:`nbapp.model`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from nbapp.blocks import FEATURE_TYPES
+from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
+from nbapp.errors import DataError
+
+__all__ = ["propose_feature_types", "propose_target", "check_target"]
+
+# Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
+BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)
+TARGET_NAMES = ("label", "labels", "class", "target", "y", "category", "outcome", "species",
+                "diagnosis", "result", "survived", "spam", "sentiment")
+WEIGHT_NAMES = frozenset({"count", "counts", "freq", "frequency", "n"})
+ID_NAME = re.compile(r"(^|[_ ])(id|uuid|key)$|^(id|index|row|example)([_ ]|$)", re.IGNORECASE)
+DATE_LIKE = r"\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./]\d{2,4}"
+
+MAX_TARGET_CLASSES = 50
+# Text: values average this many words; fewer-word strings that are all distinct are IDs/names.
+TEXT_MIN_WORDS = 3
+# Integers with at most this many distinct values are categories (ratings, years, levels).
+SMALL_INTEGER_LEVELS = 5
+MAX_CATEGORIES = 1000
+MANY_CLASSES = 100
+# A count block is several non-negative integer columns that are mostly zero (bag of words).
+COUNT_BLOCK_MIN_COLUMNS = 3
+COUNT_ZERO_SHARE = 0.5
+# A float target with this many distinct non-integer values is a measurement, not a class.
+CONTINUOUS_TARGET_VALUES = 20
+
+
+def propose_feature_types(df: pd.DataFrame, target: str) -> pd.DataFrame:
+    """One row per non-target column, in frame order: ``column``, ``type``, ``reason``.
+
+    Rules, in order: all missing / constant / dates -> ignore; two yes/no-like values ->
+    Bernoulli; long multi-word strings -> text; every value distinct (strings, or integer
+    row numbers) -> ignore (ID-like); a column named like a row count -> ignore (use it as
+    the weight); several mostly-zero integer columns -> multinomial; few integer levels or
+    strings -> categorical; other numbers -> Gaussian.
+    """
+    if target not in df.columns:
+        raise DataError(f"The target {target!r} is not a column; choose one of {_shown(df.columns)}.")
+    count_block = _count_block(df, target)
+    rows = [
+        (str(c), *_propose(df[c], str(c), count_block))
+        for c in df.columns
+        if c != target
+    ]
+    return pd.DataFrame(rows, columns=["column", "type", "reason"])
+
+
+def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, str]:
+    present = column.dropna()
+    if present.empty:
+        return "ignore", "every value missing -> ignore"
+    distinct = present.nunique()
+    if distinct == 1:
+        return "ignore", f"constant (always {present.iloc[0]!r}) -> ignore"
+    if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
+        return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
+    if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
+        shown = "/".join(str(v) for v in sorted(present.astype(str).unique()))
+        return "bernoulli", f"2 distinct values ({shown}) -> Bernoulli"
+    if pd.api.types.is_numeric_dtype(column):
+        return _propose_number(present, name, distinct, count_block)
+    return _propose_strings(present.astype(str), name, distinct)
+
+
+def _propose_number(present: pd.Series, name: str, distinct: int, count_block: set[str]) -> tuple[str, str]:
+    values = present.to_numpy(dtype=float)
+    integers = bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+    if integers and distinct == len(values) and len(values) >= 5 and (_consecutive(values) or ID_NAME.search(name)):
+        return "ignore", "ID-like (every value distinct) -> ignore"
+    if integers and name.strip().lower() in WEIGHT_NAMES and (values >= 0).all():
+        return "ignore", f"named {name!r}, like a row count -> ignore (use it as the row weight)"
+    if name in count_block:
+        return "multinomial", "non-negative integer counts, mostly zero, with other count columns -> multinomial"
+    if integers and distinct <= SMALL_INTEGER_LEVELS:
+        return "categorical", (
+            f"{distinct} integer values -> categorical (choose multinomial if they are counts, "
+            "Gaussian if they are measurements)"
+        )
+    if integers:
+        return "gaussian", f"integers with {distinct} distinct values -> Gaussian"
+    return "gaussian", "float -> Gaussian"
+
+
+def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str, str]:
+    words = present.str.count(r"\S+").mean()
+    if words >= TEXT_MIN_WORDS:
+        return "text", f"long strings ({words:.0f} words on average) -> text"
+    if distinct == len(present) and len(present) >= 5:
+        return "ignore", "ID-like (every value distinct) -> ignore"
+    if distinct > MAX_CATEGORIES or (distinct > MANY_CLASSES and distinct > 0.5 * len(present)):
+        return "ignore", (
+            f"{distinct:,} distinct values, nearly one per row -> ignore "
+            "(choose categorical to use it anyway; it will rarely generalise)"
+        )
+    return "categorical", f"{distinct} distinct values -> categorical"
+
+
+def _binary_pair(present: pd.Series) -> bool:
+    values = frozenset(_binary_key(v) for v in present.unique())
+    return values in BINARY_PAIRS
+
+
+def _binary_key(value: object) -> str:
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        value = int(value)
+    return str(value).strip().lower()
+
+
+def _looks_like_dates(present: pd.Series) -> bool:
+    if not (pd.api.types.is_string_dtype(present) or present.dtype == object):
+        return False
+    sample = present.astype(str).str.strip().head(1000)
+    return bool(sample.str.fullmatch(DATE_LIKE).mean() >= 0.9)
+
+
+def _consecutive(values: np.ndarray) -> bool:
+    ordered = np.sort(values)
+    return bool(np.all(np.diff(ordered) == 1))
+
+
+def _count_block(df: pd.DataFrame, target: str) -> set[str]:
+    """Non-negative integer columns (beyond 0/1) that look like a bag of counts.
+
+    Three or more of them must be mostly zero; once such a block exists, other count
+    columns with many zeros (at least half the block's share) join it, so a word that
+    happens to be common is not split off as a categorical column.
+    """
+    share = {}
+    for c in df.columns:
+        column = df[c]
+        if c == target or not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+            continue
+        values = column.dropna().to_numpy(dtype=float)
+        if (
+            len(values)
+            and np.all(np.isfinite(values))
+            and np.all(values >= 0)
+            and np.all(values == np.round(values))
+            and values.max() > 1
+        ):
+            share[str(c)] = float(np.mean(values == 0))
+    sparse = [c for c, zeros in share.items() if zeros >= COUNT_ZERO_SHARE]
+    if len(sparse) < COUNT_BLOCK_MIN_COLUMNS:
+        return set()
+    return {c for c, zeros in share.items() if zeros >= COUNT_ZERO_SHARE / 2}
+
+
+def propose_target(df: pd.DataFrame) -> str | None:
+    """A sensible default target, or None.
+
+    A column named like label/class/target/y with 2..50 distinct values; else the last text
+    column with 2..50 distinct values; else the last such column of any type.
+    """
+    fits = [c for c in df.columns if 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _fractional(df[c])]
+    by_name = {str(c).strip().lower(): c for c in fits}
+    for name in TARGET_NAMES:
+        if name in by_name:
+            return by_name[name]
+    texts = [c for c in fits if not pd.api.types.is_numeric_dtype(df[c])]
+    return (texts or fits or [None])[-1]
+
+
+def _fractional(column: pd.Series) -> bool:
+    """Floats with a fractional part: measurements, never a default target."""
+    if not pd.api.types.is_float_dtype(column):
+        return False
+    values = column.dropna().to_numpy()
+    return bool(np.any(values != np.round(values)))
+
+
+def _continuous(column: pd.Series) -> bool:
+    if not pd.api.types.is_float_dtype(column):
+        return False
+    values = column.dropna().to_numpy()
+    fractional = values[values != np.round(values)]
+    return len(np.unique(fractional)) >= CONTINUOUS_TARGET_VALUES
+
+
+def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The rows usable for training on ``target``, and notes on what was dropped or odd.
+
+    Rows with a missing label are dropped (counted). Labels that differ only in case or
+    spaces ("yes", "Yes ", "YES") are named, not merged. A target with one class, or a
+    continuous one, is refused; classes with one row and more than 100 classes are warned.
+    """
+    if target not in df.columns:
+        raise DataError(f"The target {target!r} is not a column; choose one of {_shown(df.columns)}.")
+    labels = df[target]
+    notes: list[str] = []
+    missing = labels.isna()
+    if labels.dtype == object or pd.api.types.is_string_dtype(labels):
+        missing |= labels.astype(str).str.strip().eq("") & labels.notna()
+    if missing.all():
+        raise DataError(f"The target {target!r} has no labels (every value is missing); choose another column.")
+    if missing.any():
+        shown = ", ".join(str(i) for i in df.index[missing.to_numpy()][:5])
+        more = " ..." if missing.sum() > 5 else ""
+        notes.append(f"Dropped {int(missing.sum()):,} row(s) with no label in {target!r} (rows {shown}{more}).")
+        df = df.loc[~missing.to_numpy()]
+        labels = df[target]
+    if _continuous(labels):
+        example = labels.dropna().iloc[0]
+        raise DataError(
+            f"The target {target!r} looks continuous ({labels.nunique():,} distinct numbers such as "
+            f"{example!r}); Naive Bayes predicts classes, so choose a column with a few distinct "
+            "values, or cut this one into bins first."
+        )
+    counts = labels.value_counts()
+    if len(counts) < 2:
+        raise DataError(
+            f"The target {target!r} has only one class ({counts.index[0]!r}); a classifier needs at "
+            "least two, so choose another target column or add rows of another class."
+        )
+    notes.extend(_look_alike_labels(counts, target))
+    singletons = counts.index[counts.to_numpy() == 1]
+    if len(singletons):
+        shown = ", ".join(repr(c) for c in singletons[:5])
+        more = f" and {len(singletons) - 5:,} more" if len(singletons) > 5 else ""
+        notes.append(
+            f"Class(es) {shown}{more} of {target!r} have a single row: their estimates rest on "
+            "one example, and a hold-out split cannot have them on both sides."
+        )
+    if len(counts) > MANY_CLASSES:
+        notes.append(
+            f"The target {target!r} has {len(counts):,} classes; with so many, each class has few "
+            "rows and the tables get large. Check that this is the column you mean."
+        )
+    return df, tuple(notes)
+
+
+def _look_alike_labels(counts: pd.Series, target: str) -> list[str]:
+    labels = pd.Series(counts.index, dtype=object)
+    texts = labels[labels.map(lambda v: isinstance(v, str))]  # one entry per class, not per row
+    if texts.empty:
+        return []
+    keys = texts.str.strip().str.casefold()
+    notes = []
+    for _, group in texts.groupby(keys.to_numpy()):
+        if len(group) > 1:
+            shown = ", ".join(repr(v) for v in group)
+            notes.append(
+                f"Labels {shown} in {target!r} differ only in case or spaces; they are kept as "
+                "separate classes. Fix the file if they mean the same."
+            )
+    return notes
+
+
+def _shown(columns: pd.Index) -> str:
+    names = [repr(str(c)) for c in columns[:10]]
+    return ", ".join(names) + (" ..." if len(columns) > 10 else "")
