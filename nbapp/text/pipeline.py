@@ -135,6 +135,71 @@ class TextOptions:
         return cls(**d)
 
 
+# A user's token pattern may backtrack catastrophically, and Python's ``re`` holds the GIL
+# while it does, stalling every session of the server: ``(a+)+b`` on 26 characters takes
+# seconds and doubles with each one more. Such patterns are refused when the options are made
+# (so also when a model file carries one): a repetition that repeats something which can
+# itself match in more than one way, the cause of exponential backtracking. Matching stays on
+# ``re``, so tokens are exactly scikit-learn's.
+_MAX_PATTERN_LENGTH = 1_000
+
+
+def catastrophic_part(pattern: str) -> str | None:
+    r"""``pattern`` if it can backtrack exponentially, else None: an unbounded repetition
+    (``+``, ``*``, ``{n,}``) of a group that holds another repetition or an alternation
+    (``(a+)+``, ``(?:\w+\s?)+``, ``(a|aa)+``), unless each round of the group must match a
+    delimiter character that nothing repeated inside it can match (``\w+(?:-\w+)*`` is safe:
+    every round starts with a "-" that \w cannot take)."""
+    from re import _compiler, _constants as c, _parser as parser
+
+    tree = parser.parse(pattern)
+
+    def repeats(items) -> list:
+        found = []
+        for op, av in items:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                found.append(av[2])
+                found += repeats(av[2])
+            elif op is c.SUBPATTERN:
+                found += repeats(av[-1])
+            elif op is c.BRANCH:
+                found += [r for branch in av[1] for r in repeats(branch)]
+        return found
+
+    def flat(items) -> list:
+        out = []
+        for op, av in items:
+            out += flat(av[-1]) if op is c.SUBPATTERN else [(op, av)]
+        return out
+
+    def ambiguous(items) -> bool:
+        items = flat(items)
+        inner = repeats(items)
+        if not inner and not any(op is c.BRANCH for op, _ in items):
+            return False
+        delimiters = [chr(av) for op, av in items if op is c.LITERAL]
+        bodies = [_compiler.compile(body, tree.state.flags) for body in inner]
+        return not any(all(not b.fullmatch(d) for b in bodies) for d in delimiters) or any(
+            op is c.BRANCH for op, _ in items)
+
+    def walk(items) -> bool:
+        for op, av in items:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                if av[1] == c.MAXREPEAT and ambiguous(av[2]):
+                    return True
+                if walk(av[2]):
+                    return True
+            elif op is c.SUBPATTERN and walk(av[-1]):
+                return True
+            elif op is c.BRANCH and any(walk(branch) for branch in av[1]):
+                return True
+            elif op in (c.ASSERT, c.ASSERT_NOT) and walk(av[1]):
+                return True
+        return False
+
+    return pattern if walk(tree) else None
+
+
 def _validate(o: TextOptions) -> None:
     if o.unicode_form is not None and o.unicode_form not in _UNICODE_FORMS:
         raise DataError(
@@ -155,6 +220,9 @@ def _validate(o: TextOptions) -> None:
         not isinstance(o.max_features, int) or o.max_features < 1
     ):
         raise DataError(f"max_features {o.max_features!r} must be a positive integer or None.")
+    if not isinstance(o.token_pattern, str) or len(o.token_pattern) > _MAX_PATTERN_LENGTH:
+        raise DataError(f"token_pattern must be a regular expression of at most {_MAX_PATTERN_LENGTH} "
+                        "characters.")
     try:
         groups = re.compile(o.token_pattern).groups
     except re.error as exc:
@@ -165,6 +233,12 @@ def _validate(o: TextOptions) -> None:
         raise DataError(
             f"token_pattern {o.token_pattern!r} has {groups} capturing groups; use at most "
             "one, or (?:...) for grouping."
+        )
+    if catastrophic_part(o.token_pattern):
+        raise DataError(
+            f"token_pattern {o.token_pattern!r} repeats a group that can itself match in more than one "
+            "way (such as (a+)+ or (a|aa)+): on some documents it would backtrack for hours and stall "
+            "every user of the server. Repeat single tokens instead, e.g. (?u)\\w+ or \\w+(?:'\\w+)?."
         )
 
 
@@ -246,7 +320,7 @@ def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
         text = unicodedata.normalize(options.unicode_form, text)
     if options.lowercase:
         text = text.lower()
-    tokens = re.findall(options.token_pattern, text)
+    tokens = re.compile(options.token_pattern).findall(text)
     if options.stop_words is not None:
         tokens = [t for t in tokens if t not in options.stop_words]
     if options.stem:

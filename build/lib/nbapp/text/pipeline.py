@@ -27,13 +27,14 @@ token over 256 bytes uses a 64-bit polynomial hash instead, checked character by
 character (a collision tries another base, then the regex path), so results are always
 exact. Stop words, stems and n-grams are applied per distinct *type* through look-up
 tables; only the chunk's types meet Python dicts, and counts become CSR rows with
-``sum_duplicates``. Other token patterns use one ``re.findall`` per document and
+``sum_duplicates``. Other token patterns use one time-bounded ``regex`` findall per document and
 ``pandas.factorize`` on the chunk's tokens.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 import unicodedata
@@ -44,6 +45,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import regex
 import scipy.sparse as sp
 import snowballstemmer
 
@@ -135,6 +137,49 @@ class TextOptions:
         return cls(**d)
 
 
+# A user's token pattern may backtrack catastrophically: Python's ``re`` would hold the GIL and
+# stall every session of the server. Patterns run on the ``regex`` package instead, which
+# releases the GIL (``concurrent=True``) and stops after a time bound per document.
+_MAX_PATTERN_LENGTH = 1_000
+_SECONDS_PER_CALL = 1.0            # plus one second per million characters of the document
+
+
+class TokenRegex:
+    """A compiled token pattern whose every match call is bounded in time."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled = regex.compile(pattern)
+        self.groups = self._compiled.groups
+
+    def _bounded(self, method: str, text: str) -> Any:
+        try:
+            result = getattr(self._compiled, method)(text, timeout=_SECONDS_PER_CALL + len(text) / 1e6,
+                                                     concurrent=True)
+            return list(result) if method == "finditer" else result
+        except TimeoutError:
+            raise DataError(
+                f"The token pattern {self.pattern!r} took too long on a document of {len(text):,} characters: "
+                "it backtracks catastrophically (a repetition inside a repetition, such as (a|aa)+). "
+                "Simplify it, e.g. (?u)\\w+ for words."
+            ) from None
+
+    def findall(self, text: str) -> list[Any]:
+        return self._bounded("findall", text)
+
+    def finditer(self, text: str) -> list[Any]:
+        return self._bounded("finditer", text)
+
+    def split(self, text: str) -> list[Any]:
+        return self._bounded("split", text)
+
+
+@functools.lru_cache(maxsize=64)
+def token_regex(pattern: str) -> TokenRegex:
+    """The compiled, time-bounded form of a token pattern (cached)."""
+    return TokenRegex(pattern)
+
+
 def _validate(o: TextOptions) -> None:
     if o.unicode_form is not None and o.unicode_form not in _UNICODE_FORMS:
         raise DataError(
@@ -155,9 +200,12 @@ def _validate(o: TextOptions) -> None:
         not isinstance(o.max_features, int) or o.max_features < 1
     ):
         raise DataError(f"max_features {o.max_features!r} must be a positive integer or None.")
+    if not isinstance(o.token_pattern, str) or len(o.token_pattern) > _MAX_PATTERN_LENGTH:
+        raise DataError(f"token_pattern must be a regular expression of at most {_MAX_PATTERN_LENGTH} "
+                        "characters.")
     try:
-        groups = re.compile(o.token_pattern).groups
-    except re.error as exc:
+        groups = regex.compile(o.token_pattern).groups
+    except (regex.error, re.error) as exc:
         raise DataError(
             f"token_pattern {o.token_pattern!r} is not a valid regular expression ({exc})."
         ) from None
@@ -246,7 +294,7 @@ def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
         text = unicodedata.normalize(options.unicode_form, text)
     if options.lowercase:
         text = text.lower()
-    tokens = re.findall(options.token_pattern, text)
+    tokens = token_regex(options.token_pattern).findall(text)
     if options.stop_words is not None:
         tokens = [t for t in tokens if t not in options.stop_words]
     if options.stem:
@@ -271,7 +319,7 @@ def token_terms(doc: str | None, options: TextOptions = TextOptions()) -> list[t
     if options.unicode_form is not None:
         normalised = unicodedata.normalize(options.unicode_form, normalised)
     text = normalised.lower() if options.lowercase else normalised
-    pattern = re.compile(options.token_pattern)
+    pattern = token_regex(options.token_pattern)
     group = 1 if pattern.groups else 0
     spans = [m.span(group) for m in pattern.finditer(text)]
     tokens = [text[a:b] if a >= 0 else "" for a, b in spans]
@@ -316,7 +364,7 @@ def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> lis
     lowercasing and stemming, the stop words for "stop words". Vocabulary pruning is a
     corpus-level step and is not shown here.
     """
-    pattern = re.compile(options.token_pattern)
+    pattern = token_regex(options.token_pattern)
     text = _as_text(doc)
     tokens = pattern.findall(text)
     between = (piece.strip() for piece in pattern.split(text)[:: 1 + pattern.groups])
@@ -563,8 +611,8 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray, dtype: type) -> np.ndarray:
     return np.cumsum(out, out=out)
 
 
-def _regex_terms(texts: list[str], pattern: re.Pattern[str]) -> _Terms:
-    """Tokens from one ``re.findall`` per document, typed with ``pandas.factorize``."""
+def _regex_terms(texts: list[str], pattern: "TokenRegex") -> _Terms:
+    """Tokens from one time-bounded findall per document, typed with ``pandas.factorize``."""
     per_doc = [pattern.findall(t) for t in texts]
     counts = np.fromiter(map(len, per_doc), np.int64, count=len(per_doc))
     flat = np.empty(int(counts.sum()), dtype=object)
@@ -657,7 +705,7 @@ class _Pass:
         if self.min_len is not None:
             terms = _run_terms(texts, self.min_len, self.powers)
         if terms is None:
-            terms = _regex_terms(texts, re.compile(o.token_pattern))
+            terms = _regex_terms(texts, token_regex(o.token_pattern))
         if o.stop_words is not None:
             terms = _without_stop_words(terms, o.stop_words)
         if self.stemmer is not None:
