@@ -76,9 +76,15 @@ def test_utf16_with_bom_from_excel_is_read():
     assert "UTF-16" in table.notes[0] and "tab-separated" in table.notes[0]
 
 
-def test_nul_bytes_are_refused_with_the_offset():
-    with pytest.raises(DataError, match=r"NUL bytes \(the first at byte 6\).*save it as UTF-8"):
-        load_table(b"a,b\n1,\x002\n", "nul.csv")
+def test_a_stray_nul_byte_is_removed_with_a_note_naming_its_line():
+    table = load_table(b"a,b\n1,\x002\n3,4\n", "nul.csv")
+    assert table.frame["b"].tolist() == [2, 4]
+    assert "Removed 1 NUL byte(s) (invisible; the first on line 2)" in notes_text(table)
+
+
+def test_a_file_of_mostly_nul_bytes_is_refused_as_binary():
+    with pytest.raises(DataError, match=r"binary data, not a text table: 64 of its .* bytes are NUL"):
+        load_table(b"a,b\n" + b"\x00" * 64 + b"1,2\n", "nul.csv")
 
 
 def test_excel_bytes_under_a_csv_name_are_read_as_excel_and_said_so():
@@ -338,14 +344,21 @@ def test_html_in_names_and_values_is_kept_verbatim_as_text():
 # ------------------------------------------------------------------------------------------
 # only DataError escapes
 # ------------------------------------------------------------------------------------------
-def test_unexpected_parser_failures_become_data_errors(monkeypatch):
+def test_a_bug_in_the_loader_is_an_internal_error_not_the_users_fault(monkeypatch, caplog):
+    import logging
+
+    from nbapp.io import InternalError
+
     def broken(*args, **kwargs):
         raise RuntimeError("parser exploded")
 
     monkeypatch.setattr(pd, "read_csv", broken)
     monkeypatch.setattr("nbapp.io.loading._cells_from_csv", broken)
-    with pytest.raises(DataError, match=r"'t.csv' could not be read \(RuntimeError: parser exploded\)"):
+    with caplog.at_level(logging.ERROR, logger="nbapp"), \
+            pytest.raises(InternalError, match=r"Internal error — please report it \(id [0-9a-f]{8}\)") as raised:
         load_table(b"a,b\n1,2\n", "t.csv")
+    assert not isinstance(raised.value, DataError)
+    assert any(raised.value.incident in r.getMessage() and "parser exploded" in r.exc_text for r in caplog.records)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbapp.errors import DataError
+from nbapp.errors import DataError, report_internal_error
 
 __all__ = ["Table", "load_table", "load_corpus"]
 
@@ -68,6 +68,9 @@ VARIANCE_OVERFLOW = 1e154
 # float64 holds integers exactly up to 2**53 (about 9.007e15): longer digit strings stay text.
 MAX_EXACT_DIGITS = 15
 SHOWN = 5
+# More columns than this is not a table a person types features for; refused before any
+# per-column work (a header of 80,000 names would otherwise take minutes).
+MAX_COLUMNS = 10_000
 
 # Archive limits. Plain text and XML compress 3-20 fold; a member that expands far more
 # than that is a zip bomb. Small members are exempt because a few kilobytes of repeated
@@ -154,7 +157,10 @@ def load_corpus(
 
 
 def _guarded(filename: str, read: Callable[[], Table]) -> Table:
-    """Let only DataError out: anything else becomes one sentence naming the file."""
+    """Bad files raise DataError where they are found. Anything else is a bug, and is not
+    disguised as the user's mistake: it becomes an InternalError ("internal error — please
+    report", with an id under which the traceback is logged). The fuzz tests assert that no
+    input reaches it."""
     try:
         return read()
     except DataError:
@@ -164,11 +170,8 @@ def _guarded(filename: str, read: Callable[[], Table]) -> Table:
             f"The file {filename!r} is too large to read in memory here; upload a smaller "
             "sample of its rows."
         ) from None
-    except Exception as exc:  # a parser failure on input we did not foresee
-        raise DataError(
-            f"The file {filename!r} could not be read ({type(exc).__name__}: {exc}); save it "
-            "as a plain UTF-8 CSV or Excel .xlsx file and upload again."
-        ) from exc
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, see the docstring
+        raise report_internal_error(exc) from exc
 
 
 def _load_table(data: bytes, filename: str, max_rows: int | None) -> Table:
@@ -197,40 +200,118 @@ def _refuse_known_binary(data: bytes, filename: str) -> None:
 class _Encoding:
     codec: str  # a Python codec name that also strips a byte-order mark
     label: str  # how the note names it
+    errors: str = "strict"  # "replace" when a few invalid bytes of a UTF-8 file become U+FFFD
 
 
-def _detect_encoding(data: bytes, filename: str) -> tuple[_Encoding, list[str]]:
-    """Byte-order mark first, then strict UTF-8, then Windows-1252, then a guess."""
-    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return _Encoding("utf-32", "UTF-32 (with a byte-order mark)"), []
-    if data.startswith(b"\xef\xbb\xbf"):
-        return _Encoding("utf-8-sig", "UTF-8 (with a byte-order mark)"), []
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return _Encoding("utf-16", "UTF-16 (with a byte-order mark)"), []
+_BYTE_ORDER_MARKS = (   # longest first: a UTF-32 mark starts like a UTF-16 one
+    ((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"), _Encoding("utf-32", "UTF-32 (with a byte-order mark)")),
+    ((b"\xef\xbb\xbf",), _Encoding("utf-8-sig", "UTF-8 (with a byte-order mark)")),
+    ((b"\xff\xfe", b"\xfe\xff"), _Encoding("utf-16", "UTF-16 (with a byte-order mark)")),
+)
+# A file that is UTF-8 but for a few damaged bytes is read as UTF-8 with those bytes replaced;
+# beyond this many it is not UTF-8.
+MAX_INVALID_UTF8 = 20
+# NUL bytes beyond this share of the file mean binary data (or UTF-16); fewer are stripped.
+MAX_NUL_SHARE = 0.01
+MIN_NUL_ALLOWANCE = 8     # so one stray NUL in a small file is stripped too
+
+
+def _detect_encoding(data: bytes, filename: str) -> tuple[_Encoding, list[str], bytes]:
+    """The encoding, its notes, and the bytes to read (NUL bytes removed when a few stray
+    ones were found). Order: byte-order mark; UTF-16 without one (every other byte NUL);
+    stray NULs stripped; strict UTF-8; UTF-8 with a few damaged bytes replaced (when the rest
+    holds valid multi-byte UTF-8); Windows-1252; a guess; Latin-1."""
+    for marks, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(marks):
+            if not _decodes(data, encoding.codec):
+                raise DataError(
+                    f"The file {filename!r} starts with a {encoding.label.split(' (')[0]} byte-order mark but is not "
+                    f"valid {encoding.label.split(' (')[0]} (it is cut short or damaged); save it again as UTF-8 "
+                    "CSV and upload that."
+                )
+            return encoding, [], data
+    utf16 = _utf16_without_bom(data)
+    if utf16 is not None:
+        return utf16, [f"Read as {utf16.label}: every other byte of the file is 0, as in UTF-16 text."], data
+    notes: list[str] = []
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise DataError(
-            f"The file {filename!r} contains NUL bytes (the first at byte {nul:,}), so it is "
-            "binary data or UTF-16 text without a byte-order mark; save it as UTF-8 CSV "
-            "(or Excel .xlsx) and upload again."
-        )
+        count = data.count(b"\x00")
+        if count > max(MAX_NUL_SHARE * len(data), MIN_NUL_ALLOWANCE):
+            raise DataError(
+                f"The file {filename!r} is binary data, not a text table: {count:,} of its {len(data):,} bytes "
+                f"are NUL (the first at byte {nul:,}); upload a CSV, TSV or Excel .xlsx file."
+            )
+        line = data.count(b"\n", 0, nul) + 1
+        data = data.replace(b"\x00", b"")
+        notes.append(f"Removed {count:,} NUL byte(s) (invisible; the first on line {line:,}), which are not text.")
     if _decodes(data, "utf-8"):
-        return _Encoding("utf-8", "UTF-8"), []
+        return _Encoding("utf-8", "UTF-8"), notes, data
+    damaged = _damaged_utf8(data)
+    if damaged is not None:
+        offsets, valid = damaged
+        lines = sorted({data.count(b"\n", 0, o) + 1 for o in offsets})
+        shown_lines = ", ".join(f"{n:,}" for n in lines[:SHOWN])
+        shown_offsets = ", ".join(f"{o:,}" for o in offsets[:SHOWN])
+        return _Encoding("utf-8", "UTF-8", errors="replace"), [*notes,
+            f"The file is UTF-8 ({valid:,} valid multi-byte characters) except for {len(offsets)} invalid "
+            f"byte(s) on line(s) {shown_lines} (byte offset(s) {shown_offsets}); each was replaced by \ufffd. "
+            "Fix those bytes in the file if they matter."], data
     if _decodes(data, "cp1252"):
-        return _Encoding("cp1252", "Windows-1252"), [
-            "The file is not valid UTF-8; read it as Windows-1252 (Western European). "
-            "Check accented letters in the preview; if they look wrong, save the file as UTF-8."
-        ]
+        return _Encoding("cp1252", "Windows-1252"), [*notes,
+            "The file is not UTF-8 (its bytes above 127 do not form UTF-8 characters); read it as "
+            "Windows-1252 (Western European). Check accented letters in the preview; if they look "
+            "wrong, save the file as UTF-8."], data
     guess = _guess_encoding(data)
     if guess is not None:
-        return _Encoding(guess, guess), [
+        return _Encoding(guess, guess), [*notes,
             f"The file is neither UTF-8 nor Windows-1252; read it as {guess} (a guess from its "
-            "bytes). Check the text in the preview; if it looks wrong, save the file as UTF-8."
-        ]
-    return _Encoding("latin-1", "Latin-1"), [
+            "bytes). Check the text in the preview; if it looks wrong, save the file as UTF-8."], data
+    return _Encoding("latin-1", "Latin-1"), [*notes,
         "The file is not valid UTF-8; read it as Latin-1, which accepts any bytes. Check the "
-        "text in the preview; if it looks wrong, save the file as UTF-8."
-    ]
+        "text in the preview; if it looks wrong, save the file as UTF-8."], data
+
+
+def _utf16_without_bom(data: bytes) -> _Encoding | None:
+    """UTF-16 text without a byte-order mark: ASCII characters leave a NUL in every other byte."""
+    head = data[: 2 * SAMPLE_BYTES // 2 * 2]
+    if len(head) < 4:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    half = len(head) // 2
+    for zeros, other, codec, label in ((odd, even, "utf-16-le", "UTF-16 little-endian"),
+                                       (even, odd, "utf-16-be", "UTF-16 big-endian")):
+        if zeros > 0.6 * half and other < 0.05 * half and len(data) % 2 == 0 and _decodes(data, codec):
+            return _Encoding(codec, f"{label} (without a byte-order mark)")
+    return None
+
+
+_NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def _damaged_utf8(data: bytes) -> tuple[list[int], int] | None:
+    """The byte offsets of invalid bytes in a file that is otherwise UTF-8, and how many valid
+    multi-byte characters it has (the evidence); None if it is not UTF-8 with a few faults."""
+    offsets: list[int] = []
+    valid = 0
+    for run in _NON_ASCII_RUN.finditer(data):
+        piece = run.group()
+        decoded = piece.decode("utf-8", errors="replace")
+        bad = decoded.count("\ufffd") - piece.decode("utf-8", errors="ignore").count("\ufffd")
+        valid += len(decoded) - bad
+        if bad:
+            position = run.start()
+            while piece:               # locate each invalid byte within the run
+                try:
+                    piece.decode("utf-8")
+                    break
+                except UnicodeDecodeError as err:
+                    offsets.append(position + err.start)
+                    position += err.end
+                    piece = piece[err.end:]
+            if len(offsets) > MAX_INVALID_UTF8:
+                return None
+    return (offsets, valid) if offsets and valid >= 2 * len(offsets) else None
 
 
 def _decodes(data: bytes, codec: str) -> bool:
@@ -258,7 +339,7 @@ def _guess_encoding(data: bytes) -> str | None:
 
 def _sample_text(data: bytes, encoding: _Encoding) -> tuple[str, bool]:
     """The first SAMPLE_BYTES decoded, cut after the last complete line; and whether cut."""
-    decoder = codecs.getincrementaldecoder(encoding.codec)(errors="replace")
+    decoder = codecs.getincrementaldecoder(encoding.codec)(errors="replace")  # a sample only
     truncated = len(data) > SAMPLE_BYTES
     text = decoder.decode(data[:SAMPLE_BYTES], final=not truncated)
     if truncated:
@@ -288,7 +369,8 @@ class _Source:
         self.delimiter = delimiter
 
     def text(self) -> io.TextIOWrapper:
-        return io.TextIOWrapper(io.BytesIO(self.data), encoding=self.encoding.codec, newline="")
+        return io.TextIOWrapper(io.BytesIO(self.data), encoding=self.encoding.codec, newline="",
+                                errors=self.encoding.errors)
 
     def reader(self, *, strict: bool = False) -> Any:
         return csv.reader(self.text(), delimiter=self.delimiter, strict=strict)
@@ -378,10 +460,11 @@ class _RowNumbers:
 
 
 def _read_delimited(data: bytes, filename: str, max_rows: int | None) -> Table:
-    encoding, notes = _detect_encoding(data, filename)
+    encoding, notes, data = _detect_encoding(data, filename)
     sample, truncated = _sample_text(data, encoding)
     _refuse_binary_text(sample, filename)
     delimiter = _detect_delimiter(sample, truncated)
+    _refuse_wide(sample, delimiter, filename)
     source = _Source(data, encoding, delimiter)
     raw = _read_records(source, filename, max_rows, notes)
     table = _tidy(raw, filename)
@@ -389,6 +472,19 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None) -> Table:
     how = f"{DELIMITER_NAMES[delimiter]}-separated" if table.frame.shape[1] > 1 else "one column"
     lead = f"Read {filename!r} as {encoding.label} text, {how}{_line_endings(sample)}: {shape}."
     return Table(table.frame, (lead, *table.notes))
+
+
+def _refuse_wide(sample: str, delimiter: str, filename: str) -> None:
+    """Count the header's fields in the sample (a header longer than the sample has more)."""
+    end = min((i for i in (sample.find("\n"), sample.find("\r")) if i >= 0), default=len(sample))
+    fields = sample.count(delimiter, 0, end) + 1
+    if fields > MAX_COLUMNS:
+        more = "at least " if end == len(sample) else ""
+        raise DataError(
+            f"The file {filename!r} has {more}{fields:,} columns; nbapp reads tables of up to {MAX_COLUMNS:,} "
+            "columns. Keep the columns you need (or transpose the table so that rows are examples) and "
+            "upload again."
+        )
 
 
 def _shape(frame: pd.DataFrame) -> str:
@@ -531,6 +627,7 @@ def _parse_cells(source: _Source, width: int, max_rows: int | None, expected: in
                 keep_default_na=False,
                 na_filter=False,
                 encoding=source.encoding.codec,
+                encoding_errors=source.encoding.errors,
                 engine="c",
                 nrows=max_rows,
                 skip_blank_lines=True,
@@ -757,27 +854,43 @@ def _drop_index_column(
 
 
 def _clean_names(header: list[str], notes: list[str]) -> list[str]:
-    """Blank names become column_<position>; duplicates get _2, _3 ... (both noted)."""
+    """Blank names become column_<position>; repeated names get _2, _3 ...; names that only look
+    alike (equal after Unicode NFC normalisation, case folding and trimming: "café" typed two
+    ways, "Age" and "age ") are kept apart and renamed the same way. All noted; linear time."""
     names = [name if name else f"column_{i + 1}" for i, name in enumerate(header)]
     blanks = [i + 1 for i, name in enumerate(header) if not name]
     if blanks:
         shown = ", ".join(f"column_{i}" for i in blanks[:SHOWN])
         notes.append(f"{len(blanks)} column(s) had no name in the header; named them {shown}.")
-    seen: Counter[str] = Counter()
-    taken = set(names)
-    renamed = []
+    taken = {_look(name) for name in names}
+    first_of: dict[str, str] = {}
+    next_suffix: Counter[str] = Counter()
+    renamed, alike = [], []
     for i, name in enumerate(names):
-        seen[name] += 1
-        if seen[name] > 1:
-            k = seen[name]
-            while f"{name}_{k}" in taken:
-                k += 1
-            taken.add(f"{name}_{k}")
-            renamed.append(f"{name!r} (column {i + 1}) -> {name + '_' + str(k)!r}")
-            names[i] = f"{name}_{k}"
+        look = _look(name)
+        if look not in first_of:
+            first_of[look] = name
+            continue
+        k = max(next_suffix[look], 2)
+        while _look(f"{name}_{k}") in taken:
+            k += 1
+        next_suffix[look] = k + 1
+        new = f"{name}_{k}"
+        taken.add(_look(new))
+        (renamed if first_of[look] == name else alike).append((i, name, new, first_of[look]))
+        names[i] = new
     if renamed:
-        notes.append(f"Duplicate column names renamed: {'; '.join(renamed[:SHOWN])}.")
+        shown = "; ".join(f"{name!r} (column {i + 1}) -> {new!r}" for i, name, new, _ in renamed[:SHOWN])
+        notes.append(f"Duplicate column names renamed: {shown}.")
+    for i, name, new, first in alike[:SHOWN]:
+        notes.append(f"Column names {first!r} and {name!r} look the same (they differ only in Unicode form, "
+                     f"case or spaces); kept both and renamed the second (column {i + 1}) to {new!r}.")
     return names
+
+
+def _look(name: str) -> str:
+    """How a column name looks to a person: NFC, case-folded, trimmed."""
+    return unicodedata.normalize("NFC", name).casefold().strip()
 
 
 class _NumberReader:
@@ -1016,8 +1129,8 @@ def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str
 
     Returns None when the first fields do not look like labels (then it is read as a table).
     """
-    encoding, notes = _detect_encoding(data, filename)
-    text = data.decode(encoding.codec)
+    encoding, notes, data = _detect_encoding(data, filename)
+    text = data.decode(encoding.codec, errors=encoding.errors)
     _refuse_binary_text(text[:SAMPLE_BYTES], filename)
     lines = pd.Series(re.split(r"\r\n|\r|\n", text), dtype=str)
     del text

@@ -27,14 +27,13 @@ token over 256 bytes uses a 64-bit polynomial hash instead, checked character by
 character (a collision tries another base, then the regex path), so results are always
 exact. Stop words, stems and n-grams are applied per distinct *type* through look-up
 tables; only the chunk's types meet Python dicts, and counts become CSR rows with
-``sum_duplicates``. Other token patterns use one time-bounded ``regex`` findall per document and
+``sum_duplicates``. Other token patterns use one ``re.findall`` per document and
 ``pandas.factorize`` on the chunk's tokens.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import re
 import unicodedata
@@ -45,7 +44,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import regex
 import scipy.sparse as sp
 import snowballstemmer
 
@@ -137,47 +135,69 @@ class TextOptions:
         return cls(**d)
 
 
-# A user's token pattern may backtrack catastrophically: Python's ``re`` would hold the GIL and
-# stall every session of the server. Patterns run on the ``regex`` package instead, which
-# releases the GIL (``concurrent=True``) and stops after a time bound per document.
+# A user's token pattern may backtrack catastrophically, and Python's ``re`` holds the GIL
+# while it does, stalling every session of the server: ``(a+)+b`` on 26 characters takes
+# seconds and doubles with each one more. Such patterns are refused when the options are made
+# (so also when a model file carries one): a repetition that repeats something which can
+# itself match in more than one way, the cause of exponential backtracking. Matching stays on
+# ``re``, so tokens are exactly scikit-learn's.
 _MAX_PATTERN_LENGTH = 1_000
-_SECONDS_PER_CALL = 1.0            # plus one second per million characters of the document
 
 
-class TokenRegex:
-    """A compiled token pattern whose every match call is bounded in time."""
+def catastrophic_part(pattern: str) -> str | None:
+    r"""``pattern`` if it can backtrack exponentially, else None: an unbounded repetition
+    (``+``, ``*``, ``{n,}``) of a group that holds another repetition or an alternation
+    (``(a+)+``, ``(?:\w+\s?)+``, ``(a|aa)+``), unless each round of the group must match a
+    delimiter character that nothing repeated inside it can match (``\w+(?:-\w+)*`` is safe:
+    every round starts with a "-" that \w cannot take)."""
+    from re import _compiler, _constants as c, _parser as parser
 
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled = regex.compile(pattern)
-        self.groups = self._compiled.groups
+    tree = parser.parse(pattern)
 
-    def _bounded(self, method: str, text: str) -> Any:
-        try:
-            result = getattr(self._compiled, method)(text, timeout=_SECONDS_PER_CALL + len(text) / 1e6,
-                                                     concurrent=True)
-            return list(result) if method == "finditer" else result
-        except TimeoutError:
-            raise DataError(
-                f"The token pattern {self.pattern!r} took too long on a document of {len(text):,} characters: "
-                "it backtracks catastrophically (a repetition inside a repetition, such as (a|aa)+). "
-                "Simplify it, e.g. (?u)\\w+ for words."
-            ) from None
+    def repeats(items) -> list:
+        found = []
+        for op, av in items:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                found.append(av[2])
+                found += repeats(av[2])
+            elif op is c.SUBPATTERN:
+                found += repeats(av[-1])
+            elif op is c.BRANCH:
+                found += [r for branch in av[1] for r in repeats(branch)]
+        return found
 
-    def findall(self, text: str) -> list[Any]:
-        return self._bounded("findall", text)
+    def flat(items) -> list:
+        out = []
+        for op, av in items:
+            out += flat(av[-1]) if op is c.SUBPATTERN else [(op, av)]
+        return out
 
-    def finditer(self, text: str) -> list[Any]:
-        return self._bounded("finditer", text)
+    def ambiguous(items) -> bool:
+        items = flat(items)
+        inner = repeats(items)
+        if not inner and not any(op is c.BRANCH for op, _ in items):
+            return False
+        delimiters = [chr(av) for op, av in items if op is c.LITERAL]
+        bodies = [_compiler.compile(body, tree.state.flags) for body in inner]
+        return not any(all(not b.fullmatch(d) for b in bodies) for d in delimiters) or any(
+            op is c.BRANCH for op, _ in items)
 
-    def split(self, text: str) -> list[Any]:
-        return self._bounded("split", text)
+    def walk(items) -> bool:
+        for op, av in items:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                if av[1] == c.MAXREPEAT and ambiguous(av[2]):
+                    return True
+                if walk(av[2]):
+                    return True
+            elif op is c.SUBPATTERN and walk(av[-1]):
+                return True
+            elif op is c.BRANCH and any(walk(branch) for branch in av[1]):
+                return True
+            elif op in (c.ASSERT, c.ASSERT_NOT) and walk(av[1]):
+                return True
+        return False
 
-
-@functools.lru_cache(maxsize=64)
-def token_regex(pattern: str) -> TokenRegex:
-    """The compiled, time-bounded form of a token pattern (cached)."""
-    return TokenRegex(pattern)
+    return pattern if walk(tree) else None
 
 
 def _validate(o: TextOptions) -> None:
@@ -204,8 +224,8 @@ def _validate(o: TextOptions) -> None:
         raise DataError(f"token_pattern must be a regular expression of at most {_MAX_PATTERN_LENGTH} "
                         "characters.")
     try:
-        groups = regex.compile(o.token_pattern).groups
-    except (regex.error, re.error) as exc:
+        groups = re.compile(o.token_pattern).groups
+    except re.error as exc:
         raise DataError(
             f"token_pattern {o.token_pattern!r} is not a valid regular expression ({exc})."
         ) from None
@@ -213,6 +233,12 @@ def _validate(o: TextOptions) -> None:
         raise DataError(
             f"token_pattern {o.token_pattern!r} has {groups} capturing groups; use at most "
             "one, or (?:...) for grouping."
+        )
+    if catastrophic_part(o.token_pattern):
+        raise DataError(
+            f"token_pattern {o.token_pattern!r} repeats a group that can itself match in more than one "
+            "way (such as (a+)+ or (a|aa)+): on some documents it would backtrack for hours and stall "
+            "every user of the server. Repeat single tokens instead, e.g. (?u)\\w+ or \\w+(?:'\\w+)?."
         )
 
 
@@ -294,7 +320,7 @@ def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
         text = unicodedata.normalize(options.unicode_form, text)
     if options.lowercase:
         text = text.lower()
-    tokens = token_regex(options.token_pattern).findall(text)
+    tokens = re.compile(options.token_pattern).findall(text)
     if options.stop_words is not None:
         tokens = [t for t in tokens if t not in options.stop_words]
     if options.stem:
@@ -319,7 +345,7 @@ def token_terms(doc: str | None, options: TextOptions = TextOptions()) -> list[t
     if options.unicode_form is not None:
         normalised = unicodedata.normalize(options.unicode_form, normalised)
     text = normalised.lower() if options.lowercase else normalised
-    pattern = token_regex(options.token_pattern)
+    pattern = re.compile(options.token_pattern)
     group = 1 if pattern.groups else 0
     spans = [m.span(group) for m in pattern.finditer(text)]
     tokens = [text[a:b] if a >= 0 else "" for a, b in spans]
@@ -364,7 +390,7 @@ def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> lis
     lowercasing and stemming, the stop words for "stop words". Vocabulary pruning is a
     corpus-level step and is not shown here.
     """
-    pattern = token_regex(options.token_pattern)
+    pattern = re.compile(options.token_pattern)
     text = _as_text(doc)
     tokens = pattern.findall(text)
     between = (piece.strip() for piece in pattern.split(text)[:: 1 + pattern.groups])
@@ -611,8 +637,8 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray, dtype: type) -> np.ndarray:
     return np.cumsum(out, out=out)
 
 
-def _regex_terms(texts: list[str], pattern: "TokenRegex") -> _Terms:
-    """Tokens from one time-bounded findall per document, typed with ``pandas.factorize``."""
+def _regex_terms(texts: list[str], pattern: re.Pattern[str]) -> _Terms:
+    """Tokens from one ``re.findall`` per document, typed with ``pandas.factorize``."""
     per_doc = [pattern.findall(t) for t in texts]
     counts = np.fromiter(map(len, per_doc), np.int64, count=len(per_doc))
     flat = np.empty(int(counts.sum()), dtype=object)
@@ -705,7 +731,7 @@ class _Pass:
         if self.min_len is not None:
             terms = _run_terms(texts, self.min_len, self.powers)
         if terms is None:
-            terms = _regex_terms(texts, token_regex(o.token_pattern))
+            terms = _regex_terms(texts, re.compile(o.token_pattern))
         if o.stop_words is not None:
             terms = _without_stop_words(terms, o.stop_words)
         if self.stemmer is not None:

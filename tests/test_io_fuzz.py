@@ -1,0 +1,105 @@
+"""The loader's last line of defence is never reached (issue 15): random bytes and damaged
+tables either load or are refused with a DataError; an InternalError (a bug) fails the test."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nbapp import DataError
+from nbapp.io import InternalError, load_corpus, load_table
+
+CLEAN = "name,age,city,score\nJosé,31,München,2.5\nAna,27,Zürich,3.0\nLi,45,東京,1.25\n".encode()
+
+
+def loads_or_refuses(data: bytes, name: str, reader=load_table) -> None:
+    try:
+        reader(data, name)
+    except DataError:
+        pass
+    except InternalError as err:           # pragma: no cover - the failure this test exists for
+        raise AssertionError(f"{name}: {data[:80]!r} reached the internal-error path") from err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=600))
+def test_random_bytes_never_reach_the_internal_error_path(data):
+    loads_or_refuses(data, "random.csv")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(CLEAN) - 1), st.binary(min_size=0, max_size=3)), max_size=6),
+       st.sampled_from(["t.csv", "t.tsv", "t.txt", "t.xlsx"]))
+def test_damaged_tables_never_reach_the_internal_error_path(edits, name):
+    data = bytearray(CLEAN)
+    for position, replacement in edits:
+        data[position:position + 1] = replacement
+    loads_or_refuses(bytes(data), name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_corpora_never_reach_the_internal_error_path(data):
+    loads_or_refuses(data, "corpus.txt", reader=load_corpus)
+
+
+def test_a_few_invalid_bytes_in_a_large_utf8_file_are_replaced_not_the_whole_file_reread():
+    rows = [f"José {i},{i % 7}" for i in range(60_000)]
+    data = ("name,n\n" + "\n".join(rows) + "\n").encode()
+    bad_at = data.index(b"Jos\xc3\xa9 50000")
+    data = data[:bad_at] + b"\xff" + data[bad_at + 1:]
+    table = load_table(data, "people.csv")
+    assert table.frame["name"].iloc[0] == "José 0" and table.frame["name"].iloc[50_000] == "\ufffdosé 50000"
+    note = next(n for n in table.notes if "invalid byte" in n)
+    assert f"line(s) 50,002 (byte offset(s) {bad_at:,})" in note and "1 invalid" in note
+    assert "UTF-8" in table.notes[0]
+
+
+def test_windows_1252_is_chosen_only_on_its_evidence():
+    table = load_table("city;price\nMünchen;3\nCafé €;4\n".encode("cp1252"), "w.csv")
+    assert table.frame["city"].tolist() == ["München", "Café €"]
+    assert any("do not form UTF-8 characters" in n for n in table.notes)
+
+
+def test_utf16_without_a_byte_order_mark_is_recognised():
+    for codec in ("utf-16-le", "utf-16-be"):
+        table = load_table("a,b\n1,Åsa\n2,Örjan\n".encode(codec), "excel.csv")
+        assert table.frame["b"].tolist() == ["Åsa", "Örjan"]
+        assert "without a byte-order mark" in table.notes[0]
+
+
+def test_look_alike_column_names_are_kept_apart_and_noted():
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    table = load_table(f"{composed},{decomposed},Age,age ,y\n1,2,3,4,a\n5,6,7,8,b\n".encode(), "t.csv")
+    assert list(table.frame.columns) == [composed, f"{decomposed}_2", "Age", "age_2", "y"]
+    notes = " ".join(table.notes)
+    assert "look the same" in notes and f"renamed the second (column 2) to '{decomposed}_2'" in notes
+
+
+def test_a_header_of_80000_names_is_refused_at_once_with_the_budget():
+    start = time.perf_counter()
+    try:
+        load_table(b"a," * 80_000, "wide.csv")
+    except DataError as err:
+        assert "has at least" in str(err) and "up to 10,000 columns" in str(err)
+    else:
+        raise AssertionError("a header of 80,000 names was accepted")
+    wide = ",".join(f"c{i}" for i in range(100_000)) + "\n" + "\n".join(",".join(["1"] * 100_000) for _ in range(20))
+    try:
+        load_table(wide.encode(), "wide.csv")
+    except DataError as err:
+        assert "columns" in str(err)
+    assert time.perf_counter() - start < 5
+
+
+def test_many_duplicate_names_are_renamed_in_linear_time():
+    header = ",".join(["x"] * 5_000) + ",y\n"
+    row = ",".join(["1"] * 5_000) + ",a\n"
+    start = time.perf_counter()
+    table = load_table((header + row + row.replace(",a", ",b")).encode(), "dup.csv")
+    assert list(table.frame.columns[:3]) == ["x", "x_2", "x_3"] and table.frame.columns.is_unique
+    assert time.perf_counter() - start < 10
+    assert np.isfinite(len(table.frame))
