@@ -103,3 +103,35 @@ def test_many_duplicate_names_are_renamed_in_linear_time():
     assert list(table.frame.columns[:3]) == ["x", "x_2", "x_3"] and table.frame.columns.is_unique
     assert time.perf_counter() - start < 10
     assert np.isfinite(len(table.frame))
+
+
+def test_an_xlsx_entry_that_under_declares_its_size_is_refused_not_read_unbounded():
+    import io
+    import struct
+    import zipfile
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["a", "b"])
+    for i in range(20_000):
+        sheet.append([i, "x" * 50])
+    raw = io.BytesIO()
+    book.save(raw)
+    data = bytearray(raw.getvalue())
+    archive = zipfile.ZipFile(io.BytesIO(bytes(data)))
+    entry = next(i for i in archive.infolist() if i.filename.endswith("sheet1.xml"))
+    central = data.find(b"PK\x01\x02")                               # its central-directory record
+    while data[central + 46:central + 46 + struct.unpack_from("<H", data, central + 28)[0]] != entry.filename.encode():
+        central = data.find(b"PK\x01\x02", central + 4)
+    struct.pack_into("<I", data, central + 24, 1_000)               # declared: 1,000 bytes
+    struct.pack_into("<I", data, entry.header_offset + 22, 1_000)
+    start = time.perf_counter()
+    try:
+        load_table(bytes(data), "book.xlsx")
+    except DataError as err:
+        assert "damaged" in str(err) and "Bad CRC-32" in str(err)
+    else:
+        raise AssertionError("an entry holding more than it declares was read")
+    assert time.perf_counter() - start < 10
