@@ -115,8 +115,8 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
         raise DataError(f"blocks: the file has {len(blocks)} feature blocks; its features make {len(model._layout)}.")
     saved_by_columns = {}
     for i, saved in enumerate(blocks):      # matched by kind and columns: format 1 ordered them otherwise
-        if not isinstance(saved, dict) or not isinstance(saved.get("columns"), list) \
-                or not all(isinstance(c, str) for c in saved["columns"]):
+        if not isinstance(saved, dict) or not isinstance(saved.get("kind"), str) \
+                or not isinstance(saved.get("columns"), list) or not all(isinstance(c, str) for c in saved["columns"]):
             raise DataError(f"blocks[{i}] is {_describe(saved)}; a block has a kind, columns and statistics.")
         saved_by_columns[(saved.get("kind"), tuple(saved["columns"]))] = (i, saved)
     stats = []

@@ -24,7 +24,8 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed", "smoothed_fraction", "exact_denominators"]
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed", "smoothed_fraction", "exact_denominators",
+           "check_alpha"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,12 @@ def _check_non_negative(name: str, value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
         raise DataError(f"Smoothing {name} must be a number between 0 and {MAX_PSEUDO_COUNT:g}, not {value!r}.")
+
+
+def check_alpha(alpha: object) -> None:
+    """A feature's own Lidstone l: None (the model's) or a number as Lidstone accepts it."""
+    if alpha is not None:
+        _check_non_negative("alpha", alpha)  # type: ignore[arg-type]
 
 
 def _check_binary(k: int) -> None:

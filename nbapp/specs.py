@@ -78,7 +78,7 @@ def spec_from_dict(data: Any, where: str = "feature") -> Any:
     if not isinstance(data, Mapping):
         raise DataError(f"{where}: the feature's description should be an object with a 'kind'.")
     kind = data.get("kind")
-    if kind not in FEATURE_KINDS:
+    if not isinstance(kind, str) or kind not in FEATURE_KINDS:
         raise DataError(f"{where}: the model file names the unknown feature type {kind!r}.")
     cls = FEATURE_KINDS[kind]
     kwargs = {k: v for k, v in data.items() if k != "kind"}

@@ -24,6 +24,7 @@ import numpy as np
 from nbapp.blocks.categorical import CategoricalBlock, CategoricalStats
 from nbapp.errors import DataError
 from nbapp.ordering import python_scalar, sort_values
+from nbapp.smoothing import check_alpha
 
 __all__ = ["Bernoulli", "BernoulliStats", "BernoulliBlock", "binary_key", "BINARY_PAIRS"]
 
@@ -45,6 +46,11 @@ class Bernoulli:
     kind: ClassVar[str] = "bernoulli"
     positive: Any = None
     alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        check_alpha(self.alpha)
+        if self.positive is not None and not isinstance(self.positive, (str, int, float, bool)):
+            raise DataError(f"Bernoulli positive must be one value (a string or a number), not {self.positive!r}.")
 
 
 def binary_key(value: Any) -> Any:

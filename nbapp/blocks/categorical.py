@@ -25,7 +25,7 @@ from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
-from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
 
 __all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE"]
 
@@ -42,6 +42,9 @@ class Categorical:
 
     kind: ClassVar[str] = "categorical"
     alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        check_alpha(self.alpha)
 
 
 @dataclass(frozen=True, eq=False)

@@ -106,6 +106,20 @@ class TextOptions:
     unicode_form: str | None = "NFC"
 
     def __post_init__(self) -> None:
+        for name in ("lowercase", "stem"):
+            if not isinstance(getattr(self, name), bool):
+                raise DataError(f"Text option {name} must be true or false, not {getattr(self, name)!r}.")
+        if not isinstance(self.ngram_range, (tuple, list)) or len(self.ngram_range) != 2:
+            raise DataError(f"ngram_range {self.ngram_range!r} must be two integers 1 <= min_n <= max_n, e.g. (1, 2).")
+        if self.unicode_form is not None and not isinstance(self.unicode_form, str):
+            raise DataError(f"unicode_form {self.unicode_form!r} is not one of {_UNICODE_FORMS} or None.")
+        if self.stop_words is not None and not isinstance(self.stop_words, (str, frozenset)):
+            try:
+                words = list(self.stop_words)
+            except TypeError:
+                raise DataError(f"stop_words must be a collection of words, not {self.stop_words!r}.") from None
+            if not all(isinstance(w, str) for w in words):
+                raise DataError("stop_words must be a collection of words (strings).")
         if self.stop_words is not None and not isinstance(self.stop_words, frozenset):
             if isinstance(self.stop_words, str):
                 raise DataError(
@@ -126,6 +140,8 @@ class TextOptions:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TextOptions:
         """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        if not isinstance(d, Mapping):
+            raise DataError(f"Text options must be an object of option -> value, not {d!r}.")
         unknown = set(d) - set(cls.__dataclass_fields__)
         if unknown:
             raise DataError(
@@ -214,10 +230,10 @@ def _validate(o: TextOptions) -> None:
         raise DataError(
             f"ngram_range {lo_hi!r} must be two integers 1 <= min_n <= max_n, e.g. (1, 2)."
         )
-    if not isinstance(o.min_df, int) or o.min_df < 1:
+    if isinstance(o.min_df, bool) or not isinstance(o.min_df, int) or o.min_df < 1:
         raise DataError(f"min_df {o.min_df!r} must be an integer of at least 1.")
     if o.max_features is not None and (
-        not isinstance(o.max_features, int) or o.max_features < 1
+        isinstance(o.max_features, bool) or not isinstance(o.max_features, int) or o.max_features < 1
     ):
         raise DataError(f"max_features {o.max_features!r} must be a positive integer or None.")
     if not isinstance(o.token_pattern, str) or len(o.token_pattern) > _MAX_PATTERN_LENGTH:

@@ -27,7 +27,7 @@ from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.numbers import numeric_column, scalar_number
-from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
 
 __all__ = ["Multinomial", "CountStats", "MultinomialBlock", "counts_matrix"]
 
@@ -40,6 +40,9 @@ class Multinomial:
 
     kind: ClassVar[str] = "multinomial"
     alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        check_alpha(self.alpha)
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,7 +41,7 @@ from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.smoothing import exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
@@ -70,6 +70,11 @@ class Text:
     alpha: float | None = None
 
     def __post_init__(self) -> None:
+        check_alpha(self.alpha)
+        if self.options is not None and not isinstance(self.options, _pipeline.TextOptions):
+            raise DataError(f"Text options must be nbapp.text.TextOptions, not {type(self.options).__name__}.")
+        if not isinstance(self.complement, bool):
+            raise DataError(f"Text complement must be true or false, not {self.complement!r}.")
         if self.event_model not in ("multinomial", "bernoulli"):
             raise DataError(f"Text event_model must be 'multinomial' or 'bernoulli', not {self.event_model!r}.")
         if self.vocabulary not in ("global", "per_class_unk"):

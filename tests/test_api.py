@@ -1,0 +1,40 @@
+"""The public API, pinned exactly (issue 10): a name added or lost is a decision, made here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbapp
+
+PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Example', 'Explanation', 'Gaussian',
+          'Lidstone', 'LinearForm', 'MEstimate', 'ModelStats', 'Multinomial', 'NaiveBayes', 'Poisson', 'Table',
+          'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
+          'propose_feature_types', 'propose_target', 'safe_csv_bytes']
+MODEL_METHODS = ["fit", "partial_fit", "summarize", "fit_stats", "merge", "cpt", "counts", "parameters", "gaussian",
+                 "gaussian_density", "typical_value", "top_words", "smoothing_of", "missing_columns", "block_of",
+                 "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",
+                 "joint_log_likelihood", "linear_form", "sample", "params", "prior_fractions", "with_priors",
+                 "with_smoothing", "to_json", "from_json"]
+
+
+def test_the_public_names_are_exactly_these():
+    assert sorted(nbapp.__all__) == sorted(PUBLIC)
+    for name in PUBLIC:
+        assert getattr(nbapp, name) is not None
+
+
+def test_the_model_keeps_its_public_methods():
+    for name in MODEL_METHODS:
+        assert callable(getattr(nbapp.NaiveBayes, name)), name
+    for name in ("priors_", "log_prior_", "blocks_"):
+        assert isinstance(getattr(nbapp.NaiveBayes, name), property), name
+
+
+def test_the_library_imports_no_streamlit():
+    code = "import sys, nbapp, nbapp.io, nbapp.text, nbapp.lessons, nbapp.blocks; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,174 @@
+"""Model files are checked against one schema before anything is built (issue 15, defects 2,
+4-8 and 13): hostile documents are refused with a DataError naming the field; random mutations
+are refused or give a model whose predictions are finite and sum to one."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nbapp import DataError, Gaussian, NaiveBayes, Text
+from nbapp.persist import MAX_BYTES
+
+FEATURES = {"colour": "categorical", "flag": "bernoulli", "size": "gaussian", "words": "text", "n": "multinomial",
+            "visits": "poisson"}
+FRAME = pd.DataFrame({
+    "colour": ["red", "green", "red", "blue", "green", "red"],
+    "flag": ["yes", "no", "yes", "no", "no", "yes"],
+    "size": [1.0, 2.5, 1.5, 3.0, 2.0, 1.2],
+    "words": ["buy now", "hello friend", "free money", "see you", "hi there", "buy free"],
+    "n": [1, 0, 2, 0, 1, 3],
+    "visits": [3, 0, 4, 1, 0, 5],
+    "y": ["spam", "ham", "spam", "ham", "ham", "spam"],
+})
+MODEL = NaiveBayes(FEATURES).fit(FRAME, "y")
+SAVED = json.loads(MODEL.to_json())
+
+
+def block(doc: dict, kind: str) -> dict:
+    return next(b for b in doc["blocks"] if b["kind"] == kind)
+
+
+def tampered(change) -> str:
+    doc = copy.deepcopy(SAVED)
+    change(doc)
+    return json.dumps(doc)
+
+
+CASES = [
+    ("repeated category", lambda d: block(d, "categorical")["stats"].update(
+        categories=["red", "red", "blue"]), r"category 'red' is listed twice"),
+    ("list as a category", lambda d: block(d, "categorical")["stats"]["categories"].__setitem__(0, ["x"]),
+     r"categories\[0\] is \['x'\]"),
+    ("repeated text term", lambda d: block(d, "text")["stats"]["terms"].__setitem__(1, block(d, "text")["stats"]["terms"][0]),
+     r"is listed twice"),
+    ("list-valued class", lambda d: d["classes"].__setitem__(0, ["ham"]), r"classes\[0\] is \['ham'\]"),
+    ("repeated classes", lambda d: d.update(classes=["ham", "ham"]), r"'ham' is listed twice"),
+    ("non-string weight", lambda d: d.update(weight=3), r"weight is 3"),
+    ("all-zero class counts", lambda d: d.update(class_counts=[0, 0]), r"class_counts are all 0"),
+    ("null class count", lambda d: d.update(class_counts=[None, 3]), r"class_counts should be a table of 2 numbers"),
+    ("priors naming other classes", lambda d: d["settings"].update(priors={"classes": ["a", "b"], "values": [0.5, 0.5]}),
+     r"not a class|no probability for class"),
+    ("truncated custom priors", lambda d: d["settings"].update(priors={"classes": ["ham", "spam"], "values": [0.5]}),
+     r"different lengths"),
+    ("negative Gaussian m2", lambda d: block(d, "gaussian")["stats"]["m2"][0].__setitem__(0, -1.0),
+     r"m2\[0\]\[0\] is -1; counts cannot be negative"),
+    ("negative n_docs", lambda d: block(d, "text")["stats"]["n_docs"].__setitem__(0, -2),
+     r"n_docs\[0\] is -2"),
+    ("Bernoulli with 3 values", lambda d: block(d, "bernoulli")["stats"].update(
+        categories=["no", "yes", "maybe"], counts=[[1, 1], [1, 1], [1, 1]]), r"3 distinct values"),
+    ("counts as strings", lambda d: block(d, "categorical")["stats"]["counts"][0].__setitem__(0, "2"),
+     r"counts should be a table"),
+    ("counts as booleans", lambda d: block(d, "multinomial")["stats"]["counts"][0].__setitem__(0, True),
+     r"counts should be a table"),
+    ("bogus variance", lambda d: d["settings"]["features"]["size"].update(variance="bogus"), r"variance must be one of"),
+    ("version true", lambda d: d.update(version=True), r"version True"),
+    ("unknown top-level key", lambda d: d.update(extra=1), r"unknown key 'extra'"),
+    ("unknown stats key", lambda d: block(d, "poisson")["stats"].update(lam=[1, 2]), r"unknown key 'lam'"),
+    ("huge alpha", lambda d: d["settings"].update(alpha=1e308), r"between 0 and 1e\+12"),
+    ("huge prior_alpha", lambda d: d["settings"].update(prior_alpha=1e308), r"between 0 and 1e\+12"),
+    ("huge counts", lambda d: block(d, "categorical")["stats"]["counts"][0].__setitem__(0, 1e308), None),
+]
+
+
+@pytest.mark.parametrize("change, message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_a_tampered_model_file_is_refused_naming_the_field(change, message):
+    text = tampered(change)
+    if message is None:                       # accepted only if it predicts properly
+        try:
+            model = NaiveBayes.from_json(text)
+        except DataError:
+            return
+        proba = model.predict_proba(FRAME).to_numpy()
+        assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1)
+        return
+    with pytest.raises(DataError, match=message):
+        NaiveBayes.from_json(text)
+
+
+def test_gaussian_variance_is_checked_in_the_constructor_too():
+    with pytest.raises(DataError, match="variance must be one of"):
+        Gaussian(variance="bogus")
+
+
+def test_a_byte_order_mark_is_accepted_as_text_and_bytes():
+    text = "\ufeff" + MODEL.to_json()
+    for document in (text, text.encode("utf-8")):
+        assert NaiveBayes.from_json(document).classes_ == ["ham", "spam"]
+
+
+def test_documents_over_the_cap_are_refused_by_size_before_parsing():
+    big = " " * (MAX_BYTES + 1)
+    for document in (big, big.encode()):
+        start = time.perf_counter()
+        with pytest.raises(DataError, match="larger than 64 MB"):
+            NaiveBayes.from_json(document)
+        assert time.perf_counter() - start < 1
+
+
+def test_the_duplicate_key_check_is_linear():
+    keys = ", ".join(f'"k{i}": 0' for i in range(40_000))
+    document = '{"format": "nbapp.NaiveBayes", "version": 2, ' + keys + ', "k0": 1}'
+    start = time.perf_counter()
+    with pytest.raises(DataError, match="repeats the key 'k0'"):
+        NaiveBayes.from_json(document)
+    assert time.perf_counter() - start < 1
+
+
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False, allow_infinity=False,
+                   width=32), st.text(max_size=3), st.lists(st.integers(-2, 2), max_size=3))
+
+
+def paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from paths(v, (*prefix, i))
+
+
+ALL_PATHS = [p for p in paths(SAVED) if p]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "delete", "duplicate"]), LEAVES)
+def test_random_mutations_are_refused_or_predict_properly(path, how, leaf):
+    doc = copy.deepcopy(SAVED)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if how == "replace":
+        parent[last] = leaf
+    elif how == "delete":
+        del parent[last]
+    elif isinstance(parent, list):
+        parent.insert(last, copy.deepcopy(parent[last]))
+    else:
+        parent[last] = [parent[last], parent[last]]
+    try:
+        model = NaiveBayes.from_json(json.dumps(doc))
+    except DataError:
+        return
+    proba = model.predict_proba(FRAME.drop(columns="y")).to_numpy()
+    assert np.isfinite(proba).all()
+    assert np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_text_options_in_a_model_file_are_checked():
+    from nbapp.text import TextOptions
+
+    m = NaiveBayes({"words": Text(TextOptions())}).fit(FRAME, "y")
+    doc = json.loads(m.to_json())
+    doc["settings"]["features"]["words"]["options"]["min_df"] = -3
+    with pytest.raises(DataError, match="min_df"):
+        NaiveBayes.from_json(json.dumps(doc))
