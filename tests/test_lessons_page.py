@@ -348,3 +348,24 @@ def test_a_refused_contour_fit_is_shown_as_text():
     at = view(at, "naive")
     shown = [e.value for e in at.error]
     assert len(shown) == 2 and all(r"x\*" in e and "needs at least two classes" in e for e in shown), shown
+
+
+def test_incremental_view_keeps_rows_in_the_session_not_copies_of_the_model():
+    at = lesson("incremental")
+    model = at.session_state["model"]
+    before = model.to_json()
+    for _ in range(3):
+        for column, value in {"Outlook": "Sunny", "Play (class)": "Yes"}.items():
+            widget(at.selectbox, column).set_value(value)
+        at.button[0].click().run()
+        ok(at)
+    assert metric(at, "Rows added by hand") == "3"
+    def models_in(value):
+        if isinstance(value, nbapp.NaiveBayes):
+            return 1
+        return sum(map(models_in, value)) if isinstance(value, (list, tuple)) else 0
+
+    held = [k for k in at.session_state.keys() if k != "model" and models_in(at.session_state[k])]
+    assert held == []                               # issue 10: no model copy per click
+    assert len(at.session_state["lessons_inc_rows"]) == 3
+    assert at.session_state["model"].to_json() == before   # the other pages' model is untouched

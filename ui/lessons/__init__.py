@@ -1,4 +1,7 @@
-"""Streamlit helpers of the Lessons page (issue 6): state, cached nbapp calls and figures.
+"""The Lessons page: one module per lesson (``smoothing``, ``prior``, ``linear``, ``naive``,
+``calibration``, ``generative``, ``generate``, ``underflow``, ``incremental``, ``export``), each
+with a ``render(model)``; this package module holds their shared helpers: state, cached nbapp
+calls and figures.
 
 Every number comes from ``nbapp``; this module only keys the caches, shapes user input into
 rows and draws. Labels from the data pass ``ui.text`` helpers (``plot_text`` in figures).
@@ -23,7 +26,7 @@ from ui.state import model_key
 from ui.text import plot_text
 
 __all__ = [
-    "wkey", "example_row", "frozen_row", "offer_example", "seed_example",
+    "wkey", "example_row", "gaussian_columns", "frozen_row", "offer_example", "seed_example",
     "model_with_priors", "training_data", "cached_smoothing_path", "cached_duplicate_effect",
     "cached_calibration", "cached_learning_curve", "smoothing_figure", "posterior_path_figure",
     "prior_sweep_figure", "prior_evidence_bar", "weights_bar", "boundary_figure", "contour_figure",
@@ -60,6 +63,11 @@ def example_row(model: Any) -> dict[str, Any]:
 def frozen_row(row: Mapping[str, Any]) -> tuple:
     """A row as a hashable cache key."""
     return tuple((str(k), repr(v)) for k, v in row.items())
+
+
+def gaussian_columns(model: Any) -> list[str]:
+    """The model's Gaussian features (the boundary and contour lessons draw two of them)."""
+    return [c for c, spec in model.features_.items() if spec.kind == "gaussian"]
 
 
 def training_data() -> pd.DataFrame:

@@ -1,0 +1,43 @@
+"""Lesson 10: export (the Lessons page; numbers from nbapp, drawn here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+import ui
+from nbapp.errors import DataError
+from nbapp.lessons.worked_example import worked_example_markdown, worked_example_snippet
+from ui import lessons
+
+ss = st.session_state
+
+
+def render(model: Any) -> None:
+    st.subheader("Export a worked example")
+    st.write("The test example of the Explain page, step by step as in seed 000, Eq. 5 and seed 004's "
+             "posterior = likelihood × prior / normalisation: prior, each factor, joint (as a product and as a "
+             "sum of logs), evidence, posterior. Download it as Markdown with LaTeX for a slide or a handout, "
+             "or as a short Python program using nbapp that reproduces the same numbers.")
+    row = lessons.example_row(model)
+    source = ss["source"]
+    try:
+        e = model.explain(row)
+        text = worked_example_markdown(e, model=model, title=f"Worked example: {source.name}")
+        example_key = source.example if source.reader == "example" and ss.get("imported") is None else None
+        snippet = worked_example_snippet(model, row, example=example_key)
+    except DataError as err:
+        ui.show_error(err)
+        return
+    left, right = st.columns(2)
+    left.download_button("Download the worked example (Markdown)", text.encode("utf-8"),
+                         file_name="worked_example.md", mime="text/markdown", key="lessons.md_download",
+                         icon=":material/download:")
+    right.download_button("Download the Python snippet", snippet.encode("utf-8"), file_name="worked_example.py",
+                          mime="text/x-python", key="lessons.py_download", icon=":material/download:")
+    if example_key is None:
+        st.caption("The snippet embeds the fitted model as JSON, so it runs without the data file.")
+    st.code(snippet, language="python")
+    with st.expander("Preview of the Markdown", expanded=True):
+        st.markdown(text)  # nbapp escapes every label and value of the data for Markdown and LaTeX

@@ -1,0 +1,108 @@
+"""Lesson 9: incremental learning (the Lessons page; numbers from nbapp, drawn here)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from nbapp.errors import DataError
+from ui import lessons
+from ui.formulas import feature_kinds, show_counts
+
+ss = st.session_state
+
+
+def render(model: Any) -> None:
+    st.subheader("Incremental learning")
+    st.write("Fitting Naive Bayes is counting, and counts add up: a new training row only increments the counts "
+             "of its class and values, then the probabilities follow (seed 001: Naive Bayes supports incremental "
+             "learning). Add a row by hand and watch the counts, the CPT and the test example's posterior change "
+             "(partial_fit on a copy of the model; the model of the other pages stays as it is).")
+    key = ui.model_key()
+    if ss.get("lessons_inc_key") != key:
+        ss["lessons_inc_key"] = key
+        ss["lessons_inc_rows"] = []          # only the rows typed in: the models are derived from them
+    _incremental_fragment(model)
+
+
+def with_rows(model: Any, rows: list[dict[str, Any]]) -> Any:
+    """The model plus the rows typed in, without changing it: a shallow copy shares its
+    statistics, which are immutable values, and partial_fit gives the copy new ones."""
+    if not rows:
+        return model
+    return copy.copy(model).partial_fit(pd.DataFrame(rows))
+
+
+def _row_input(model: Any, column: str, kind: str, i: int) -> Any:
+    label = ui.md(column)
+    if kind in ("categorical", "bernoulli"):
+        return st.selectbox(label, list(model.cpt(column).index), format_func=str, key=lessons.wkey(f"inc::{i}"))
+    if kind == "text":
+        return st.text_input(label, value="", key=lessons.wkey(f"inc::{i}"))
+    return st.number_input(label, value=0.0, format="%g", key=lessons.wkey(f"inc::{i}"))
+
+
+@st.fragment
+def _incremental_fragment(base: Any) -> None:
+    rows = ss["lessons_inc_rows"]
+    current = with_rows(base, rows)
+    kinds = feature_kinds(current)
+    with st.form("lessons.inc_form", border=True):
+        st.markdown("**A new training row**")
+        items = list(kinds.items())
+        row: dict[str, Any] = {}
+        cells = st.columns(min(len(items), 4) + 1)
+        for i, (column, kind) in enumerate(items):
+            with cells[i % (len(cells) - 1)]:
+                row[column] = _row_input(current, column, kind, i)
+        with cells[-1]:
+            row[current.target_] = st.selectbox(f"{ui.md(current.target_)} (class)", list(current.classes_),
+                                                format_func=str, key=lessons.wkey("inc_class"))
+        added = st.form_submit_button("Add this row (partial_fit)", icon=":material/add:")
+    if added:
+        if current.weight_ is not None:
+            row[current.weight_] = 1
+        try:
+            current = with_rows(base, [*rows, row])
+        except DataError as err:
+            ui.show_error(err)
+        else:
+            rows.append(row)
+    undo, reset, info = st.columns([1, 1, 3])
+    if undo.button("Undo the last row", key="lessons.inc_undo", disabled=not rows, icon=":material/undo:"):
+        rows.pop()
+        current = with_rows(base, rows)
+    if reset.button("Start again", key="lessons.inc_reset", disabled=not rows):
+        rows.clear()
+        current = base
+    info.metric("Rows added by hand", len(rows))
+    if rows:
+        st.dataframe(pd.DataFrame(rows).astype(str), hide_index=True, key="lessons.inc_rows")
+    _incremental_tables(base, current)
+
+
+def _incremental_tables(base: Any, current: Any) -> None:
+    kinds = feature_kinds(current)
+    counts_table = pd.DataFrame({"before": show_counts(pd.DataFrame({"n": base.class_counts_}))["n"].to_numpy(),
+                                 "now": show_counts(pd.DataFrame({"n": current.class_counts_}))["n"].to_numpy()},
+                                index=pd.Index([str(c) for c in current.classes_], name="class n_c"))
+    row = lessons.example_row(current)
+    posterior = pd.DataFrame({"before": base.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number),
+                              "now": current.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number)})
+    posterior.index = pd.Index([str(c) for c in posterior.index], name="P(c | test example)")
+    left, right = st.columns(2)
+    left.dataframe(counts_table, key="lessons.inc_class_counts")
+    right.dataframe(posterior, key="lessons.inc_posterior")
+    discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
+    if not discrete:
+        return
+    column = st.selectbox("Counts and CPT of", discrete, format_func=str, key=lessons.wkey("inc_col"))
+    left, right = st.columns(2)
+    left.markdown("Counts N(v, c) now")
+    left.dataframe(show_counts(current.counts(column)).rename(index=str, columns=str), key="lessons.inc_counts")
+    right.markdown("P(v | c) now")
+    right.dataframe(current.cpt(column).map(ui.fmt_number).rename(index=str, columns=str), key="lessons.inc_cpt")

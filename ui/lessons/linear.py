@@ -1,0 +1,90 @@
+"""Lesson 3: linear classifier (the Lessons page; numbers from nbapp, drawn here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from nbapp.errors import DataError
+from nbapp.lessons import covariance
+from ui import lessons
+
+ss = st.session_state
+
+
+def render(model: Any) -> None:
+    st.subheader("Naive Bayes is a linear classifier")
+    st.write("For two classes the log-odds log P(c1 | x) / P(c0 | x) is a sum of one term per feature value, "
+             "so it is w · x + b with b = log P(c1)/P(c0) and one weight per value: log θ(v | c1) / θ(v | c0) "
+             "(seed 000, section 2.3, Eq. 17-19). sign(w · x + b) is the prediction. With Gaussian features the "
+             "boundary is linear when both classes share each variance (Eq. 20) and quadratic otherwise.")
+    if len(model.classes_) != 2:
+        lessons.offer_example(f"The linear form is for two classes; this model has {len(model.classes_)}.",
+                              "stolen_cars", button_key="lessons.linear_load")
+    else:
+        lessons.seed_example("stolen_cars", button_key="lessons.linear_load")
+        try:
+            form = model.linear_form()
+        except DataError as err:
+            ui.show_error(err)
+            form = None
+            if st.button("Smooth with l = 1", key="lessons.linear_smooth", icon=":material/tune:"):
+                ui.set_settings(alpha=1.0)
+                st.rerun()
+        if form is not None:
+            _linear_form_ui(model, form)
+    _boundary_ui(model)
+
+
+def _linear_form_ui(model: Any, form: Any) -> None:
+    data = ui.frame()
+    score = form.decision_function(data)
+    positive_side = score > 0
+    predicted = model.predict(data)
+    agree = predicted.notna() & (positive_side == predicted.eq(form.positive))
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Bias b = log P(c1)/P(c0)", f"{form.bias:+.4f}")
+    c2.metric("Rows where sign(w·x + b) = prediction", f"{int(agree.sum())} / {len(data)}")
+    c3.metric("Boundary", "quadratic (x² terms)" if form.quadratic else "linear")
+    st.caption(f"Positive side: {ui.md(form.positive)} (w·x + b > 0); negative side: {ui.md(form.negative)}.")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(lessons.weights_bar(form.weights), key="lessons.weights_chart")
+    right.dataframe(pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str), key="lessons.weights_table",
+                    height=360)
+    by_sign = positive_side.map({True: form.positive, False: form.negative})
+    check = pd.DataFrame({"w·x + b": score.to_numpy(), "class by sign": by_sign.astype(str).to_numpy(),
+                          "prediction": predicted.astype(str).to_numpy(), "agree": agree.to_numpy()},
+                         index=data.index)
+    st.markdown("**The check, row by row**")
+    st.dataframe(check.head(2000), key="lessons.linear_check")
+
+
+def _boundary_ui(model: Any) -> None:
+    st.markdown("**Decision boundary of two Gaussian features**")
+    gaussian = lessons.gaussian_columns(model)
+    if len(gaussian) < 2:
+        lessons.offer_example("The boundary needs two Gaussian features; this model has "
+                              f"{len(gaussian)}.", "gender", button_key="lessons.boundary_load")
+        return
+    _boundary_fragment(gaussian)
+
+
+@st.fragment
+def _boundary_fragment(gaussian: list[str]) -> None:
+    data, target = lessons.training_data(), ss["target"]
+    a, b, c = st.columns(3)
+    x = a.selectbox("x axis", gaussian, index=0, format_func=str, key=lessons.wkey("bx"))
+    y = b.selectbox("y axis", [g for g in gaussian if g != x], index=0, format_func=str, key=lessons.wkey("by"))
+    variances = {"shared": "shared variances (Eq. 20): linear", "diagonal": "own variances per class: quadratic"}
+    kind = c.radio("Variances", list(variances), format_func=variances.get, key=lessons.wkey("bkind"))
+    try:
+        fitted = covariance.fit_gaussian_classes(data, [x, y], target, covariance=kind)
+        grid = covariance.density_grid(fitted, x, y, points=120)
+    except DataError as err:
+        ui.show_error(err)
+        return
+    st.plotly_chart(lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}"),
+                    key="lessons.boundary_chart")
