@@ -16,7 +16,7 @@ from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError
 
-__all__ = ["propose_feature_types", "propose_target", "check_target"]
+__all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
 
 # Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
 BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)

@@ -1,0 +1,13 @@
+"""Fitting beyond one in-memory frame, into the same model the app explains.
+
+Naive Bayes needs one pass of additive statistics (:mod:`nbapp.stats`), so each part of the
+data — a batch of a file bigger than memory, a partition of a Spark or Dask table — is
+summarised where it is, only the statistics travel, and they are added up into one model
+equal to a fit on all the rows. The engines are optional: each function imports its own
+(DuckDB, PySpark, Dask) when called, so ``import nbapp`` never needs them.
+"""
+
+from nbapp.scale.files import fit_file, predict_file
+from nbapp.scale.clusters import fit_dask, fit_spark, predict_dask, predict_spark
+
+__all__ = ["fit_file", "predict_file", "fit_dask", "fit_spark", "predict_dask", "predict_spark"]

@@ -1,0 +1,120 @@
+"""Tables on a cluster, through Spark or Dask: each partition is summarised where it lives,
+only the statistics travel to the driver (a few kilobytes to megabytes: the size of the
+model), and they are added up into one model equal to an in-memory fit of the same rows.
+
+Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to_json``).
+"""
+
+from __future__ import annotations
+
+import pickle
+from functools import reduce
+from operator import add
+from typing import Any, Iterator
+
+import pandas as pd
+
+from nbapp.errors import DataError
+
+__all__ = ["fit_spark", "fit_dask", "predict_spark", "predict_dask"]
+
+
+def _summarize(params: dict[str, Any], frame: pd.DataFrame, target: str, weight: str | None) -> Any:
+    """The statistics of one partition (None for an empty one)."""
+    from nbapp.model import NaiveBayes
+
+    return NaiveBayes(**params).summarize(frame, target, weight) if len(frame) else None
+
+
+def _total(parts: list[Any]) -> Any:
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        raise DataError("The table has no rows; nothing to fit.")
+    return reduce(add, parts)
+
+
+def _columns(model: Any, target: str, weight: str | None) -> list[str]:
+    return [target, *model.features_, *([weight] if weight else [])]
+
+
+# -- Spark ---------------------------------------------------------------------------------------
+def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None) -> Any:
+    """Fit the model on a Spark DataFrame: ``mapInPandas`` summarises each partition on its
+    executor, the driver adds the statistics (our own values, pickled between our processes;
+    nothing user-supplied is ever unpickled)."""
+    params = model.params()
+    columns = _columns(model, target, weight)
+    missing = [c for c in columns if c not in spark_df.columns]
+    if missing:
+        raise DataError(f"The Spark table has no column {missing[0]!r}; its columns are {spark_df.columns[:10]}.")
+
+    def summarise_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        total = None
+        for frame in frames:
+            part = _summarize(params, frame, target, weight)
+            if part is not None:
+                total = part if total is None else total + part
+        if total is not None:
+            yield pd.DataFrame({"stats": [pickle.dumps(total)]})
+
+    rows = spark_df.select(*columns).mapInPandas(summarise_partition, schema="stats binary").collect()
+    return model.fit_stats(_total([pickle.loads(r["stats"]) for r in rows]), target, weight)
+
+
+def predict_spark(model: Any, spark_df: Any) -> Any:
+    """The Spark table with the predicted class and P(c | x) per class, computed on the executors."""
+    from nbapp.io import predictions_frame
+
+    text = model.to_json()
+    sample = predictions_frame(model, spark_df.limit(1).toPandas())
+    schema = _spark_schema(sample)
+
+    def predict_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        from nbapp.model import NaiveBayes
+
+        local = NaiveBayes.from_json(text)
+        for frame in frames:
+            yield predictions_frame(local, frame).astype({c: str for c in sample.columns if sample[c].dtype == object})
+
+    return spark_df.mapInPandas(predict_partition, schema=schema)
+
+
+def _spark_schema(sample: pd.DataFrame) -> str:
+    kinds = {"f": "double", "i": "bigint", "b": "boolean"}
+    return ", ".join(f"`{c}` {kinds.get(sample[c].dtype.kind, 'string')}" for c in sample.columns)
+
+
+# -- Dask ----------------------------------------------------------------------------------------
+def fit_dask(model: Any, dask_df: Any, target: str, weight: str | None = None) -> Any:
+    """Fit the model on a Dask DataFrame: each partition summarised by a task, the statistics
+    added in a tree (``dask.delayed``), only they travel between workers."""
+    import dask
+
+    params = model.params()
+    columns = _columns(model, target, weight)
+    missing = [c for c in columns if c not in dask_df.columns]
+    if missing:
+        raise DataError(f"The Dask table has no column {missing[0]!r}; its columns are {list(dask_df.columns)[:10]}.")
+    parts = [dask.delayed(_summarize)(params, p, target, weight) for p in dask_df[columns].to_delayed()]
+    while len(parts) > 1:          # a tree reduction: pairs, then pairs of pairs
+        parts = [dask.delayed(_total)(parts[i:i + 2]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    total = parts[0].compute() if parts else None
+    if total is None:
+        raise DataError("The table has no rows; nothing to fit.")
+    return model.fit_stats(total, target, weight)
+
+
+def predict_dask(model: Any, dask_df: Any) -> Any:
+    """The Dask table with the predicted class and P(c | x) per class (lazy, per partition)."""
+    from nbapp.io import predictions_frame
+
+    text = model.to_json()
+    meta = predictions_frame(model, dask_df._meta if len(dask_df._meta) else dask_df.head(1))
+
+    def predict_partition(frame: pd.DataFrame) -> pd.DataFrame:
+        from nbapp.model import NaiveBayes
+
+        return predictions_frame(NaiveBayes.from_json(text), frame)
+
+    return dask_df.map_partitions(predict_partition, meta=meta.iloc[:0])

@@ -1,0 +1,142 @@
+"""Scale (issue 11): fitting from files through DuckDB, from Dask and Spark tables, gives the
+model of one in-memory fit of the same rows (counts exactly, probabilities to 1e-12)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbapp
+from nbapp import DataError, NaiveBayes, Text
+from nbapp.text import TextOptions
+
+FEATURES = {"colour": "categorical", "size": "gaussian", "words": Text(TextOptions(min_df=2, max_features=8)),
+            "n1": "multinomial", "n2": "multinomial", "visits": "poisson", "flag": "bernoulli"}
+
+
+def make_frame(rows: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["spam", "ham", "eggs"], rows, p=[0.3, 0.5, 0.2])
+    return pd.DataFrame({
+        "colour": rng.choice(["red", "green", "blue", "teal"], rows),
+        "size": np.round(rng.normal(3, 1, rows) + (y == "spam"), 3),
+        "words": rng.choice(["buy now cheap", "hello old friend", "free money now", "see you soon", "cheap pills"], rows),
+        "n1": rng.integers(0, 5, rows),
+        "n2": rng.integers(0, 3, rows),
+        "visits": rng.poisson(2, rows) + (y == "ham"),
+        "flag": rng.choice(["yes", "no"], rows),
+        "w": rng.integers(1, 4, rows),
+        "y": y,
+    })
+
+
+def assert_same_model(a, b, frame):
+    assert a.classes_ == b.classes_
+    np.testing.assert_array_equal(a.class_counts_, b.class_counts_)
+    for column in ("colour", "n1", "flag", "words"):
+        pd.testing.assert_frame_equal(a.counts(column), b.counts(column))
+    pd.testing.assert_frame_equal(a.gaussian("size"), b.gaussian("size"), rtol=1e-12)
+    pd.testing.assert_frame_equal(a.parameters("visits"), b.parameters("visits"), rtol=1e-12)
+    np.testing.assert_allclose(a.predict_proba(frame).to_numpy(), b.predict_proba(frame).to_numpy(), rtol=0, atol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("data")
+    frame = make_frame(5_000)
+    frame.to_csv(folder / "all.csv", index=False)
+    for i, rows in enumerate(np.array_split(np.arange(len(frame)), 3)):
+        frame.iloc[rows].to_csv(folder / f"part{i}.csv", index=False)
+    frame.to_parquet(folder / "all.parquet", index=False)
+    return folder, frame
+
+
+@pytest.mark.parametrize("source", ["all.csv", "all.parquet", "part*.csv", "."])
+def test_fit_file_equals_fit_in_memory(data, source):
+    folder, frame = data
+    path = folder if source == "." else folder / source
+    if source == ".":
+        (folder / "all.csv").rename(folder / "all.csv.bak")
+        (folder / "all.parquet").rename(folder / "all.parquet.bak")
+    try:
+        calls = []
+        got = nbapp.fit_file(NaiveBayes(FEATURES), path, "y", weight="w", progress=lambda d, t: calls.append((d, t)),
+                             batch_rows=1_200)
+    finally:
+        if source == ".":
+            (folder / "all.csv.bak").rename(folder / "all.csv")
+            (folder / "all.parquet.bak").rename(folder / "all.parquet")
+    expected = NaiveBayes(FEATURES).fit(nbapp.load_table((folder / "all.csv").read_bytes(), "all.csv").frame, "y",
+                                        weight="w")
+    assert_same_model(got, expected, frame)
+    assert calls[-1] == (5_000, 5_000) and len(calls) >= 4
+
+
+def test_fit_file_names_a_missing_column_and_a_bad_value(tmp_path):
+    (tmp_path / "t.csv").write_text("size,y\n1.5,a\nheavy,b\n2.0,a\n")
+    with pytest.raises(DataError, match=r"no column 'colour'"):
+        nbapp.fit_file(NaiveBayes({"colour": "categorical"}), tmp_path / "t.csv", "y")
+    with pytest.raises(DataError, match=r"Column 'size' is Gaussian but row 1 holds 'heavy'"):
+        nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "t.csv", "y")
+    with pytest.raises(DataError, match="names no CSV or Parquet file"):
+        nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "nothing*.csv", "y")
+
+
+def test_yes_no_columns_stay_text_as_load_table_keeps_them(tmp_path):
+    (tmp_path / "t.csv").write_text("flag,y\nyes,Yes\nno,No\nyes,Yes\nno,Yes\n")
+    got = nbapp.fit_file(NaiveBayes({"flag": "categorical"}), tmp_path / "t.csv", "y")
+    assert got.classes_ == ["No", "Yes"] and list(got.cpt("flag").index) == ["no", "yes"]
+
+
+def test_predict_file_writes_every_row_with_its_posterior(data, tmp_path):
+    folder, frame = data
+    model = NaiveBayes(FEATURES).fit(frame, "y", weight="w")
+    for name in ("p.csv", "p.parquet"):
+        out = nbapp.predict_file(model, folder / "all.csv", tmp_path / name, batch_rows=1_500)
+        written = pd.read_csv(out) if name.endswith(".csv") else pd.read_parquet(out)
+        assert len(written) == 5_000
+        expected = model.predict_proba(frame)
+        np.testing.assert_allclose(written[[f"P({c})" for c in model.classes_]].to_numpy(), expected.to_numpy(),
+                                   atol=1e-12)
+
+
+def test_fit_dask_equals_fit_in_memory():
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    frame = make_frame(3_000, seed=1)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster):
+        ddf = dd.from_pandas(frame, npartitions=5)
+        got = nbapp.fit_dask(NaiveBayes(FEATURES), ddf, "y", weight="w")
+        predicted = nbapp.predict_dask(got, ddf).compute()
+    assert_same_model(got, NaiveBayes(FEATURES).fit(frame, "y", weight="w"), frame)
+    assert len(predicted) == 3_000 and (predicted["predicted"] == got.predict(frame)).all()
+
+
+@pytest.fixture(scope="module")
+def spark():
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("nbapp-tests")
+               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+               .getOrCreate())
+    yield session
+    session.stop()
+
+
+def test_fit_spark_equals_fit_in_memory(spark):
+    frame = make_frame(3_000, seed=2)
+    sdf = spark.createDataFrame(frame).repartition(4)
+    got = nbapp.fit_spark(NaiveBayes(FEATURES), sdf, "y", weight="w")
+    assert_same_model(got, NaiveBayes(FEATURES).fit(frame, "y", weight="w"), frame)
+    predicted = nbapp.predict_spark(got, spark.createDataFrame(frame)).toPandas()
+    assert len(predicted) == 3_000
+    np.testing.assert_allclose(predicted[[f"P({c})" for c in got.classes_]].to_numpy(),
+                               got.predict_proba(frame).to_numpy(), atol=1e-12)
