@@ -3,6 +3,7 @@ environment with only its own dependencies, imports and fits without the app's p
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -25,9 +26,13 @@ print("ok", nbapp.__file__)
 
 
 def test_the_wheel_installs_into_a_fresh_venv_and_works_without_the_app(tmp_path):
+    source = tmp_path / "source"              # a copy, so the build leaves nothing in the checkout
+    shutil.copytree(ROOT / "nbapp", source / "nbapp", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "-w", str(wheels), str(ROOT)], check=True, timeout=300)
+                    "-w", str(wheels), str(source)], check=True, timeout=300)
     wheel = next(wheels.glob("nbapp-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for package in ("nbapp/blocks/base.py", "nbapp/io/__init__.py", "nbapp/text/pipeline.py", "nbapp/lessons/__init__.py"):
