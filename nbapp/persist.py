@@ -33,7 +33,7 @@ from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import spec_from_dict, spec_to_dict
 from nbapp.stats import ModelStats
 
-__all__ = ["model_to_json", "model_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
+__all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
 
 FORMAT = "nbapp.NaiveBayes"
 VERSION = 2
@@ -100,16 +100,38 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
         var_smoothing=_get(settings, "var_smoothing", (int, float), "settings"),
         variance=_get(settings, "variance", str, "settings"),
     )
+    key = "state" if data["version"] == 1 else "stats"
+    stats = _stats(model, data, key)
+    target = _get(data, "target", str)
+    weight = data.get("weight")
+    if weight is not None and not isinstance(weight, str):
+        raise DataError(f"weight is {weight!r}; it should be a column name or null.")
+    model.fit_stats(stats, target, weight)
+    model._prior()           # given priors must name exactly the model's classes
+    return model
+
+
+def stats_to_json(stats: ModelStats) -> str:
+    """A model's statistics as JSON, to send between processes (the Spark and Dask fits)."""
+    return json.dumps({"classes": list(stats.classes), "class_counts": stats.class_counts.tolist(),
+                       "blocks": [s.to_state() for s in stats.blocks]}, allow_nan=False)
+
+
+def stats_from_json(model: Any, text: str) -> ModelStats:
+    """Statistics sent by :func:`stats_to_json`, checked against the model's blocks."""
+    data = json.loads(text, parse_constant=_reject_constant)
+    return _stats(model, {**data, "blocks": [{"kind": cls.kind, "columns": list(columns), "stats": state}
+                                             for (cls, columns, _), state in zip(model._layout, data["blocks"])]},
+                  "stats")
+
+
+def _stats(model: Any, data: dict[str, Any], key: str) -> ModelStats:
+    """The classes, class counts and every block's statistics of a document, each checked."""
     classes = _classes(_get(data, "classes", list))
     k = len(classes)
     class_counts = state_vector(data.get("class_counts"), k, "class_counts")
     if not class_counts.sum() > 0:
         raise DataError("class_counts are all 0; a fitted model has seen at least one row.")
-    target = _get(data, "target", str)
-    weight = data.get("weight")
-    if weight is not None and not isinstance(weight, str):
-        raise DataError(f"weight is {weight!r}; it should be a column name or null.")
-    key = "state" if data["version"] == 1 else "stats"
     blocks = _get(data, "blocks", list)
     if len(blocks) != len(model._layout):
         raise DataError(f"blocks: the file has {len(blocks)} feature blocks; its features make {len(model._layout)}.")
@@ -131,9 +153,7 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
         block_stats = cls.stats_type.from_state(state, k, label, columns=len(columns))
         _only(state, set(block_stats.to_state()) | ({"positive"} if key == "state" else set()), label)
         stats.append(block_stats)
-    model.fit_stats(ModelStats(tuple(classes), class_counts, tuple(stats)), target, weight)
-    model._prior()           # given priors must name exactly the model's classes
-    return model
+    return ModelStats(tuple(classes), class_counts, tuple(stats))
 
 
 def _parse(text: str | bytes) -> dict[str, Any]:
@@ -210,8 +230,8 @@ def _describe(value: Any) -> str:
 
 def _classes(values: list[Any]) -> list[Any]:
     for i, c in enumerate(values):
-        if isinstance(c, bool) or not isinstance(c, (str, int, float)) or isinstance(c, float) and not np.isfinite(c):
-            raise DataError(f"classes[{i}] is {_describe(c)}; a class is a string or a finite number.")
+        if not isinstance(c, (str, int, float)) or isinstance(c, float) and not np.isfinite(c):
+            raise DataError(f"classes[{i}] is {_describe(c)}; a class is a string, a finite number or a boolean.")
     if len(set(values)) != len(values):
         seen: set[Any] = set()
         dup = next(c for c in values if c in seen or seen.add(c))

@@ -69,6 +69,7 @@ def test_numbers_and_booleans_share_one_class_order_in_the_model_and_the_app():
     df = pd.DataFrame({"x": ["a", "b", "a", "b"], "y": pd.Series([True, 0, True, 0], dtype=object)})
     m = NaiveBayes({"x": "categorical"}).fit(df, "y")
     assert m.classes_ == [0, True] == classes_of(df["y"])
+    assert NaiveBayes.from_json(m.to_json()).classes_ == [0, True]      # booleans survive the model file
 
 
 def test_merge_of_parts_equals_one_fit_and_leaves_the_parts_unchanged():
@@ -103,3 +104,14 @@ def test_a_new_feature_type_is_one_registry_line():
 
     assert FEATURE_TYPES == (*REGISTRY, "ignore") and PROPOSED is FEATURE_TYPES
     assert "poisson" in REGISTRY and REGISTRY["poisson"].spec_type is nbapp.Poisson
+
+
+def test_statistics_travel_as_checked_json():
+    from nbapp.persist import stats_from_json, stats_to_json
+
+    m = NaiveBayes(FEATURES).fit(frame(7), "y")
+    back = stats_from_json(NaiveBayes(FEATURES), stats_to_json(m.stats_))
+    rebuilt = NaiveBayes(FEATURES).fit_stats(back, "y")
+    assert rebuilt.to_json() == m.to_json()
+    with pytest.raises(DataError, match="counts cannot be negative"):
+        stats_from_json(NaiveBayes(FEATURES), stats_to_json(m.stats_).replace('"counts": [[', '"counts": [[-', 1))

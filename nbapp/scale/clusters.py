@@ -7,7 +7,6 @@ Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to
 
 from __future__ import annotations
 
-import pickle
 from functools import reduce
 from operator import add
 from typing import Any, Iterator
@@ -40,8 +39,10 @@ def _columns(model: Any, target: str, weight: str | None) -> list[str]:
 # -- Spark ---------------------------------------------------------------------------------------
 def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None) -> Any:
     """Fit the model on a Spark DataFrame: ``mapInPandas`` summarises each partition on its
-    executor, the driver adds the statistics (our own values, pickled between our processes;
-    nothing user-supplied is ever unpickled)."""
+    executor and sends its statistics to the driver as JSON (checked there as a model file's
+    are); the driver adds them up."""
+    from nbapp.persist import stats_from_json, stats_to_json
+
     params = model.params()
     columns = _columns(model, target, weight)
     missing = [c for c in columns if c not in spark_df.columns]
@@ -55,10 +56,10 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
             if part is not None:
                 total = part if total is None else total + part
         if total is not None:
-            yield pd.DataFrame({"stats": [pickle.dumps(total)]})
+            yield pd.DataFrame({"stats": [stats_to_json(total)]})
 
-    rows = spark_df.select(*columns).mapInPandas(summarise_partition, schema="stats binary").collect()
-    return model.fit_stats(_total([pickle.loads(r["stats"]) for r in rows]), target, weight)
+    rows = spark_df.select(*columns).mapInPandas(summarise_partition, schema="stats string").collect()
+    return model.fit_stats(_total([stats_from_json(model, r["stats"]) for r in rows]), target, weight)
 
 
 def predict_spark(model: Any, spark_df: Any) -> Any:
