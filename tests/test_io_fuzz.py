@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -96,13 +95,16 @@ def test_a_header_of_80000_names_is_refused_at_once_with_the_budget():
 
 
 def test_many_duplicate_names_are_renamed_in_linear_time():
-    header = ",".join(["x"] * 5_000) + ",y\n"
-    row = ",".join(["1"] * 5_000) + ",a\n"
-    start = time.perf_counter()
+    from nbapp.io.tidy import _clean_names
+
+    header = ",".join(["x"] * 300) + ",y\n"
+    row = ",".join(["1"] * 300) + ",a\n"
     table = load_table((header + row + row.replace(",a", ",b")).encode(), "dup.csv")
     assert list(table.frame.columns[:3]) == ["x", "x_2", "x_3"] and table.frame.columns.is_unique
-    assert time.perf_counter() - start < 10
-    assert np.isfinite(len(table.frame))
+    start = time.perf_counter()
+    names = _clean_names(["x"] * 50_000 + ["X "] * 50_000, [])
+    assert time.perf_counter() - start < 2          # quadratic renaming would take minutes
+    assert len(set(names)) == 100_000 and names[50_000] == "X _50001"
 
 
 def test_an_xlsx_entry_that_under_declares_its_size_is_refused_not_read_unbounded():

@@ -1,0 +1,176 @@
+"""What every reader shares: the limits and tokens of the loader, the Table it returns, and the holders of raw cells and row numbers."""
+
+from __future__ import annotations
+
+import csv
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+
+# The csv module refuses a field longer than 131,072 characters by default, and one long
+# document (a whole article in a corpus CSV) is a normal field here. The limit is a
+# process-wide setting of the csv module (it cannot be set per reader), so it is raised once,
+# at import, to the largest value a C long holds on every platform (32 bits on Windows).
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+
+# Cells read as missing in a numeric column (compared after strip + lower-case).
+NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})
+
+
+# In a text column only these unambiguous ones are (R and Excel write them for missing);
+# "?", "-" and "none" can be real answers there, so they stay values, with a note.
+TEXT_NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "null", "nan"})
+
+
+INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+
+
+BOOLEAN_WORDS = frozenset({"yes", "no", "true", "false", "y", "n", "t", "f"})
+
+
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+
+
+# Enough text to see the delimiter and a few dozen records of a typical export.
+SAMPLE_BYTES = 1 << 16
+
+
+DECODE_CHUNK = 1 << 20
+
+
+# A few stray control characters can be real data; this many means the bytes are not text.
+BINARY_CONTROL_SHARE = 0.005
+
+
+# Beyond this magnitude x**2 overflows float64 (sqrt of the largest double is ~1.34e154).
+VARIANCE_OVERFLOW = 1e154
+
+
+# float64 holds integers exactly up to 2**53 (about 9.007e15): longer digit strings stay text.
+MAX_EXACT_DIGITS = 15
+
+
+SHOWN = 5
+
+
+# More columns than this is not a table a person types features for; refused before any
+# per-column work (a header of 80,000 names would otherwise take minutes).
+MAX_COLUMNS = 10_000
+
+
+# Archive limits. Plain text and XML compress 3-20 fold; a member that expands far more
+# than that is a zip bomb. Small members are exempt because a few kilobytes of repeated
+# text can legitimately compress very well and cannot exhaust memory.
+RATIO_CHECK_FLOOR = 1 << 20
+
+
+XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1000.0}
+
+
+_DOT_NUMBER = re.compile(
+    r"[+-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+)
+
+
+_COMMA_NUMBER = re.compile(r"[+-]?(?:(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d*)?|,\d+)(?:[eE][+-]?\d+)?")
+
+
+_LEADING_ZERO = r"[+-]?0\d"
+
+
+_INTEGER = r"[+-]?\d+"
+
+
+_BINARY_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+_MAGIC = [
+    (b"\x1f\x8b", "gzip-compressed",
+     "decompress it (for example with 7-Zip or gunzip) and upload the CSV inside"),
+    (b"%PDF", "a PDF document", "export the table as CSV or Excel (.xlsx) and upload that"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel .xls (or other Office) file",
+     "save it as Excel .xlsx or CSV and upload that"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract it and upload the table inside"),
+    (b"Rar!\x1a\x07", "a RAR archive", "extract it and upload the table inside"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it and upload the CSV inside"),
+    (b"BZh91AY&SY", "bzip2-compressed", "decompress it and upload the CSV inside"),
+]
+
+
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A loaded table and the plain sentences saying how it was read.
+
+    ``notes`` lists what was detected or changed (encoding, delimiter, decimal comma,
+    renamed columns, cells read as missing, rows dropped and why), in reading order.
+    """
+
+    frame: pd.DataFrame
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
+
+
+@dataclass
+class _Raw:
+    """Cells read as text, before names are cleaned and numbers converted."""
+
+    header: list[str]
+    frame: pd.DataFrame  # columns 0..w-1, every cell a str ("" for blank)
+    rows: _RowNumbers
+    notes: list[str]
+    delimiter: str | None = None  # None for Excel
+    trailing_delimiter: bool = False
+
+
+class _RowNumbers:
+    """Maps positions of data rows to the line (or sheet row) numbers a user sees."""
+
+    def __init__(self, word: str, numbers: Callable[[], np.ndarray]) -> None:
+        self.word = word
+        self._numbers = numbers
+        self._cache: np.ndarray | None = None
+        self._keep: np.ndarray | None = None
+
+    def keep(self, positions: np.ndarray) -> None:
+        self._keep = positions if self._keep is None else self._keep[positions]
+
+    def numbers(self, positions: np.ndarray) -> np.ndarray:
+        if self._cache is None:
+            self._cache = np.asarray(self._numbers())
+        index = np.asarray(positions) if self._keep is None else self._keep[positions]
+        return self._cache[index]
+
+    def describe(self, positions: np.ndarray, limit: int = SHOWN) -> str:
+        """'line 4' / 'lines 4, 9 and 12' / 'lines 4, 9, 12, 15, 20 and 31 more'."""
+        positions = np.asarray(positions)
+        shown = [f"{n:,}" for n in self.numbers(positions[:limit])]
+        rest = len(positions) - len(shown)
+        word = self.word if len(positions) == 1 else self.word + "s"
+        if rest > 0:
+            return f"{word} {', '.join(shown)} and {rest:,} more"
+        if len(shown) > 1:
+            return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
+        return f"{word} {shown[0]}"
+
+
+def _shape(frame: pd.DataFrame) -> str:
+    rows, columns = frame.shape
+    return f"{rows:,} row{'s' * (rows != 1)} x {columns} column{'s' * (columns != 1)}"
+
+
+def _names(columns: list[str]) -> str:
+    shown = ", ".join(repr(c) for c in columns[:SHOWN])
+    more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
+    word = "column" if len(columns) == 1 else "columns"
+    return f"{word} {shown}{more}"

@@ -1,0 +1,258 @@
+"""Delimited text (CSV, TSV, semicolon, pipe): the delimiter, the records and their line numbers, the cells."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import warnings
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbapp.errors import DataError
+from nbapp.io.common import DELIMITER_NAMES, MAX_COLUMNS, SHOWN, Table, _Raw, _RowNumbers, _shape
+from nbapp.io.sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
+from nbapp.io.tidy import _tidy
+
+
+class _Source:
+    """The bytes of a delimited file, re-readable as text or bytes streams."""
+
+    def __init__(self, data: bytes, encoding: _Encoding, delimiter: str) -> None:
+        self.data = data
+        self.encoding = encoding
+        self.delimiter = delimiter
+
+    def text(self) -> io.TextIOWrapper:
+        return io.TextIOWrapper(io.BytesIO(self.data), encoding=self.encoding.codec, newline="",
+                                errors=self.encoding.errors)
+
+    def reader(self, *, strict: bool = False) -> Any:
+        return csv.reader(self.text(), delimiter=self.delimiter, strict=strict)
+
+    def record_start_lines(self) -> np.ndarray | None:
+        """Physical line where each csv record starts (records can span lines in quotes);
+        None when the file has no quotes, so record k is simply line k + 1."""
+        if b'"' not in self.data:
+            return None
+        reader = self.reader()
+        ends = np.fromiter((reader.line_num for _ in reader), dtype=np.int64)
+        starts = np.ones_like(ends)
+        starts[1:] = ends[:-1] + 1
+        return starts
+
+
+def _detect_delimiter(sample: str, truncated: bool) -> str:
+    """The delimiter that splits the sample into the most consistent number of fields."""
+
+    def score(delimiter: str) -> tuple[bool, float, int]:
+        reader = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)
+        try:
+            counts = [len(r) for r in itertools.islice(reader, 200) if r]
+        except csv.Error:
+            return (False, 0.0, 0)
+        if truncated and len(counts) > 2:
+            counts = counts[:-1]  # the last record may be cut in half
+        if not counts:
+            return (False, 0.0, 0)
+        mode, freq = max(Counter(counts).items(), key=lambda kv: (kv[1], kv[0]))
+        return (mode > 1, freq / len(counts), mode)
+
+    scores = {d: score(d) for d in DELIMITER_NAMES}
+    best = max(scores.values())
+    tied = [d for d, s in scores.items() if s == best]
+    if len(tied) > 1:
+        try:
+            sniffed = csv.Sniffer().sniff(sample, delimiters="".join(DELIMITER_NAMES)).delimiter
+        except csv.Error:
+            sniffed = None
+        if sniffed in tied:
+            return sniffed
+    return tied[0]
+
+
+def _read_delimited(data: bytes, filename: str, max_rows: int | None) -> Table:
+    encoding, notes, data = _detect_encoding(data, filename)
+    sample, truncated = _sample_text(data, encoding)
+    _refuse_binary_text(sample, filename)
+    delimiter = _detect_delimiter(sample, truncated)
+    _refuse_wide(sample, delimiter, filename)
+    source = _Source(data, encoding, delimiter)
+    raw = _read_records(source, filename, max_rows, notes)
+    table = _tidy(raw, filename)
+    shape = _shape(table.frame)
+    how = f"{DELIMITER_NAMES[delimiter]}-separated" if table.frame.shape[1] > 1 else "one column"
+    lead = f"Read {filename!r} as {encoding.label} text, {how}{_line_endings(sample)}: {shape}."
+    return Table(table.frame, (lead, *table.notes))
+
+
+def _refuse_wide(sample: str, delimiter: str, filename: str) -> None:
+    """Count the header's fields in the sample (a header longer than the sample has more)."""
+    end = min((i for i in (sample.find("\n"), sample.find("\r")) if i >= 0), default=len(sample))
+    fields = sample.count(delimiter, 0, end) + 1
+    if fields > MAX_COLUMNS:
+        more = "at least " if end == len(sample) else ""
+        raise DataError(
+            f"The file {filename!r} has {more}{fields:,} columns; nbapp reads tables of up to {MAX_COLUMNS:,} "
+            "columns. Keep the columns you need (or transpose the table so that rows are examples) and "
+            "upload again."
+        )
+
+
+def _line_endings(sample: str) -> str:
+    if "\r" in sample and "\n" not in sample:
+        return ", old Mac line endings (CR only)"
+    return ""
+
+
+def _read_records(source: _Source, filename: str, max_rows: int | None, notes: list[str]) -> _Raw:
+    counts, more = _count_fields(source, filename, max_rows)
+    blank = counts == 0
+    if (counts == 1).any():
+        blank |= _whitespace_only_records(source, len(counts))
+    records = np.flatnonzero(~blank)
+    if len(records) == 0:
+        raise DataError(f"The file {filename!r} is empty; upload a file with a header row and data rows.")
+    header = _first_record(source)
+    data_records = records[1:]
+    width, trailing = _check_widths(source, filename, header, counts[data_records], data_records)
+    if width < len(header):
+        notes.append(
+            f"The header line ends with a {DELIMITER_NAMES[source.delimiter]} but the data lines "
+            "do not; ignored the empty name after it."
+        )
+    header = (header + [""])[:width]
+
+    starts: list[np.ndarray | None] = []
+
+    def line_numbers() -> np.ndarray:
+        if not starts:
+            starts.append(source.record_start_lines())
+        record_lines = starts[0] if starts[0] is not None else np.arange(1, len(counts) + 1)
+        return record_lines[data_records]
+
+    frame = _parse_cells(source, width, max_rows, len(data_records))
+    if more:
+        notes.append(f"Read only the first {len(frame):,} data rows (max_rows); the file has more.")
+    return _Raw(header, frame, _RowNumbers("line", line_numbers), notes, source.delimiter, trailing)
+
+
+def _count_fields(source: _Source, filename: str, max_rows: int | None) -> tuple[np.ndarray, bool]:
+    """Fields per record, counted by the csv module at C speed (blank lines count 0)."""
+    reader = source.reader(strict=True)
+    try:
+        if max_rows is None:
+            return np.fromiter(map(len, reader), dtype=np.int64), False
+        chunks, nonblank, wanted = [], 0, max_rows + 1
+        while nonblank < wanted:
+            chunk = np.fromiter(map(len, itertools.islice(reader, wanted - nonblank)), dtype=np.int64)
+            if len(chunk) == 0:
+                break
+            chunks.append(chunk)
+            nonblank += int((chunk > 0).sum())
+        more = any(len(r) for r in itertools.islice(reader, 1000))
+        return np.concatenate(chunks) if chunks else np.zeros(0, np.int64), more
+    except csv.Error as exc:
+        raise _csv_problem(source, filename, exc, reader.line_num) from None
+
+
+def _csv_problem(source: _Source, filename: str, exc: csv.Error, line: int) -> DataError:
+    message = str(exc)
+    if "unexpected end of data" in message:
+        opening = int(source.record_start_lines()[-1])
+        return DataError(
+            f"The file {filename!r} has a quoted value that is never closed: the '\"' on "
+            f"line {opening:,} opens a value that runs to the end of the file; close the quote "
+            "(or remove it) and upload again."
+        )
+    if "expected after" in message:
+        return DataError(
+            f"Line {line:,} of {filename!r} has text right after a closing quote (like "
+            '"abc"def); put the whole value inside the quotes and upload again.'
+        )
+    return DataError(f"Line {line:,} of {filename!r} could not be read as CSV ({message}); fix it and upload again.")
+
+
+def _whitespace_only_records(source: _Source, n_records: int) -> np.ndarray:
+    """Records holding only spaces: pandas skips them as blank lines, so must we."""
+    flags = np.zeros(n_records, dtype=bool)
+    for i, record in enumerate(itertools.islice(source.reader(), n_records)):
+        if len(record) == 1 and not record[0].strip():
+            flags[i] = True
+    return flags
+
+
+def _first_record(source: _Source) -> list[str]:
+    for record in source.reader():
+        if record and (len(record) > 1 or record[0].strip()):
+            return [name.strip() for name in record]
+    return []
+
+
+def _check_widths(
+    source: _Source, filename: str, header: list[str], counts: np.ndarray, records: np.ndarray
+) -> tuple[int, bool]:
+    """The number of columns, and whether the data lines have one trailing delimiter more.
+
+    pandas pads short rows with missing values and, when every row has one field more than
+    the header, silently turns the first column into the index; both are refused here. A
+    delimiter ending only the header (or only the data lines) leaves an empty last column.
+    """
+    header_width = len(header)
+    if len(counts) == 0 or (counts == header_width).all():
+        return header_width, False
+    if (counts == header_width + 1).all():
+        return header_width + 1, True
+    if header_width > 1 and not header[-1] and (counts == header_width - 1).all():
+        return header_width - 1, False
+    bad = np.flatnonzero(counts != header_width)
+    starts = source.record_start_lines()
+    lines = starts[records[bad]] if starts is not None else records[bad] + 1
+    shown = ", ".join(f"line {line:,} has {count}" for line, count in zip(lines[:SHOWN], counts[bad][:SHOWN]))
+    more = f" (and {len(bad) - SHOWN:,} more lines)" if len(bad) > SHOWN else ""
+    delimiter = DELIMITER_NAMES[source.delimiter]
+    raise DataError(
+        f"The file {filename!r} has rows with the wrong number of fields: the header has "
+        f"{header_width}, but {shown}{more}. Fix those lines (a missing or extra {delimiter}, "
+        "or a value containing the delimiter that needs quotes) and upload again."
+    )
+
+
+def _parse_cells(source: _Source, width: int, max_rows: int | None, expected: int) -> pd.DataFrame:
+    """Every cell as text with pandas' C parser (fast, memory-lean Arrow-backed strings)."""
+    try:
+        with warnings.catch_warnings():
+            # A header longer than the data (its trailing delimiter) is expected here.
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            frame = pd.read_csv(
+                io.BytesIO(source.data),
+                sep=source.delimiter,
+                header=0,
+                names=list(range(width)),
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_filter=False,
+                encoding=source.encoding.codec,
+                encoding_errors=source.encoding.errors,
+                engine="c",
+                nrows=max_rows,
+                skip_blank_lines=True,
+            )
+    except (pd.errors.ParserError, ValueError):
+        frame = None
+    if frame is None or len(frame) != expected:
+        # The C parser and the csv module disagree on this file (rare quoting corner
+        # cases); trust the csv module, whose counts were checked, at Python speed.
+        frame = _cells_from_csv(source, width, expected)
+    return frame
+
+
+def _cells_from_csv(source: _Source, width: int, expected: int) -> pd.DataFrame:
+    records = (r for r in source.reader() if r and (len(r) > 1 or r[0].strip()))
+    next(records, None)  # the header
+    rows = [r + [""] * (width - len(r)) for r in itertools.islice(records, expected)]
+    return pd.DataFrame(rows, columns=list(range(width)), dtype=str)

@@ -1,0 +1,209 @@
+"""Which text columns are numbers: every value a number (decimal points or commas, NA tokens noted), else text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from nbapp.io.common import (
+    BOOLEAN_WORDS,
+    INF_TOKENS,
+    MAX_EXACT_DIGITS,
+    NA_TOKENS,
+    TEXT_NA_TOKENS,
+    VARIANCE_OVERFLOW,
+    _COMMA_NUMBER,
+    _DOT_NUMBER,
+    _INTEGER,
+    _LEADING_ZERO,
+    _RowNumbers,
+    _names,
+)
+
+
+class _NumberReader:
+    """Turns a text column into numbers when, and only when, every value is a number.
+
+    The decimal mark is chosen per file: a comma when the delimiter is not a comma and the
+    values say so ('3,5'), else a point; thousands separators are the other mark. Blank
+    cells in text columns become missing; NA tokens in numeric columns become NaN, noted
+    with their lines.
+    """
+
+    def __init__(self, frame: pd.DataFrame, rows: _RowNumbers, delimiter: str | None) -> None:
+        self.frame = frame
+        self.rows = rows
+        self.stripped = {c: frame[c].str.strip() for c in frame.columns}
+        self.decimal_comma = delimiter not in (",", None) and self._file_uses_decimal_comma(delimiter)
+        self.decimal_columns: list[str] = []
+        self.thousands_columns: list[str] = []
+
+    def _file_uses_decimal_comma(self, delimiter: str) -> bool:
+        clearly_comma = False
+        for c, values in self.stripped.items():
+            present = values[~values.str.lower().isin(NA_TOKENS)]
+            if present.empty:
+                continue
+            comma = present.str.fullmatch(_COMMA_NUMBER.pattern).all()
+            dot = present.str.fullmatch(_DOT_NUMBER.pattern).all()
+            if comma and not dot:
+                clearly_comma = True
+            elif dot and not comma:
+                return False  # a point decimal elsewhere in the file: stay with points
+        return clearly_comma or delimiter == ";"
+
+    def convert(self, position: int, name: str, notes: list[str]) -> pd.Series:
+        raw = self.frame[position]
+        values = self.stripped[position]
+        lower = values.str.lower()
+        missing = lower.isin(NA_TOKENS).to_numpy(dtype=bool)
+        infinite = lower.isin(INF_TOKENS).to_numpy(dtype=bool)
+        present = values[~missing & ~infinite] if (missing | infinite).any() else values
+        if present.empty and not infinite.any():
+            notes.append(f"Column {name!r} is empty: every cell is blank or a missing-value token.")
+            return pd.Series(np.nan, index=raw.index, dtype="float64")
+        numeric = present.str.fullmatch(self._number_pattern()).to_numpy(dtype=bool)
+        if not numeric.all():
+            return self._text(raw, values, present, numeric, name, notes)
+        reason = self._kept_as_text(present)
+        if reason:
+            notes.append(f"Column {name!r} kept as text: {reason}.")
+            return self._text_column(raw, values, name, notes)
+        return self._numbers(values, missing, infinite, name, notes)
+
+    def _number_pattern(self) -> str:
+        return (_COMMA_NUMBER if self.decimal_comma else _DOT_NUMBER).pattern
+
+    @staticmethod
+    def _kept_as_text(present: pd.Series) -> str:
+        """Numbers that are really codes: leading zeros, or more digits than a float holds."""
+        zero = present.str.match(_LEADING_ZERO).to_numpy(dtype=bool)
+        if zero.any():
+            return f"values like {present[zero].iloc[0]!r} have leading zeros (an ID or code)"
+        long = (present.str.len() > MAX_EXACT_DIGITS).to_numpy(dtype=bool)
+        if long.any() and present[long].str.fullmatch(_INTEGER).any():
+            return (
+                f"integers with more than {MAX_EXACT_DIGITS} digits cannot be held exactly as "
+                "numbers (an ID?)"
+            )
+        return ""
+
+    def _numbers(
+        self, values: pd.Series, missing: np.ndarray, infinite: np.ndarray, name: str, notes: list[str]
+    ) -> pd.Series:
+        cleaned = values.where(~(missing | infinite), None) if (missing | infinite).any() else values
+        cleaned = self._plain_decimals(cleaned, name)
+        self._note_missing(values, missing, name, notes)
+        if not (missing | infinite).any():
+            whole = _as_integers(cleaned)
+            if whole is not None:
+                return whole
+        result = _as_floats(cleaned)
+        bad = infinite | np.isinf(result.to_numpy())
+        if bad.any():
+            examples = ", ".join(repr(v) for v in values[bad].unique()[:3])
+            notes.append(
+                f"Column {name!r}: {int(bad.sum()):,} infinite value(s) ({examples}; "
+                f"{self.rows.describe(np.flatnonzero(bad))}) read as missing; a likelihood cannot use infinity."
+            )
+            result[bad] = np.nan
+        huge = np.abs(result.to_numpy()) > VARIANCE_OVERFLOW
+        if huge.any():
+            notes.append(
+                f"Column {name!r} holds values beyond 1e154 in size ({self.rows.describe(np.flatnonzero(huge))}); "
+                "their squares overflow, so rescale the column before using it as Gaussian."
+            )
+        return result
+
+    def _plain_decimals(self, cleaned: pd.Series, name: str) -> pd.Series:
+        """Decimal point, no thousands separators, as a float parser reads them."""
+        if self.decimal_comma:
+            has_comma = bool(cleaned.str.contains(",", regex=False).any())
+            has_dot = bool(cleaned.str.contains(".", regex=False).any())
+            if has_comma:
+                self.decimal_columns.append(name)
+            if has_dot:
+                self.thousands_columns.append(name)
+                cleaned = cleaned.str.replace(".", "", regex=False)
+            return cleaned.str.replace(",", ".", regex=False) if has_comma else cleaned
+        if cleaned.str.contains(",", regex=False).any():
+            self.thousands_columns.append(name)
+            return cleaned.str.replace(",", "", regex=False)
+        return cleaned
+
+    def _note_missing(self, values: pd.Series, missing: np.ndarray, name: str, notes: list[str]) -> None:
+        if not missing.any():
+            return
+        tokens = values[missing].value_counts()
+        shown = ", ".join(f"{t!r} x{n:,}" if t else f"blank x{n:,}" for t, n in tokens.items())
+        notes.append(
+            f"Column {name!r}: {int(missing.sum()):,} cell(s) read as missing ({shown}; "
+            f"{self.rows.describe(np.flatnonzero(missing))})."
+        )
+
+    def _text(
+        self, raw: pd.Series, values: pd.Series, present: pd.Series, numeric: np.ndarray, name: str, notes: list[str]
+    ) -> pd.Series:
+        if numeric.mean() >= 0.5:
+            positions = np.flatnonzero(values.index.isin(present.index[~numeric]))
+            examples = ", ".join(repr(v) for v in present[~numeric].unique()[:3])
+            notes.append(
+                f"Column {name!r} mixes numbers with text ({examples} on "
+                f"{self.rows.describe(positions)}); kept as text. Blank those cells to use it as numbers."
+            )
+        lower = present.str.lower()
+        distinct = set(lower.unique()[:3])
+        if len(distinct) == 2 and distinct <= BOOLEAN_WORDS:
+            shown = " / ".join(repr(v) for v in present.unique()[:4])
+            notes.append(f"Column {name!r} looks yes/no ({shown}); kept as its text values.")
+        tokens = values[values.str.lower().isin(NA_TOKENS - TEXT_NA_TOKENS)]
+        if not tokens.empty:
+            shown = ", ".join(repr(v) for v in tokens.unique()[:3])
+            notes.append(
+                f"Column {name!r} is text and holds {shown} in {len(tokens):,} cell(s); kept as a "
+                "value of its own. Blank those cells if they mean missing."
+            )
+        return self._text_column(raw, values, name, notes)
+
+    def _text_column(self, raw: pd.Series, values: pd.Series, name: str, notes: list[str]) -> pd.Series:
+        missing = values.str.lower().isin(TEXT_NA_TOKENS).to_numpy(dtype=bool)
+        self._note_missing(values, missing, name, notes)
+        return raw.where(~missing, None)
+
+    def summary(self) -> list[str]:
+        notes = []
+        if self.decimal_columns:
+            notes.append(
+                "Decimal commas read as decimal points in " + _names(self.decimal_columns) + " ('3,5' -> 3.5)."
+            )
+        if self.thousands_columns:
+            mark = "." if self.decimal_comma else ","
+            notes.append(f"Thousands separators ({mark!r}) removed in {_names(self.thousands_columns)}.")
+        return notes
+
+
+def _as_integers(cleaned: pd.Series) -> pd.Series | None:
+    """int64 when every value is a whole number written without a decimal point."""
+    try:
+        return _cast(cleaned, "int64")
+    except (ValueError, TypeError, OverflowError, ArithmeticError):
+        return None
+
+
+def _as_floats(cleaned: pd.Series) -> pd.Series:
+    try:
+        return _cast(cleaned, "float64")  # "1e309" -> inf, reported by the caller
+    except (ValueError, TypeError, ArithmeticError):
+        return pd.to_numeric(cleaned.astype(object)).astype("float64")
+
+
+def _cast(cleaned: pd.Series, dtype: str) -> pd.Series:
+    """Arrow's number parser when the strings are Arrow-backed (several times faster than
+    going through Python objects), else pandas'. Missing values become NaN."""
+    if not hasattr(cleaned.array, "__arrow_array__"):
+        return cleaned.astype(dtype)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parsed = pc.cast(pa.array(cleaned.array), getattr(pa, dtype)())
+    return pd.Series(parsed.to_numpy(zero_copy_only=False), index=cleaned.index)
