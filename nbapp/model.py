@@ -167,7 +167,9 @@ class NaiveBayes:
         return merge([self, other])
 
     def _install(self, stats: ModelStats, target: str, weight: str | None, *, min_classes: int = 2) -> None:
-        """Build every block from the statistics, then (only if all succeed) make them this model's."""
+        """Build every block from the statistics, then (only if all succeed) make them this model's.
+        A partial fit (``min_classes=1``) may be one part of more: one class, or a text column whose
+        words are all pruned so far, is then accepted; a fit or a merge checks them."""
         if len(stats.classes) < min_classes:
             only = stats.classes[0] if stats.classes else None
             raise DataError(f"The target {target!r} has one class only ({only!r}); "
@@ -176,7 +178,7 @@ class NaiveBayes:
             raise DataError("The weights add up beyond what a float64 can hold; scale them down.")
         if len(stats.blocks) != len(self._layout):
             raise DataError("These statistics were summarised for other features than this model's.")
-        blocks = tuple(cls.from_stats(columns, specs, self._settings(cls, specs), s)
+        blocks = tuple(cls.from_stats(columns, specs, self._settings(cls, specs), s, check=min_classes > 1)
                        for (cls, columns, specs), s in zip(self._layout, stats.blocks))
         self.stats_, self._blocks = stats, blocks
         self.classes_, self.class_counts_ = list(stats.classes), stats.class_counts

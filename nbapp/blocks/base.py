@@ -107,10 +107,12 @@ class Block(ABC):
 
     @classmethod
     def from_stats(cls, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings,
-                   stats: Stats) -> "Block":
-        """The fitted block; DataError if the statistics cannot make one (e.g. no words left)."""
+                   stats: Stats, *, check: bool = True) -> "Block":
+        """The fitted block; DataError if the statistics cannot make one (e.g. no words left).
+        ``check=False`` builds it anyway, for a part of the data that more parts will complete."""
         block = cls(columns, specs, settings, stats)
-        block.check()
+        if check:
+            block.check()
         return block
 
     def check(self) -> None:
