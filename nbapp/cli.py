@@ -1,11 +1,12 @@
-"""The ``nbapp`` command line, for analysts and batch jobs.
+"""The command line: fit, predict and explain without the app.
 
-    nbapp fit DATA --target y --types Outlook=categorical,Temp=gaussian [--alpha 1] --out model.json
+    nbapp fit DATA --target y [--types col=gaussian,col2=categorical] [--alpha 1] --out model.json
     nbapp predict model.json DATA --out predictions.csv
-    nbapp explain model.json --row '{"Outlook": "Sunny", "Temp": 21}'
+    nbapp explain model.json --row '{"Outlook": "Sunny"}'
 
-DATA is read by :func:`nbapp.load_table` (CSV, TSV, Excel) with the same checks and notes as
-the app. Bad input is one line on stderr and exit code 2; the model file is versioned JSON.
+DATA is a CSV or Parquet file, a glob or a folder; fitting and predicting stream it through
+:mod:`nbapp.scale.files`, so it may be larger than memory. Bad input gives one line on stderr
+and exit code 2; a progress bar is drawn on stderr when it is a terminal.
 """
 
 from __future__ import annotations
@@ -14,119 +15,153 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence, TextIO
+
+import pandas as pd
 
 from nbapp.errors import DataError
 
 __all__ = ["main"]
 
-EXIT_BAD_INPUT = 2
+BAD_INPUT = 2
+# Enough rows to propose a type per column, few enough to read in a moment.
+SAMPLE_ROWS = 10_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit code (0, or 2 for bad input)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
-    except DataError as err:
-        print(f"nbapp: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as err:
-        print(f"nbapp: {err.strerror or err}: {err.filename}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        args.run(args)
+    except DataError as exc:
+        print(f"nbapp: {' '.join(str(exc).split())}", file=sys.stderr)
+        return BAD_INPUT
+    return 0
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nbapp", description="Naive Bayes with explanations.")
-    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(prog="nbapp", description="Naive Bayes with mixed feature types.")
+    commands = parser.add_subparsers(required=True, metavar="command")
 
-    fit = commands.add_parser("fit", help="fit a model on a table and save it as JSON")
-    fit.add_argument("data", help="a CSV, TSV or Excel file")
-    fit.add_argument("--target", required=True, help="the column to predict")
-    fit.add_argument("--types", help="column=type,... (categorical, bernoulli, multinomial, gaussian, text, "
-                                     "poisson, ignore); the rest as nbapp proposes")
-    fit.add_argument("--alpha", type=float, default=1.0, help="Lidstone smoothing l (0 = MLE)")
-    fit.add_argument("--weight", help="a column of row weights")
-    fit.add_argument("--out", required=True, help="where to write the model (JSON)")
+    fit = commands.add_parser("fit", help="fit a model on a CSV / Parquet file, glob or folder")
+    fit.add_argument("data")
+    fit.add_argument("--target", required=True)
+    fit.add_argument("--types", help="col=type,... (categorical, bernoulli, gaussian, multinomial, poisson, "
+                                     "text, ignore); without it every type is proposed from the first rows")
+    fit.add_argument("--weight")
+    fit.add_argument("--alpha", type=float, default=1.0)
+    fit.add_argument("--out", required=True, help="model file (.json)")
     fit.set_defaults(run=_fit)
 
-    predict = commands.add_parser("predict", help="predict every row of a table")
-    predict.add_argument("model", help="a model file (JSON)")
-    predict.add_argument("data", help="a CSV, TSV or Excel file")
-    predict.add_argument("--out", required=True, help="where to write the predictions (CSV)")
+    predict = commands.add_parser("predict", help="predict every row of a file into CSV or Parquet")
+    predict.add_argument("model")
+    predict.add_argument("data")
+    predict.add_argument("--out", required=True, help="predictions file (.csv or .parquet)")
+    predict.add_argument("--keep", default="", help="input columns to copy, e.g. an id: col1,col2")
     predict.set_defaults(run=_predict)
 
-    explain = commands.add_parser("explain", help="the step-by-step posterior of one example")
-    explain.add_argument("model", help="a model file (JSON)")
+    explain = commands.add_parser("explain", help="the factor table of one example")
+    explain.add_argument("model")
     explain.add_argument("--row", required=True, help='the example as JSON, e.g. \'{"Outlook": "Sunny"}\'')
     explain.set_defaults(run=_explain)
     return parser
 
 
-def _fit(args: argparse.Namespace) -> int:
-    from nbapp.io import load_table
+# -- commands -------------------------------------------------------------------------------------
+def _fit(args: argparse.Namespace) -> None:
     from nbapp.model import NaiveBayes
-    from nbapp.propose import propose_feature_types
+    from nbapp.scale.files import fit_file
 
-    given = _types(args.types)
-    table = load_table(Path(args.data).read_bytes(), Path(args.data).name)
-    for note in table.notes:
-        print(f"note: {note}", file=sys.stderr)
-    proposal = propose_feature_types(table.frame, args.target)
-    types = dict(zip(proposal["column"], proposal["type"]))
-    types.update(given)
-    types.pop(args.target, None)
-    if args.weight:
-        types.pop(args.weight, None)
-    model = NaiveBayes(types, alpha=args.alpha).fit(table.frame, args.target, weight=args.weight)
+    types = parse_types(args.types) or _proposed_types(args.data, args.target, args.weight)
+    model = NaiveBayes(types, alpha=args.alpha)
+    with _bar("fit") as progress:
+        fit_file(model, args.data, args.target, args.weight, progress)
     Path(args.out).write_text(model.to_json(), encoding="utf-8")
-    print(f"fitted {len(table.frame):,} rows, classes {model.classes_}; wrote {args.out}", file=sys.stderr)
-    return 0
+    print(f"Fitted {model!r} -> {args.out}")
 
 
-def _types(text: str | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in filter(None, (text or "").split(",")):
-        column, sep, kind = item.partition("=")
-        if not sep:
-            raise DataError(f"--types takes column=type pairs separated by commas; {item!r} has no '='.")
-        out[column.strip()] = kind.strip()
-    return out
-
-
-def _load_model(path: str):
-    from nbapp.persist import model_from_json
-
-    return model_from_json(Path(path).read_bytes(), name=Path(path).name)
-
-
-def _predict(args: argparse.Namespace) -> int:
-    from nbapp.io import load_table, predictions_frame, safe_csv_bytes
+def _predict(args: argparse.Namespace) -> None:
+    from nbapp.scale.files import predict_file
 
     model = _load_model(args.model)
-    table = load_table(Path(args.data).read_bytes(), Path(args.data).name)
-    out = predictions_frame(model, table.frame)
-    Path(args.out).write_bytes(safe_csv_bytes(out))
-    print(f"predicted {len(out):,} rows; wrote {args.out}", file=sys.stderr)
-    return 0
+    keep = [c for c in args.keep.split(",") if c.strip()]
+    with _bar("predict") as progress:
+        out = predict_file(model, args.data, args.out, progress, keep=keep)
+    print(f"Predictions -> {out}")
 
 
-def _explain(args: argparse.Namespace) -> int:
-    import pandas as pd
-
+def _explain(args: argparse.Namespace) -> None:
     model = _load_model(args.model)
     try:
         row = json.loads(args.row)
-    except json.JSONDecodeError as err:
-        raise DataError(f"--row is not valid JSON ({err.msg} at column {err.colno}).") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"--row is not valid JSON ({exc.msg} at character {exc.pos}); "
+                        'write it as \'{"column": "value", ...}\'.') from None
     if not isinstance(row, dict):
-        raise DataError("--row must be a JSON object of column -> value.")
-    e = model.explain(row)
-    with pd.option_context("display.width", 160, "display.max_columns", 50):
-        print(e.factors[["kind", "value", "status", *[c for c in e.factors.columns if c.startswith("log[")]]])
+        raise DataError('--row must be a JSON object such as \'{"Outlook": "Sunny"}\'.')
+    explanation = model.explain(row)
+    with pd.option_context("display.width", 200, "display.max_columns", 50):
+        print(explanation.factors.to_string())
         print()
-        print(pd.DataFrame({"joint log": e.joint_log, "posterior": e.posterior}))
-    print(f"\nprediction: {'undetermined' if e.undetermined else e.prediction}")
-    for note in e.notes:
-        print(f"note: {note}")
-    return 0
+        print("P(c | x):", ", ".join(f"{c} {p:.6g}" for c, p in explanation.posterior.items()))
+        print("prediction:", explanation.prediction)
+        for note in explanation.notes:
+            print("note:", note)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def parse_types(text: str | None) -> dict[str, str]:
+    """'a=gaussian,b=categorical' -> {'a': 'gaussian', 'b': 'categorical'}."""
+    if not text:
+        return {}
+    types = {}
+    for item in text.split(","):
+        column, sep, kind = item.partition("=")
+        if not sep or not column.strip() or not kind.strip():
+            raise DataError(f"--types takes column=type pairs separated by commas; {item!r} is not one.")
+        types[column.strip()] = kind.strip()
+    return types
+
+
+def _proposed_types(data: str, target: str, weight: str | None) -> dict[str, str]:
+    """Types proposed (nbapp.propose_feature_types) from the first rows of the data."""
+    from nbapp.propose import propose_feature_types
+    from nbapp.scale.files import sample_rows
+
+    sample = sample_rows(data, SAMPLE_ROWS)
+    proposed = propose_feature_types(sample.drop(columns=[weight] if weight else []), target)
+    print("Types proposed from the first rows (set them with --types): " +
+          ", ".join(f"{c}={t}" for c, t in zip(proposed["column"], proposed["type"])), file=sys.stderr)
+    return dict(zip(proposed["column"], proposed["type"]))
+
+
+def _load_model(path: str) -> Any:
+    from nbapp.model import NaiveBayes
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"Cannot read the model file {path!r} ({exc.__class__.__name__}); give a model .json "
+                        "written by nbapp fit.") from None
+    return NaiveBayes.from_json(text)
+
+
+class _bar:
+    """A progress bar on stderr when it is a terminal; otherwise nothing."""
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label, self.stream = label, stream or sys.stderr
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        return self.draw if self.stream.isatty() else None
+
+    def draw(self, done: int, total: int) -> None:
+        share = done / total if total else 1.0
+        filled = int(30 * share)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} rows")
+        self.stream.flush()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.stream.isatty():
+            self.stream.write("\n")

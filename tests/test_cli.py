@@ -1,48 +1,82 @@
-"""The nbapp command line: fit, predict, explain; bad input is one line and exit code 2."""
+"""The command line, run as analysts run it: python -m nbapp in a subprocess."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+
+import nbapp
 
 ROOT = Path(__file__).resolve().parents[1]
 TENNIS = ROOT / "sample_data" / "tennis14.csv"
 
 
-def nbapp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nbapp", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH")] if p)}
+    return subprocess.run([sys.executable, "-m", "nbapp", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=120)
 
 
-def test_fit_predict_and_explain_the_tennis_example(tmp_path):
-    fit = nbapp("fit", str(TENNIS), "--target", "Play", "--types", "Day=ignore", "--out", "m.json", cwd=tmp_path)
-    assert fit.returncode == 0, fit.stderr
-    model = json.loads((tmp_path / "m.json").read_text())
-    assert model["classes"] == ["No", "Yes"] and model["version"] == 2
-    predict = nbapp("predict", "m.json", str(TENNIS), "--out", "p.csv", cwd=tmp_path)
-    assert predict.returncode == 0, predict.stderr
-    out = pd.read_csv(tmp_path / "p.csv")
-    assert len(out) == 14 and out.filter(like="P(").sum(axis=1).round(12).eq(1).all()
-    row = '{"Outlook": "Sunny", "Temperature": "Cool", "Humidity": "High", "Wind": "Strong"}'
-    explain = nbapp("explain", "m.json", "--row", row, cwd=tmp_path)
-    assert explain.returncode == 0, explain.stderr
-    assert "prediction: No" in explain.stdout and "Outlook" in explain.stdout
+@pytest.fixture
+def tennis_model(tmp_path) -> Path:
+    done = _run("fit", str(TENNIS), "--target", "Play", "--types",
+                "Outlook=categorical,Temperature=categorical,Humidity=categorical,Wind=categorical",
+                "--alpha", "1", "--out", "model.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "model.json"
+
+
+def test_cli_fit_writes_the_model_fit_would_make(tennis_model):
+    model = nbapp.NaiveBayes.from_json(tennis_model.read_text())
+    frame = nbapp.load_table(TENNIS.read_bytes(), TENNIS.name).frame
+    expected = nbapp.NaiveBayes({c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]},
+                                alpha=1).fit(frame, "Play")
+    np.testing.assert_allclose(model.predict_proba(frame).to_numpy(), expected.predict_proba(frame).to_numpy(),
+                               atol=1e-12)
+
+
+def test_cli_predict_writes_a_probability_per_class(tennis_model, tmp_path):
+    done = _run("predict", str(tennis_model), str(TENNIS), "--out", "p.csv", "--keep", "Day", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = pd.read_csv(tmp_path / "p.csv", encoding="utf-8-sig")
+    assert list(written.columns) == ["file", "row", "Day", "predicted", "P(No)", "P(Yes)"]
+    assert len(written) == 14 and np.allclose(written["P(No)"] + written["P(Yes)"], 1)
+
+
+def test_cli_explain_prints_the_factor_table(tennis_model, tmp_path):
+    row = {"Outlook": "Sunny", "Temperature": "Cool", "Humidity": "High", "Wind": "Strong"}
+    done = _run("explain", str(tennis_model), "--row", json.dumps(row), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "prior" in done.stdout and "Outlook" in done.stdout and "prediction: No" in done.stdout
+
+
+def test_cli_proposes_types_when_none_are_given(tmp_path):
+    done = _run("fit", str(TENNIS), "--target", "Play", "--out", "m.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Types proposed" in done.stderr and "Outlook=categorical" in done.stderr
+    assert "Outlook" in nbapp.NaiveBayes.from_json((tmp_path / "m.json").read_text()).features_
 
 
 @pytest.mark.parametrize("args, message", [
-    (("fit", "missing.csv", "--target", "y", "--out", "m.json"), "No such file"),
-    (("fit", str(TENNIS), "--target", "Nope", "--out", "m.json"), "Nope"),
-    (("fit", str(TENNIS), "--target", "Play", "--types", "Outlook", "--out", "m.json"), "has no '='"),
-    (("explain", str(TENNIS), "--row", "{}"), "not valid JSON"),
+    (["fit", "missing.csv", "--target", "y", "--types", "a=gaussian", "--out", "m.json"], "no file or folder"),
+    (["fit", str(TENNIS), "--target", "Play", "--types", "Outlook", "--out", "m.json"], "column=type pairs"),
+    (["fit", str(TENNIS), "--target", "Play", "--types", "Nope=categorical", "--out", "m.json"],
+     "Column 'Nope' is not in"),
+    (["explain", "missing.json", "--row", "{}"], "Cannot read the model file"),
 ])
-def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
-    result = nbapp(*args, cwd=tmp_path)
-    assert result.returncode == 2
-    error = result.stderr.strip().splitlines()[-1]       # notes on reading the file may come first
-    assert message in error and error.startswith("nbapp: ")
-    assert "Traceback" not in result.stderr
+def test_cli_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
+    done = _run(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_cli_explain_refuses_a_row_that_is_not_json(tennis_model, tmp_path):
+    done = _run("explain", str(tennis_model), "--row", "{Outlook: Sunny}", cwd=tmp_path)
+    assert done.returncode == 2 and "--row is not valid JSON" in done.stderr

@@ -78,11 +78,11 @@ def test_fit_file_equals_fit_in_memory(data, source):
 
 def test_fit_file_names_a_missing_column_and_a_bad_value(tmp_path):
     (tmp_path / "t.csv").write_text("size,y\n1.5,a\nheavy,b\n2.0,a\n")
-    with pytest.raises(DataError, match=r"no column 'colour'"):
+    with pytest.raises(DataError, match=r"Column 'colour' is not in .*its columns are"):
         nbapp.fit_file(NaiveBayes({"colour": "categorical"}), tmp_path / "t.csv", "y")
-    with pytest.raises(DataError, match=r"Column 'size' is Gaussian but row 1 holds 'heavy'"):
+    with pytest.raises(DataError, match=r"Column 'size' is numeric but data row 1 of .* holds 'heavy'"):
         nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "t.csv", "y")
-    with pytest.raises(DataError, match="names no CSV or Parquet file"):
+    with pytest.raises(DataError, match="No CSV or Parquet files match the pattern"):
         nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "nothing*.csv", "y")
 
 

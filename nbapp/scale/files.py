@@ -1,129 +1,488 @@
-"""Files bigger than memory, through DuckDB: fit and predict in streamed batches.
+"""Fit and predict from CSV or Parquet files larger than memory, streamed through DuckDB.
 
-DuckDB reads the CSV or Parquet file(s) — one file, a glob, or a folder — in parallel and
-hands them over as Arrow record batches of ``batch_rows`` rows; each batch becomes a pandas
-frame that ``NaiveBayes.summarize`` turns into statistics, which are added up. Memory is
-bounded by one batch plus the statistics (the model's size), whatever the file's size.
+DuckDB scans the files (its CSV reader, in parallel) and hands back Arrow record batches of
+``batch_rows`` rows; each batch becomes a pandas frame, is summarised by the model
+(:meth:`nbapp.NaiveBayes.summarize`) and dropped. Statistics add, so the sum of the batches'
+statistics is the statistics of the whole table, and the model built from it equals ``fit`` on
+the whole table loaded in memory (counts exactly, probabilities to rounding).
 
-Types: DuckDB's sniffer decides numbers as pandas would (integers, decimals); columns it would
-read as booleans, dates or times are read as text, as ``nbapp.load_table`` keeps them, so the
-model's classes and categories are the ones an in-memory fit sees.
+Memory is bounded by one batch (``batch_rows`` rows of the used columns, as Arrow and as
+pandas), DuckDB's scan buffers (capped by ``memory_limit``) and the statistics themselves
+(for text: one row per distinct word and class), never by the number of rows.
+
+How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per column over
+every file of the input in one profiling pass before fitting, so that every batch reads a
+column the same way):
+
+* numeric features (Gaussian, multinomial, Poisson) and the weight are numbers: the missing
+  tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
+  thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
+  the data row and the column;
+* the target and the other features become whole numbers when every cell is one (so a class
+  "1" is the number 1, as in ``load_table``), decimals when every present cell is a number,
+  else text (leading zeros such as "007" and integers longer than 15 digits stay text), with
+  "", "N/A", "NA", "#N/A", "null", "nan" read as missing text;
+* rows whose cells are all blank are dropped; data rows are numbered from 0 within each file
+  as in ``load_table``'s frame.
+
+Not read as ``load_table`` reads them (refused or documented): decimal commas (a file whose
+delimiter is not a comma and whose numbers hold a comma is refused), encodings other than
+UTF-8, and blank or duplicate column names (DuckDB's own names are used). Parquet files keep
+their own column types, as ``pandas.read_parquet`` reads them.
 """
 
 from __future__ import annotations
 
+import glob
+import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
+import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io.export import predictions_frame, safe_csv_bytes
+from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
 
-__all__ = ["fit_file", "predict_file"]
+__all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
+# 100,000 rows of a few dozen columns is a few tens of MB as pandas: large enough that the
+# per-batch overhead (one summarize call) is negligible, small enough to bound memory.
+DEFAULT_BATCH_ROWS = 100_000
+# DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
+DUCKDB_MEMORY_LIMIT = "1GB"
+NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson"})
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+# The head of a CSV read to propose types: thousands of rows of a typical export.
+SAMPLE_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
-BATCH_ROWS = 200_000
-_TEXT_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "INTERVAL")
 
 
-def fit_file(model: Any, path: str | Path, target: str, weight: str | None = None,
-             progress: Progress | None = None, *, batch_rows: int = BATCH_ROWS) -> Any:
-    """Fit the (unfitted) model on a CSV or Parquet file, glob or folder, in bounded memory.
+# ------------------------------------------------------------------------------------------
+# public entry points
+# ------------------------------------------------------------------------------------------
+def fit_file(model: Any, path: str | os.PathLike, target: str, weight: str | None = None,
+             progress: Progress | None = None, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> Any:
+    """Fit ``model`` (a NaiveBayes, fitted or not: it is refitted) on a CSV or Parquet file, a
+    glob, or a folder of such files, in bounded memory; returns the model.
 
-    Returns the model, fitted, equal to ``model.fit`` on the whole table in memory.
-    ``progress(rows_done, rows_total)`` is called after each batch.
+    Equal to ``model.fit(table, target, weight)`` on the whole table loaded in memory (see the
+    module docstring for how cells are read). Memory is bounded by ``batch_rows`` rows at a
+    time plus the statistics. ``progress(rows_done, rows_total)`` is called after each batch.
     """
-    columns = [target, *model.features_, *([weight] if weight else [])]
-    total = None
-    for frame, done, rows in _batches(path, columns, batch_rows):
-        part = model.summarize(frame, target, weight)
-        total = part if total is None else total + part
-        if progress is not None:
-            progress(done, rows)
-    if total is None:
-        raise DataError(f"{_describe(path)} has no data rows; nothing to fit.")
-    return model.fit_stats(total, target, weight)
+    features = dict(model.features_)
+    numeric = [c for c, s in features.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    others = [target, *(c for c in features if c not in numeric)]
+    stats = None
+    for file, frame in _batches(path, numeric, others, progress, batch_rows):
+        try:
+            part = model.summarize(frame, target, weight)
+        except DataError as exc:
+            raise DataError(f"In {file!r} (rows numbered from 0 after the header): {exc}") from None
+        stats = part if stats is None else stats + part
+    return model.fit_stats(stats, target, weight)
 
 
-def predict_file(model: Any, path: str | Path, out_path: str | Path, progress: Progress | None = None,
-                 *, batch_rows: int = BATCH_ROWS) -> Path:
-    """Write each row of the file(s) with its predicted class and P(c | x) to ``out_path``
-    (CSV, safe to open in a spreadsheet, or Parquet by its suffix), batch by batch."""
-    from nbapp.io import predictions_frame, safe_csv_bytes
+def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLike,
+                 progress: Progress | None = None, *, keep: list[str] | tuple[str, ...] = (),
+                 batch_rows: int = DEFAULT_BATCH_ROWS) -> Path:
+    """Predict every row of a CSV / Parquet file, glob or folder into ``out_path`` (.csv or
+    .parquet), batch by batch; returns the output path.
 
-    out = Path(out_path)
-    parquet = out.suffix.lower() == ".parquet"
-    writer = None
-    with open(out, "wb") as handle:
-        for i, (frame, done, rows) in enumerate(_batches(path, None, batch_rows)):
-            table = predictions_frame(model, frame)
-            if parquet:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
+    Columns: ``file`` and ``row`` (the data row within its file, from 0), the ``keep``
+    columns (e.g. an id), ``predicted`` and ``P(class)`` per class, numbered as
+    :func:`nbapp.io.predictions_frame` numbers them. A CSV is safe to open in a spreadsheet
+    (formula-like text is neutralised, :func:`nbapp.safe_csv_bytes`). The probabilities equal
+    ``model.predict_proba`` on the table loaded in memory.
+    """
+    require_fitted(model)
+    out_path = Path(out_path)
+    writer = _writer_for(out_path, model)
+    features = list(model.features_)
+    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
+    others = [c for c in [*features, *keep] if c not in numeric]
+    try:
+        for file, frame in _batches(path, numeric, others, progress, batch_rows):
+            scored = predictions_frame(model, frame[features])
+            added = list(scored.columns[len(features):])
+            source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
+            writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
+    finally:
+        writer.close()
+    return out_path
 
-                batch = pa.Table.from_pandas(table.astype({c: str for c in table.columns if table[c].dtype == object}),
-                                             preserve_index=False)
-                writer = writer or pq.ParquetWriter(handle, batch.schema)
-                writer.write_table(batch)
-            else:
-                data = safe_csv_bytes(table)
-                handle.write(data if i == 0 else data.split(b"\n", 1)[1])
-            if progress is not None:
-                progress(done, rows)
-        if writer is not None:
-            writer.close()
-    return out
+
+def sample_rows(path: str | os.PathLike, n: int) -> pd.DataFrame:
+    """The first rows (at most n) of the first file, read by load_table (CSV) or pyarrow
+    (Parquet): enough to propose feature types without reading a large file."""
+    sources = _sources(path)
+    first = sources.files[0]
+    if sources.kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return next(pq.ParquetFile(first).iter_batches(batch_size=n)).to_pandas()
+    from nbapp.io import load_table
+
+    with open(first, "rb") as handle:
+        head = handle.read(SAMPLE_BYTES)
+        more = bool(handle.read(1))
+    if more:     # cut at a line end, and drop that last line in case a quoted cell spans it
+        head = head[:head.rfind(b"\n", 0, head.rfind(b"\n")) + 1] or head
+    return load_table(head, os.path.basename(first), max_rows=n).frame
 
 
-def _batches(path: str | Path, columns: list[str] | None, batch_rows: int):
-    """(frame, rows done, rows in all) per batch; frame index = row number in the data (0-based)."""
+# ------------------------------------------------------------------------------------------
+# the files
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Sources:
+    files: tuple[str, ...]
+    kind: str           # "csv" or "parquet"
+
+
+def _sources(path: str | os.PathLike) -> _Sources:
+    """A file, a glob or a folder -> the files (sorted), all CSV or all Parquet."""
+    text = os.fspath(path)
+    if os.path.isdir(text):
+        files = sorted(str(p) for p in Path(text).iterdir()
+                       if p.is_file() and p.suffix.lower() in CSV_SUFFIXES + PARQUET_SUFFIXES)
+        where = f"the folder {text!r}"
+    elif glob.has_magic(text):
+        files = sorted(f for f in glob.glob(text) if os.path.isfile(f))
+        where = f"the pattern {text!r}"
+    elif os.path.isfile(text):
+        files, where = [text], text
+    else:
+        raise DataError(f"There is no file or folder {text!r}; check the path.")
+    if not files:
+        raise DataError(f"No CSV or Parquet files match {where}; name files *.csv, *.tsv or *.parquet.")
+    kinds = {"parquet" if f.lower().endswith(PARQUET_SUFFIXES) else "csv" for f in files}
+    if len(kinds) > 1:
+        raise DataError(f"{where} holds both CSV and Parquet files; fit each kind separately (or convert one).")
+    return _Sources(tuple(files), kinds.pop())
+
+
+def require_fitted(model: Any) -> None:
+    if getattr(model, "target_", None) is None:
+        raise DataError("The model is not fitted yet: fit it (fit, fit_file, fit_dask, fit_spark) before predicting.")
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _scan_sql(files: tuple[str, ...] | list[str], kind: str) -> str:
+    listed = "[" + ", ".join(_literal(f) for f in files) + "]"
+    if kind == "parquet":
+        return f"read_parquet({listed})"
+    # Every cell as text: the reading rules are ours (load_table's), not the sniffer's.
+    return f"read_csv({listed}, all_varchar = true, header = true)"
+
+
+def _connect() -> Any:
     import duckdb
 
     con = duckdb.connect()
+    con.execute(f"SET memory_limit = {_literal(DUCKDB_MEMORY_LIMIT)}")
+    con.execute("SET preserve_insertion_order = true")   # batches in file order
+    return con
+
+
+def _rows(con: Any, sql: str, file: str) -> list[tuple[Any, ...]]:
+    """A small query's rows; DuckDB's reading errors become one DataError naming the file."""
+    import duckdb
+
     try:
-        relation = _relation(con, path)
-        if columns is not None:
-            missing = [c for c in columns if c not in relation.columns]
-            if missing:
-                raise DataError(f"{_describe(path)} has no column {missing[0]!r}; its columns are "
-                                f"{relation.columns[:10]}.")
-            relation = relation.select(*[duckdb.ColumnExpression(c) for c in columns])
-        rows = int(relation.aggregate("count(*)").fetchall()[0][0])
+        return con.sql(sql).fetchall()
+    except duckdb.Error as exc:
+        raise _read_error(exc, file) from None
+
+
+def _read_error(exc: Exception, file: str) -> DataError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return DataError(f"Could not read {file!r}: {first}. Fix the file (one header row, the same number of "
+                     "cells on every line, UTF-8 text) and try again.")
+
+
+def _columns(con: Any, sources: _Sources, file: str) -> list[str]:
+    return [row[0] for row in _rows(con, f"DESCRIBE SELECT * FROM {_scan_sql([file], sources.kind)}", file)]
+
+
+def _check_columns(columns: list[str], wanted: list[str], file: str) -> None:
+    missing = [c for c in wanted if c not in columns]
+    if missing:
+        raise DataError(f"Column {missing[0]!r} is not in {file!r}; its columns are {columns[:10]}.")
+
+
+# ------------------------------------------------------------------------------------------
+# how a CSV column is read (load_table's rules, in SQL)
+# ------------------------------------------------------------------------------------------
+def _tokens(tokens: frozenset[str]) -> str:
+    return "(" + ", ".join(_literal(t) for t in sorted(tokens)) + ")"
+
+
+# What the profiling pass learns of each cell of a target / non-numeric feature column.
+ABSENT, TEXT, WHOLE, DECIMAL, WHOLE_COMMA, DECIMAL_COMMA, COMMA_DECIMAL = range(7)
+CODES = 7
+
+
+class _Cell:
+    """SQL expressions over one VARCHAR column, as load_table's number reader tests its cells."""
+
+    def __init__(self, column: str) -> None:
+        c = _ident(column)
+        self.name = column
+        self.raw = c
+        self.s = f"trim({c})"
+        self.lower = f"lower(trim({c}))"
+        self.absent = f"({c} IS NULL OR {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)})"
+        self.number = f"regexp_full_match({self.s}, {_literal(_DOT_NUMBER.pattern)})"
+        self.comma_number = f"regexp_full_match({self.s}, {_literal(_COMMA_NUMBER.pattern)})"
+        self.plain = f"replace({self.s}, ',', '')"
+
+    def code(self) -> str:
+        """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
+        in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
+        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        comma = f"contains({self.s}, ',')"
+        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
+                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+                  f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
+                  f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
+        return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
+                f"WHEN {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)} THEN {ABSENT} "
+                f"WHEN contains({self.raw}, ',') AND {self.comma_number} THEN {COMMA_DECIMAL} ELSE {TEXT} END")
+
+    def as_double(self, commas: bool) -> str:
+        """A number, NULL for missing and infinite cells; a cell that is no number raises (the
+        marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
+        load_table's number pattern decides the rest (it refuses '1_000', which DuckDB reads)."""
+        fast, fast_ok, slow, slow_ok = self._number_paths(commas)
+        return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) OR isnan({fast}) THEN NULL ELSE {fast} END) "
+                f"WHEN {self.absent} THEN NULL::DOUBLE "
+                f"WHEN {slow_ok} THEN (CASE WHEN isinf({slow}) THEN NULL ELSE {slow} END) "
+                f"ELSE error('nbapp-not-a-number:' || {_literal(self.name)}) END")
+
+    def unreadable(self, commas: bool) -> str:
+        """True for the cells as_double refuses."""
+        _, fast_ok, _, slow_ok = self._number_paths(commas)
+        return f"NOT ({fast_ok} OR {self.absent} OR {slow_ok})"
+
+    def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
+        fast = f"TRY_CAST({self.raw} AS DOUBLE)"
+        fast_ok = f"({fast} IS NOT NULL AND NOT contains({self.raw}, '_'))"
+        slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
+        slow_ok = self.number if commas else "false"
+        return fast, fast_ok, slow, slow_ok
+
+    def as_integer(self) -> str:
+        return f"CAST({self.plain} AS BIGINT)"
+
+    def as_text(self) -> str:
+        return f"CASE WHEN {self.raw} IS NULL OR {self.lower} IN {_tokens(TEXT_NA_TOKENS)} THEN NULL ELSE {self.raw} END"
+
+
+def _decide(counts: dict[int, int], commas: bool) -> str:
+    """load_table's choice for a column from its cell codes: 'int', 'float', 'text', 'empty', or
+    'comma' for numbers whose comma may be a decimal mark (refused: fit_file does not guess)."""
+    if sum(n for code, n in counts.items() if code != ABSENT) == 0:
+        return "empty"
+    if counts[TEXT] or (commas and counts[COMMA_DECIMAL]):
+        return "text"
+    if not commas and counts[COMMA_DECIMAL] + counts[WHOLE_COMMA] + counts[DECIMAL_COMMA]:
+        return "comma"
+    if counts[ABSENT] == 0 and counts[DECIMAL] + counts[DECIMAL_COMMA] == 0:
+        return "int"
+    return "float"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How each used column of a CSV input is read, and how many rows it has."""
+
+    select: str          # the SELECT list
+    where: str           # drops rows with every cell blank
+    total_rows: int
+    commas: bool = True  # a comma in a number is a thousands separator (comma-separated files)
+
+
+def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str], others: list[str]) -> _Plan:
+    """One pass over every file decides how each non-numeric column reads (its cell codes are
+    computed once per cell, then counted); numeric features are numbers by their type."""
+    blank = " AND ".join(f"coalesce(trim({_ident(c)}), '') = ''" for c in columns)
+    where = f"NOT ({blank})"
+    profiled = [_Cell(c) for c in dict.fromkeys(others) if c not in numeric]
+    codes = ", ".join(f"{cell.code()} AS k{i}" for i, cell in enumerate(profiled)) or "0 AS k0"
+    counts = ", ".join(f"count(*) FILTER (WHERE k{i} = {code})"
+                       for i in range(len(profiled)) for code in range(CODES)) or "0"
+    scan = _scan_sql(sources.files, "csv")
+    row = _rows(con, f"SELECT count(*), {counts} FROM (SELECT {codes} FROM {scan} WHERE {where})",
+                sources.files[0])[0]
+    per_column = {cell.name: dict(enumerate(row[1 + CODES * i:1 + CODES * (i + 1)])) for i, cell in enumerate(profiled)}
+    commas = _comma_delimited(con, sources)
+    expressions = []
+    for name in dict.fromkeys([*numeric, *others]):
+        cell = _Cell(name)
+        decision = "number" if name in numeric else _decide(per_column[name], commas)
+        if decision == "comma":
+            raise _decimal_comma(name, sources)
+        expr = {"number": cell.as_double(commas), "int": cell.as_integer(), "float": cell.as_double(commas),
+                "text": cell.as_text(), "empty": "NULL::DOUBLE"}[decision]
+        expressions.append(f"{expr} AS {_ident(name)}")
+    return _Plan(", ".join(expressions), where, int(row[0]), commas)
+
+
+def _comma_delimited(con: Any, sources: _Sources) -> bool:
+    """True when every file is comma-separated: a comma inside a number is then a thousands
+    separator, as load_table reads it. Elsewhere it may be a decimal comma, which fit_file
+    does not guess (a numeric cell with a comma is refused)."""
+    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_literal(f)})", f)[0][0] == "," for f in sources.files)
+
+
+def _decimal_comma(column: str, sources: _Sources) -> DataError:
+    return DataError(f"Column {column!r} of {sources.files[0]!r} holds numbers with a comma in a file not separated by "
+                     "commas: a decimal comma or a thousands separator? fit_file does not guess; write the numbers "
+                     "with a decimal point and no separators.")
+
+
+# ------------------------------------------------------------------------------------------
+# streaming batches
+# ------------------------------------------------------------------------------------------
+def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], progress: Progress | None,
+             batch_rows: int) -> Iterator[tuple[str, pd.DataFrame]]:
+    """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
+    described in the module docstring; each frame's index is the data row within its file."""
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
+    sources = _sources(path)
+    con = _connect()
+    try:
+        wanted = list(dict.fromkeys([*numeric, *others]))
+        for file in sources.files:
+            _check_columns(_columns(con, sources, file), wanted, file)
+        if sources.kind == "csv":
+            columns = _columns(con, sources, sources.files[0])
+            plan = _csv_plan(con, sources, columns, numeric, others)
+        else:
+            total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
+            plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
         done = 0
-        for batch in relation.to_arrow_reader(batch_rows):
-            frame = batch.to_pandas()
-            frame.index = pd.RangeIndex(done, done + len(frame))
-            done += len(frame)
-            if len(frame):
-                yield frame, done, rows
-    except duckdb.Error as err:
-        raise DataError(f"{_describe(path)} could not be read: {str(err).splitlines()[0]}") from None
+        for file in sources.files:
+            for frame in _file_batches(con, sources, file, plan, batch_rows):
+                done += len(frame)
+                yield file, frame
+                if progress is not None:
+                    progress(done, plan.total_rows)
     finally:
         con.close()
 
 
-def _relation(con: Any, path: str | Path) -> Any:
-    files = _files(path)
-    if all(f.lower().endswith(".parquet") for f in files):
-        return con.read_parquet(files)
-    sniffed = con.read_csv(files, header=True)
-    as_text = {c: "VARCHAR" for c, t in zip(sniffed.columns, sniffed.types) if str(t) in _TEXT_TYPES}
-    return con.read_csv(files, header=True, dtype=as_text) if as_text else sniffed
+def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_rows: int) -> Iterator[pd.DataFrame]:
+    import duckdb
+
+    sql = f"SELECT {plan.select} FROM {_scan_sql([file], sources.kind)} WHERE {plan.where}"
+    start = 0
+    try:
+        reader = con.sql(sql).to_arrow_reader(batch_rows)
+        for batch in reader:
+            if batch.num_rows == 0:
+                continue
+            frame = batch.to_pandas()
+            frame.index = pd.RangeIndex(start, start + len(frame))
+            start += len(frame)
+            yield frame
+    except (duckdb.Error, OSError) as exc:   # errors inside the stream reach us through pyarrow as OSError
+        if "nbapp-not-a-number:" in str(exc):
+            column = str(exc).split("nbapp-not-a-number:", 1)[1].strip().splitlines()[0]
+            raise _not_a_number(con, sources, file, column, plan) from None
+        raise _read_error(exc, file) from None
 
 
-def _files(path: str | Path) -> list[str]:
-    """One file, the files a glob matches, or the CSV / Parquet files of a folder."""
-    p = Path(path)
-    if p.is_dir():
-        found = sorted(str(f) for f in p.iterdir() if f.suffix.lower() in (".csv", ".tsv", ".parquet"))
-    elif any(ch in str(path) for ch in "*?["):
-        found = sorted(str(f) for f in Path(p.anchor or ".").glob(str(p.relative_to(p.anchor)) if p.anchor else str(p)))
-    else:
-        found = [str(p)] if p.exists() else []
-    if not found:
-        raise DataError(f"{_describe(path)} names no CSV or Parquet file; give a file, a glob or a folder of them.")
-    return found
+def _not_a_number(con: Any, sources: _Sources, file: str, column: str, plan: _Plan) -> DataError:
+    """Find the first cell of a numeric column that is not a number (the error path only)."""
+    cell = _Cell(column)
+    flag = cell.unreadable(plan.commas)
+    sql = f"SELECT {cell.raw}, {flag} FROM {_scan_sql([file], sources.kind)} WHERE {plan.where}"
+    row = 0
+    for batch in con.sql(sql).to_arrow_reader(DEFAULT_BATCH_ROWS):
+        bad = np.flatnonzero(batch.column(1).to_numpy(zero_copy_only=False))
+        if len(bad):
+            value = batch.column(0)[int(bad[0])].as_py()
+            where = row + int(bad[0])
+            fix = ("fit_file does not guess whether a comma is a decimal comma in a file not separated by commas: "
+                   "write numbers with a decimal point" if "," in str(value) and not plan.commas else
+                   "blank that cell or correct it, or give the column a text type such as categorical")
+            return DataError(f"Column {column!r} is numeric but data row {where} of {file!r} (line {where + 2} if no "
+                             f"cell spans lines) holds {value!r}; {fix}.")
+        row += batch.num_rows
+    return DataError(f"Column {column!r} of {file!r} holds a cell that is not a number; correct it.")
 
 
-def _describe(path: str | Path) -> str:
-    return f"The path {str(path)!r}"
+# ------------------------------------------------------------------------------------------
+# writing predictions
+# ------------------------------------------------------------------------------------------
+class _CsvWriter:
+    """One header (with the byte-order mark), then each batch's rows, formula-safe."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle = open(path, "wb")
+        self.header: bytes | None = None
+
+    def write(self, frame: pd.DataFrame, predicted: str) -> None:
+        data = safe_csv_bytes(frame)
+        header = safe_csv_bytes(frame.iloc[:0])
+        if self.header is None:
+            self.header = header
+            self.handle.write(data)
+        else:
+            self.handle.write(data[len(header):])
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+class _ParquetWriter:
+    """A Parquet file written batch by batch with one schema (the predicted column typed by the
+    model's classes, so a batch of undetermined rows does not change it)."""
+
+    def __init__(self, path: Path, model: Any) -> None:
+        self.path, self.model, self.writer, self.schema = path, model, None, None
+
+    def write(self, frame: pd.DataFrame, predicted: str) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            schema = pa.Table.from_pandas(frame, preserve_index=False).schema
+            where = schema.get_field_index(predicted)
+            self.schema = schema.set(where, pa.field(predicted, self._class_type()))
+            self.writer = pq.ParquetWriter(self.path, self.schema)
+        self.writer.write_table(pa.Table.from_pandas(frame, schema=self.schema, preserve_index=False))
+
+    def _class_type(self) -> Any:
+        import pyarrow as pa
+
+        try:
+            return pa.array(self.model.classes_).type
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            return pa.string()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def _writer_for(path: Path, model: Any) -> Any:
+    suffix = path.suffix.lower()
+    if suffix in PARQUET_SUFFIXES:
+        return _ParquetWriter(path, model)
+    if suffix == ".csv":
+        return _CsvWriter(path)
+    raise DataError(f"Write predictions to a .csv or .parquet file, not {path.name!r}.")

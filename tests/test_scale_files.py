@@ -1,0 +1,223 @@
+"""fit_file / predict_file: streamed batches through DuckDB give the in-memory model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbapp
+from nbapp.scale import fit_file, predict_file
+
+FEATURES = {
+    "colour": "categorical",
+    "member": nbapp.Bernoulli(positive="yes"),
+    "height": "gaussian",
+    "visits": "poisson",
+    "w1": "multinomial",
+    "w2": "multinomial",
+    "review": "text",
+}
+
+
+def _loaded(path: Path) -> pd.DataFrame:
+    return nbapp.load_table(path.read_bytes(), path.name).frame
+
+
+def _mixed_csv(path: Path, n: int = 1500, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["1", "2", "3"], n)
+    height = np.round(rng.normal(170, 10, n) + (y == "2") * 5, 2).astype(str).astype(object)
+    height[rng.random(n) < 0.05] = "N/A"          # load_table's missing tokens
+    height[rng.random(n) < 0.02] = " ?"
+    colour = rng.choice(["red", " blue", "green ", "n/a", "-"], n)   # "-" is a value in text
+    frame = pd.DataFrame({
+        "y": y,
+        "colour": colour,
+        "member": rng.choice(["yes", "no", ""], n),
+        "height": height,
+        "visits": rng.poisson(3, n),
+        "w1": rng.poisson(2, n),
+        "w2": rng.poisson(1, n),
+        "review": rng.choice(["great value, would buy", "the worst; never again", "ok I guess", ""], n),
+        "unused": rng.random(n),
+    })
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _assert_same_model(streamed: nbapp.NaiveBayes, memory: nbapp.NaiveBayes, frame: pd.DataFrame) -> None:
+    assert streamed.classes_ == memory.classes_
+    np.testing.assert_array_equal(streamed.class_counts_, memory.class_counts_)
+    for column, spec in memory.features_.items():
+        if spec.kind in ("categorical", "bernoulli", "text", "multinomial"):
+            pd.testing.assert_frame_equal(streamed.counts(column), memory.counts(column))
+        else:
+            pd.testing.assert_frame_equal(streamed.parameters(column), memory.parameters(column), rtol=1e-12)
+    np.testing.assert_allclose(streamed.predict_proba(frame).to_numpy(), memory.predict_proba(frame).to_numpy(),
+                               rtol=0, atol=1e-12)
+
+
+def test_fit_file_equals_fit_on_load_table_for_every_feature_type(tmp_path):
+    path = _mixed_csv(tmp_path / "mixed.csv")
+    frame = _loaded(path)
+    streamed = fit_file(nbapp.NaiveBayes(FEATURES), path, "y", batch_rows=128)
+    memory = nbapp.NaiveBayes(FEATURES).fit(frame, "y")
+    _assert_same_model(streamed, memory, frame)
+    assert streamed.classes_ == [1, 2, 3]          # "1" is the number 1, as load_table reads it
+    assert "-" in streamed.counts("colour").index   # a text value, not missing, as in load_table
+    assert "n/a" not in streamed.counts("colour").index
+
+
+def test_fit_file_keeps_codes_with_leading_zeros_as_text(tmp_path):
+    path = tmp_path / "codes.csv"
+    path.write_text("y,code\n01,007\n02,7\n01,010\n02,7\n")
+    streamed = fit_file(nbapp.NaiveBayes({"code": "categorical"}), path, "y", batch_rows=1)
+    memory = nbapp.NaiveBayes({"code": "categorical"}).fit(_loaded(path), "y")
+    assert streamed.classes_ == memory.classes_ == ["01", "02"]
+    assert list(streamed.counts("code").index) == list(memory.counts("code").index) == ["007", "010", "7"]
+
+
+def test_fit_file_reads_a_target_of_decimals_as_numbers(tmp_path):
+    path = tmp_path / "decimal.csv"
+    path.write_text("y,x\n1.5,a\n2,b\n1.5,b\n")
+    streamed = fit_file(nbapp.NaiveBayes({"x": "categorical"}), path, "y")
+    assert streamed.classes_ == nbapp.NaiveBayes({"x": "categorical"}).fit(_loaded(path), "y").classes_ == [1.5, 2.0]
+
+
+def test_fit_file_names_file_row_and_column_of_a_late_bad_number(tmp_path):
+    path = tmp_path / "late.csv"
+    rows = ["y,h"] + [f"{'ab'[i % 2]},{i}.5" for i in range(3000)] + ["a,tall"]
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 3000 of '.*late.csv' "
+                                              r"\(line 3002.*holds 'tall'"):
+        fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y", batch_rows=500)
+
+
+def test_fit_file_names_the_file_of_a_missing_target(tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("y,x\na,1\n,2\nb,3\n")
+    with pytest.raises(nbapp.DataError, match=r"holes.csv.*target 'y' is missing in 1 row\(s\) \(first: 1\)"):
+        fit_file(nbapp.NaiveBayes({"x": "categorical"}), path, "y")
+
+
+def test_fit_file_refuses_a_missing_column_and_a_missing_path(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_text("y,x\na,1\nb,2\n")
+    with pytest.raises(nbapp.DataError, match=r"Column 'z' is not in .*a.csv"):
+        fit_file(nbapp.NaiveBayes({"z": "categorical"}), path, "y")
+    with pytest.raises(nbapp.DataError, match="no file or folder"):
+        fit_file(nbapp.NaiveBayes({"x": "categorical"}), tmp_path / "nope.csv", "y")
+
+
+def test_fit_file_refuses_decimal_commas_it_would_have_to_guess(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("y;h;k\na;1.5;1,5\nb;2,5;2,5\na;3.0;3,0\n")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 1 .* holds '2,5'; .*decimal comma"):
+        fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+    with pytest.raises(nbapp.DataError, match=r"Column 'k' .* comma in a file not separated by commas"):
+        fit_file(nbapp.NaiveBayes({"k": "categorical"}), path, "y")
+
+
+def test_fit_file_reads_thousands_separators_in_a_comma_separated_file(tmp_path):
+    path = tmp_path / "thousands.csv"
+    path.write_text('y,h,k\na,"1,500.5","1,000"\nb,2,"2,000"\na,3,"1,000"\n')
+    streamed = fit_file(nbapp.NaiveBayes({"h": "gaussian", "k": "categorical"}), path, "y")
+    memory = nbapp.NaiveBayes({"h": "gaussian", "k": "categorical"}).fit(_loaded(path), "y")
+    assert list(streamed.counts("k").index) == list(memory.counts("k").index) == [1000, 2000]
+    pd.testing.assert_frame_equal(streamed.parameters("h"), memory.parameters("h"))
+
+
+def test_fit_file_on_a_folder_and_a_glob_equals_fit_on_all_rows(tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    parts = [_mixed_csv(folder / f"part{i}.csv", n=400, seed=i) for i in range(3)]
+    frame = pd.concat([_loaded(p) for p in parts], ignore_index=True)
+    memory = nbapp.NaiveBayes(FEATURES).fit(frame, "y")
+    for source in (folder, str(folder / "part*.csv")):
+        _assert_same_model(fit_file(nbapp.NaiveBayes(FEATURES), source, "y", batch_rows=100), memory, frame)
+
+
+def test_fit_file_refuses_a_folder_mixing_csv_and_parquet(tmp_path):
+    _mixed_csv(tmp_path / "a.csv", n=10)
+    pd.DataFrame({"y": ["a"]}).to_parquet(tmp_path / "b.parquet")
+    with pytest.raises(nbapp.DataError, match="both CSV and Parquet"):
+        fit_file(nbapp.NaiveBayes(FEATURES), tmp_path, "y")
+
+
+def test_fit_file_on_parquet_equals_fit_on_read_parquet(tmp_path):
+    frame = _loaded(_mixed_csv(tmp_path / "m.csv"))
+    frame.to_parquet(tmp_path / "m.parquet")
+    streamed = fit_file(nbapp.NaiveBayes(FEATURES), tmp_path / "m.parquet", "y", batch_rows=200)
+    memory = nbapp.NaiveBayes(FEATURES).fit(pd.read_parquet(tmp_path / "m.parquet"), "y")
+    _assert_same_model(streamed, memory, frame)
+
+
+def test_fit_file_with_weights_equals_weighted_fit(tmp_path):
+    path = tmp_path / "w.csv"
+    rng = np.random.default_rng(3)
+    pd.DataFrame({"y": rng.choice(["a", "b"], 300), "x": rng.choice(["p", "q"], 300),
+                  "h": rng.normal(size=300), "w": rng.integers(1, 5, 300)}).to_csv(path, index=False)
+    features = {"x": "categorical", "h": "gaussian"}
+    streamed = fit_file(nbapp.NaiveBayes(features), path, "y", weight="w", batch_rows=64)
+    memory = nbapp.NaiveBayes(features).fit(_loaded(path), "y", weight="w")
+    _assert_same_model(streamed, memory, _loaded(path))
+    assert streamed.weight_ == "w"
+
+
+def test_fit_file_reports_progress_per_batch_up_to_the_row_count(tmp_path):
+    path = _mixed_csv(tmp_path / "p.csv", n=1000)
+    calls: list[tuple[int, int]] = []
+    fit_file(nbapp.NaiveBayes(FEATURES), path, "y", progress=lambda done, total: calls.append((done, total)),
+             batch_rows=300)
+    assert calls[-1] == (1000, 1000)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls) and len(calls) >= 4
+
+
+def test_fit_file_drops_rows_with_every_cell_blank_as_load_table_does(tmp_path):
+    path = tmp_path / "blank.csv"
+    path.write_text("y,x\na,1\n,\nb,2\n , \na,2\n")
+    streamed = fit_file(nbapp.NaiveBayes({"x": "categorical"}), path, "y")
+    np.testing.assert_array_equal(streamed.class_counts_, [2, 1])
+
+
+# -- predict_file -------------------------------------------------------------------------------
+def test_predict_file_to_csv_equals_predict_proba_and_is_spreadsheet_safe(tmp_path):
+    path = tmp_path / "in.csv"
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"id": np.arange(500), "y": rng.choice(["=evil", "good"], 500),
+                          "x": rng.choice(["p", "q", "r"], 500), "h": rng.normal(size=500)})
+    frame.to_csv(path, index=False)
+    model = nbapp.NaiveBayes({"x": "categorical", "h": "gaussian"}).fit(_loaded(path), "y")
+    out = predict_file(model, path, tmp_path / "out.csv", keep=["id"], batch_rows=64)
+    written = pd.read_csv(out, encoding="utf-8-sig")
+    assert list(written.columns) == ["file", "row", "id", "predicted", "P(=evil)", "P(good)"]
+    expected = model.predict_proba(_loaded(path))
+    np.testing.assert_allclose(written[["P(=evil)", "P(good)"]].to_numpy(), expected.to_numpy(), atol=1e-12)
+    assert set(written["predicted"]) <= {"'=evil", "good"}
+    assert (written["row"] == np.arange(500)).all() and (written["id"] == frame["id"]).all()
+
+
+def test_predict_file_to_parquet_equals_predict(tmp_path):
+    path = _mixed_csv(tmp_path / "in.csv", n=700)
+    model = nbapp.NaiveBayes(FEATURES).fit(_loaded(path), "y")
+    out = predict_file(model, path, tmp_path / "out.parquet", batch_rows=100)
+    written = pd.read_parquet(out)
+    assert written["predicted"].tolist() == model.predict(_loaded(path)).tolist()
+    np.testing.assert_allclose(written[[f"P({c})" for c in model.classes_]].to_numpy(),
+                               model.predict_proba(_loaded(path)).to_numpy(), atol=1e-12)
+
+
+def test_predict_file_refuses_other_output_suffixes(tmp_path):
+    path = _mixed_csv(tmp_path / "in.csv", n=50)
+    model = nbapp.NaiveBayes(FEATURES).fit(_loaded(path), "y")
+    with pytest.raises(nbapp.DataError, match=r"\.csv or \.parquet"):
+        predict_file(model, path, tmp_path / "out.xlsx")
+
+
+def test_predict_file_refuses_an_unfitted_model(tmp_path):
+    path = _mixed_csv(tmp_path / "in.csv", n=20)
+    with pytest.raises(nbapp.DataError, match="not fitted"):
+        predict_file(nbapp.NaiveBayes(FEATURES), path, tmp_path / "out.csv")
