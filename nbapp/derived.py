@@ -1,20 +1,22 @@
-"""Parameters derived from sufficient statistics, computed once until the statistics change."""
+"""Parameters derived from sufficient statistics, computed once per block.
+
+Blocks never change after they are built (statistics are values, see :mod:`nbapp.blocks.base`),
+so a derived value never goes stale: a new setting or new statistics make a new block.
+"""
 
 from __future__ import annotations
 
 import functools
 from typing import Any, Callable, TypeVar
 
-__all__ = ["derived", "invalidate"]
+__all__ = ["derived"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def derived(method: F) -> F:
-    """Cache a no-argument method's result on the instance; :func:`invalidate` clears it.
-
-    Callers must not modify the returned arrays.
-    """
+    """Cache a no-argument method's result on the instance. Callers must not modify the
+    returned arrays."""
     name = method.__name__
 
     @functools.wraps(method)
@@ -25,8 +27,3 @@ def derived(method: F) -> F:
         return cache[name]
 
     return wrapper  # type: ignore[return-value]
-
-
-def invalidate(obj: Any) -> None:
-    """Forget every derived value of obj (call whenever its statistics change)."""
-    obj.__dict__.pop("_derived", None)

@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["python_scalar", "sort_key", "sort_values", "merge_sorted", "classes_of"]
+__all__ = ["python_scalar", "sort_key", "sort_values", "classes_of"]
 
 
 def python_scalar(value: Any) -> Any:
@@ -23,17 +23,6 @@ def sort_key(value: Any) -> tuple[int, Any]:
 
 def sort_values(values: Iterable[Any]) -> list[Any]:
     return sorted(values, key=sort_key)
-
-
-def merge_sorted(old: list[Any], new: Iterable[Any]) -> tuple[list[Any], np.ndarray]:
-    """The sorted union of old and new, and where each old value went in it."""
-    seen = set(old)
-    added = [v for v in dict.fromkeys(new) if v not in seen]
-    if not added:
-        return list(old), np.arange(len(old))
-    merged = sort_values([*old, *added])
-    position = {v: i for i, v in enumerate(merged)}
-    return merged, np.array([position[v] for v in old], dtype=int)
 
 
 def classes_of(labels: Any) -> list[Any]:
