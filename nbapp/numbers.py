@@ -64,7 +64,9 @@ def scalar_number(value: Any, column: str, kind: str) -> float:
     if isinstance(value, (Real, np.number, np.bool_)) and not isinstance(value, (complex, np.complexfloating)):
         x = float(value)
     else:
-        parsed = pd.to_numeric(np.array([value], dtype=object), errors="coerce")[0]
+        one = np.empty(1, dtype=object)
+        one[0] = value
+        parsed = pd.to_numeric(one, errors="coerce")[0] if isinstance(value, str) else np.nan
         if pd.isna(parsed):
             raise DataError(f"Column {column!r} is {kind} but the value is {value!r}, which is not a number.")
         x = float(parsed)

@@ -72,3 +72,26 @@ def test_a_label_with_a_newline_or_a_url_stays_inside_its_formula_in_the_markdow
         assert "\n" not in block
     prose = "".join(text.split("$$")[0::2])          # outside math, a bare URL would become a link
     assert "evil.example" in prose and "https://evil" not in prose
+
+
+def test_an_exact_cpt_of_a_hundred_thousand_categories_is_linear():
+    import time
+
+    n = 99_322
+    df = pd.DataFrame({"c": [f"v{i}" for i in range(n)], "y": ["a", "b"] * (n // 2)})
+    m = NaiveBayes({"c": "categorical"}).fit(df, "y")
+    start = time.perf_counter()
+    table = m.cpt("c", exact=True)
+    assert time.perf_counter() - start < 5        # 7.2 s before (pseudo-counts rebuilt per row)
+    assert str(table.loc["v0", "a"]) == f"2/{n // 2 + n}"
+
+
+@pytest.mark.parametrize("value", ["1_000", "heavy", [1]])
+def test_explain_and_predict_read_numbers_by_one_rule(value):
+    m = NaiveBayes({"x": "gaussian"}).fit(FRAME, "y")
+    with pytest.raises(DataError, match="not a number"):
+        m.explain({"x": value})
+    with pytest.raises(DataError, match="not a number"):
+        m.predict(pd.DataFrame({"x": pd.Series([value], dtype=object)}))
+    assert m.explain({"x": True}).logs.loc["x"].tolist() == pytest.approx(
+        m.joint_log_likelihood(pd.DataFrame({"x": [1.0]})).iloc[0].to_numpy() - m.log_prior_)
