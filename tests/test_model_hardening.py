@@ -95,3 +95,10 @@ def test_explain_and_predict_read_numbers_by_one_rule(value):
         m.predict(pd.DataFrame({"x": pd.Series([value], dtype=object)}))
     assert m.explain({"x": True}).logs.loc["x"].tolist() == pytest.approx(
         m.joint_log_likelihood(pd.DataFrame({"x": [1.0]})).iloc[0].to_numpy() - m.log_prior_)
+
+
+def test_a_row_of_weight_zero_does_not_count_as_spread():
+    # found by the weights property test: the values that count are all 0.25
+    df = pd.DataFrame({"x": [0.0, 0.25, 0.25, 0.25], "y": ["a", "a", "b", "b"], "w": [0, 1, 1, 1]})
+    m = NaiveBayes({"x": "gaussian"}).fit(df, "y", weight="w")
+    assert m.gaussian("x")["mean"].tolist() == [0.25, 0.25]

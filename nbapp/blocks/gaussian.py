@@ -132,7 +132,7 @@ class GaussianBlock(Block):
         x = np.column_stack([numeric_column(frame[c], c, _KIND) for c in columns])
         stats = class_moments(x, y, w, n_classes)
         _check_finite_moments(stats.m2, columns)
-        _check_representable(x, stats, columns)
+        _check_representable(np.where((w > 0)[:, None], x, np.nan), stats, columns)   # rows that count
         return stats
 
     def check(self) -> None:
@@ -330,7 +330,8 @@ def _check_finite_moments(m2: np.ndarray, columns: Sequence[str]) -> None:
 
 
 def _check_representable(x: np.ndarray, stats: MomentStats, columns: Sequence[str]) -> None:
-    """Values that differ but whose squared deviations underflow to 0 (|x| below about 1e-154)."""
+    """Values that differ (among rows of weight > 0) but whose squared deviations underflow to 0
+    (|x| below about 1e-154)."""
     hi = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
     lo = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
     spread = np.where(hi > lo, hi - lo, 0.0)
