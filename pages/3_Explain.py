@@ -11,6 +11,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from ui import charts, formulas
+from ui import classes as classes_ui
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -19,6 +20,7 @@ ui.page_header("Explain", "Pick a row of the data (click it) or set the values b
 
 ss = st.session_state
 VIEWS = ("probabilities", "logs", "exact fractions")
+HEADLINE = 4  # classes shown as metrics; the table below lists them all
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
 
 
@@ -32,6 +34,7 @@ def _row_picker_ui(df: pd.DataFrame) -> None:
     picked = rows[0] if rows else None
     if picked is not None and picked != ss.get("_explain_applied_row"):
         ui.set_query_from_row(shown.iloc[picked])
+        ss["explain_pair_mode"] = "runner_up"  # the log-odds chart follows the new prediction
     ss["_explain_applied_row"] = picked
 
 
@@ -84,11 +87,20 @@ def _set_missing(col: str, is_missing: bool) -> None:
 
 
 def _result_ui(e: Any) -> None:
-    classes = list(e.classes)
-    cols = st.columns(min(len(classes), 4) + 1)
+    """The prediction and the classes by posterior, the predicted one first; every class in the table."""
+    ranked = classes_ui.ranked_classes(e)
+    head = ranked[:HEADLINE]
+    cols = st.columns(len(head) + 1)
     cols[0].metric("Prediction (argmax)", "undetermined" if e.undetermined else str(e.prediction))
-    for j, c in enumerate(classes[:4]):
+    for j, c in enumerate(head):
         cols[j + 1].metric(f"P({ui.md(c)} | x)", ui.fmt_number(e.posterior[c]))
+    if len(ranked) > HEADLINE:
+        st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
+    table = classes_ui.posterior_table(e)
+    st.dataframe(table, hide_index=True, key="explain.posterior", height=min(36 + 35 * len(table), 420),
+                 column_config={"P(c | x)": st.column_config.ProgressColumn("P(c | x)", min_value=0.0,
+                                                                            max_value=1.0, format="%.4g"),
+                                "log P(c | x)": st.column_config.NumberColumn(format="%.5g")})
     for note in e.notes:
         st.info(ui.md(note))
 
@@ -143,7 +155,7 @@ def _latex_ui(e: Any) -> None:
     used = e.used
     exact_joint = e.joint_fractions
     num = formulas.num
-    for c in classes[:4]:
+    for c in classes_ui.ranked_classes(e)[:4]:  # the predicted class always among them
         terms = []
         for name in used:
             f = e.fractions.loc[name, c]
@@ -166,17 +178,31 @@ def _latex_ui(e: Any) -> None:
 
 
 def _waterfall_ui(e: Any) -> None:
-    classes = list(e.classes)
-    ranked = list(e.posterior.sort_values(ascending=False).index)
-    if len(classes) == 2:
-        a = e.prediction if e.prediction is not None else classes[1]
-        b = classes[0] if a == classes[1] else classes[1]
+    """The log-odds of the current prediction against the runner-up, or a pair / one class
+    against the rest on request (reset to the default whenever a new row is picked)."""
+    ranked = classes_ui.ranked_classes(e)
+    modes = list(classes_ui.PAIR_MODES)
+    if len(ranked) == 2:
+        mode = "runner_up"
     else:
+        ss.setdefault("explain_pair_mode", modes[0])
+        mode = ui.synced(st.radio, "Compare", key="_explain_pair_mode", value=ss["explain_pair_mode"],
+                         options=modes, format_func=classes_ui.PAIR_MODES.get, horizontal=True,
+                         on_set=lambda v: ss.update(explain_pair_mode=v))
+    a, b = classes_ui.default_pair(e)
+    if mode == "pair":
         left, right = st.columns(2)
-        a = left.selectbox("Class", classes, index=classes.index(ranked[0]), format_func=str, key="explain.wf_a")
-        others = [c for c in classes if c != a]
-        b = right.selectbox("against class", others, index=others.index(next(c for c in ranked if c != a)),
-                            format_func=str, key="explain.wf_b")
+        a = left.selectbox("Class", ranked, index=0, format_func=str, key="explain.wf_a")
+        others = [c for c in ranked if c != a]
+        b = right.selectbox("against class", others, index=0, format_func=str, key="explain.wf_b")
+    elif mode == "rest":
+        a = st.selectbox("Class", ranked, index=0, format_func=str, key="explain.wf_one")
+        _one_vs_rest_ui(e, a)
+        return
+    _pair_chart_ui(e, a, b)
+
+
+def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
     contrib = e.log_odds(a, b)
     finite = contrib[np.isfinite(contrib.to_numpy(dtype=float))]
     decisive = contrib.drop(finite.index)
@@ -193,6 +219,15 @@ def _waterfall_ui(e: Any) -> None:
         side = a if v > 0 else b
         st.warning(f"{ui.md(name)} alone decides between {ui.md(a)} and {ui.md(b)}: its factor is 0 for one of "
                    f"them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
+
+
+def _one_vs_rest_ui(e: Any, a: Any) -> None:
+    table, total = classes_ui.one_vs_rest(e, a)
+    st.metric(f"log P({ui.md(a)} | x) / P(not {ui.md(a)} | x)", ui.fmt_log(total))
+    st.caption(f"Each factor's log-odds of {ui.md(a)} against every other class (a column per class, the "
+               "most probable first). Factors add up against one class at a time; against the rest taken "
+               "together only the total above is exact.")
+    st.dataframe(table.map(ui.fmt_log), key="explain.one_vs_rest")
 
 
 def _words_ui(e: Any) -> None:

@@ -1,0 +1,65 @@
+"""Every class of an explanation in view: the order they are shown in, the posterior table,
+and which pair of classes the log-odds chart compares.
+
+One rule for the order (:func:`ranked_classes`): the predicted class first, then the others
+by falling posterior, ties kept in the model's class order. The headline, the product lines
+and the log-odds chart all follow it, so the prediction is never cut off, whatever the number
+of classes or their alphabetical order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+
+__all__ = ["ranked_classes", "posterior_table", "default_pair", "one_vs_rest", "PAIR_MODES"]
+
+#: How the log-odds chart picks its classes (radio options on the Explain page).
+PAIR_MODES = {"runner_up": "predicted class against the runner-up",
+              "pair": "two classes I choose",
+              "rest": "one class against all the others"}
+
+
+def ranked_classes(e: Any) -> list[Any]:
+    """The classes of explanation ``e``: the prediction first, then by falling posterior."""
+    classes = list(e.classes)
+    order = np.argsort(-e.joint_log.to_numpy(dtype=float), kind="stable")
+    ranked = [classes[i] for i in order]
+    if e.prediction is not None and ranked[0] != e.prediction:  # ties: argmax's choice wins
+        ranked.remove(e.prediction)
+        ranked.insert(0, e.prediction)
+    return ranked
+
+
+def posterior_table(e: Any) -> pd.DataFrame:
+    """One row per class in :func:`ranked_classes` order: posterior, log posterior, rank."""
+    ranked = ranked_classes(e)
+    posterior = e.posterior.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
+    with np.errstate(divide="ignore"):
+        log_posterior = (e.joint_log.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
+                         - e.log_evidence)
+    return pd.DataFrame({"rank": np.arange(1, len(ranked) + 1), "class": [str(c) for c in ranked],
+                         "P(c | x)": posterior, "log P(c | x)": log_posterior})
+
+
+def default_pair(e: Any) -> tuple[Any, Any]:
+    """The predicted class (or the most probable) and the runner-up."""
+    ranked = ranked_classes(e)
+    return ranked[0], ranked[1]
+
+
+def one_vs_rest(e: Any, cls: Any) -> tuple[pd.DataFrame, float]:
+    """Each used factor's log-odds of ``cls`` against every other class (a column per class,
+    ranked), and the total log P(cls | x) / P(not cls | x).
+
+    The factors add up per pair of classes only; against the rest taken together the odds are
+    a ratio of sums (P(not cls | x) = sum of the others' posteriors), so only the total is exact.
+    """
+    others = [c for c in ranked_classes(e) if c != cls]
+    table = pd.DataFrame({str(c): e.log_odds(cls, c) for c in others})
+    joint = e.joint_log
+    rest = logsumexp(joint.loc[others].to_numpy(dtype=float))
+    return table, float(joint[cls] - rest)
