@@ -182,7 +182,21 @@ def _type_changed(col: str, kind: str) -> None:
     ss["type_reasons"] = {**ss.get("type_reasons", {}), col: "chosen by you"}
 
 
+def _model_alone_ui() -> None:
+    """A model file open without data: say so, and how to get back to data."""
+    model = ss["model_file"].model
+    st.info(f"No data is in use: the model file {ui.md(ss['source'].name)} is open alone (target "
+            f"{ui.md(model.target_)}, {len(model.classes_)} classes, {len(model.features_)} features). The Model "
+            "and Explain pages work from the file; Evaluate predicts a new file with the model's columns. "
+            "Pick an example or upload a file above to work with data again.")
+    st.button("Back to the built-in example", key="data.leave_model",
+              on_click=lambda: ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE))
+
+
 _source_ui()
+if ss["source"].reader == "model":
+    _model_alone_ui()
+    st.stop()
 df = ss["frame"]
 _overview_ui(df)
 _target_ui(df)

@@ -257,7 +257,10 @@ def _export_ui(model: Any) -> None:
             right.error(ui.md(err))
         else:
             st.rerun()
-    if ss.get("imported") is not None:
+    if ss["source"].reader == "model":
+        right.info(f"The model file {ui.md(ss['source'].name)} is open without data: the settings above "
+                   "smooth its own counts again; Evaluate predicts a new file with it.")
+    elif ss.get("imported") is not None:
         right.info(f"Using the model imported from {ui.md(ss['imported'].name)} (target "
                    f"{ui.md(ss['imported'].model.target_)}); change any setting or the data to go back to fitting.")
 

@@ -26,6 +26,9 @@ MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser o
 
 def _row_picker_ui(df: pd.DataFrame) -> None:
     """Clicking a row makes it the test example (once per new click, so later edits stay)."""
+    if df.empty:
+        st.caption("No data rows to pick from (a model file open alone): set the values below.")
+        return
     shown = df.head(MAX_ROWS)
     event = st.dataframe(shown, on_select="rerun", selection_mode="single-row", key="explain.rows", height=230)
     if len(df) > MAX_ROWS:

@@ -116,8 +116,10 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
 
 def _batch_ui(model: Any) -> None:
     st.subheader("Predict a new file")
-    st.caption("A table with the same feature columns (the target column may be absent). Each row gets the "
-               "predicted class and one probability column per class.")
+    names = list(model.features_)
+    st.caption("A table with the model's feature columns (" + ", ".join(ui.md(c) for c in names[:20])
+               + (f" and {len(names) - 20:,} more" if len(names) > 20 else "") + "; the target column may be absent). Each row gets the predicted class and one probability "
+               "column per class.")
     upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx"], key="eval.batch")
     if upload is None:
         return
@@ -144,11 +146,15 @@ def _batch_ui(model: Any) -> None:
 
 
 model = ui.require_model()
-options = _options_ui()
-if ss.get("imported") is not None:
-    st.info("The imported model is used for batch prediction below; the evaluation refits the current "
-            "settings on the current data.")
-result = _run(options)
-if result is not None:
-    _scores_ui(result)
+if ss["source"].reader == "model":
+    st.info(f"The model file {ui.md(ss['source'].name)} is open without its data: an evaluation needs labelled "
+            "rows (load them on the Data page). A new file can be predicted below.")
+else:
+    options = _options_ui()
+    if ss.get("imported") is not None:
+        st.info("The imported model is used for batch prediction below; the evaluation refits the current "
+                "settings on the current data.")
+    result = _run(options)
+    if result is not None:
+        _scores_ui(result)
 _batch_ui(model)

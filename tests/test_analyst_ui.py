@@ -123,3 +123,97 @@ def test_one_class_against_the_rest_gives_the_exact_total():
     p = posterior["P(c | x)"].to_numpy()
     assert 0 < p[0] < 1
     assert float(label.value) == pytest.approx(np.log(p[0] / p[1:].sum()), rel=1e-4, abs=1e-4)
+
+
+# -- models that travel ------------------------------------------------------------------------------
+
+
+def tennis_model(**changes) -> "nbapp.NaiveBayes":
+    import nbapp
+    from nbapp.examples import example, load_example
+
+    ex = example("tennis14")
+    return nbapp.NaiveBayes(features=ex.features, **{"alpha": ex.alpha, **changes}).fit(
+        load_example("tennis14"), target=ex.target)
+
+
+def import_json(at: AppTest, name: str, model) -> AppTest:
+    open_page(at, "Model")
+    at.file_uploader(key="model.json_upload").set_value((name, model.to_json().encode(), "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_imported_model_sets_every_input_to_its_own_values():
+    at = import_json(start(), "l2.json", tennis_model(alpha=2.0, priors="uniform", prior_alpha=0.5))
+    assert not at.error, [e.value for e in at.error]
+    config = at.session_state["settings"]
+    assert (config.alpha, config.priors, config.prior_alpha) == (2.0, "uniform", 0.5)
+    assert at.number_input(key="_model_alpha").value == 2.0
+    assert at.radio(key="_model_priors").value == "uniform"
+    assert any("Lidstone l = 2" in s for s in texts(at, "markdown")), "the sidebar shows the model's l"
+    # the settings fit the same model again: going back to fitting changes no number
+    imported = at.session_state["imported"].model
+    at.session_state["imported"] = None
+    open_page(at, "Model")
+    refit = at.session_state["model"]
+    assert refit.cpt("Outlook").equals(imported.cpt("Outlook"))
+    assert refit.priors_.equals(imported.priors_)
+
+
+def test_an_imported_m_estimate_model_sets_the_m_estimate_inputs():
+    import nbapp
+
+    at = import_json(start(), "m.json", tennis_model(smoothing=nbapp.MEstimate(3.0, p=0.25)))
+    config = at.session_state["settings"]
+    assert (config.smoothing, config.m, config.p) == ("m", 3.0, 0.25)
+    assert at.number_input(key="_model_m").value == 3.0
+
+
+def test_a_model_opens_alone_and_predicts_a_new_file_without_its_data():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    import_json(at, "tennis.json", tennis_model(alpha=1.0))
+    assert at.session_state["source"].reader == "model"
+    assert any("open without data" in s for s in texts(at, "info"))
+    open_page(at, "Explain")
+    assert at.metric[0].value in ("Yes", "No")
+    open_page(at, "Evaluate")
+    assert any("open without its data" in s for s in texts(at, "info"))
+    days = b"Outlook,Temperature,Humidity,Wind\nSunny,Hot,High,Weak\nOvercast,Cool,Normal,Strong\n"
+    at.file_uploader(key="eval.batch").set_value(("days.csv", days, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    predictions = [d.value for d in at.dataframe if "predicted" in d.value.columns][0]
+    expected = tennis_model(alpha=1.0).predict_proba(pd.read_csv(__import__("io").BytesIO(days)))
+    assert np.allclose(predictions["P(Yes)"].to_numpy(dtype=float), expected["Yes"].to_numpy())
+    open_page(at, "Data")
+    assert any("No data is in use" in s for s in texts(at, "info"))
+
+
+def test_a_model_alone_is_smoothed_again_from_its_own_counts():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    import_json(at, "tennis.json", tennis_model(alpha=0.0))
+    at.number_input(key="_model_alpha").set_value(1.0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    model = at.session_state["model"] if at.session_state["imported"] is None else None
+    assert model is not None
+    assert model.cpt("Outlook").equals(tennis_model(alpha=1.0).cpt("Outlook"))
+
+
+@pytest.mark.parametrize("key", ["tennis14", "gender", "sms_spam", "bikes", "penguins"])
+def test_every_page_runs_on_a_model_opened_alone(key):
+    import nbapp
+    from nbapp.examples import example, load_example
+
+    ex = example(key)
+    model = nbapp.NaiveBayes(features=ex.features, alpha=max(ex.alpha, 1.0)).fit(
+        load_example(key), target=ex.target, weight=ex.weight)
+    at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
+    import_json(at, f"{key}.json", model)
+    assert at.session_state["source"].reader == "model"
+    for name in ("Data", "Model", "Explain", "Evaluate"):
+        open_page(at, name)
+    for page in ("pages/6_Text.py", "pages/5_Lessons.py"):
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]

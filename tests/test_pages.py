@@ -312,19 +312,22 @@ def import_model(at: AppTest, name: str, model: "nbapp.NaiveBayes") -> AppTest:
     return at.run()
 
 
-def test_a_model_of_other_columns_is_refused_by_name_and_the_current_model_stays():
+def test_a_model_of_other_columns_opens_alone_and_the_data_comes_back_on_request():
     at = start()
     at.selectbox(key="_data_example").set_value("gender").run()
     open_page(at, "Model")
-    fitted_before = at.session_state["model"].to_json()
     import_model(at, "tennis.json", fitted("tennis14"))
     assert not at.exception, [e.value for e in at.exception]
-    shown = texts(at, "error")
-    assert any("'Play'" in e and "'Outlook'" in e and "load the model's data" in e for e in shown), shown
-    assert at.session_state["imported"] is None
-    assert at.session_state["model"].to_json() == fitted_before
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state["source"].reader == "model"
+    assert at.session_state["imported"].name == "tennis.json"
     for name in ("Explain", "Evaluate", "Model"):
         open_page(at, name)
+    open_page(at, "Data")
+    at.button(key="data.leave_model").click().run()
+    assert at.session_state["source"].reader == "example"
+    at.selectbox(key="_data_example").set_value("gender").run()
+    open_page(at, "Model")
     assert at.get("plotly_chart"), "the Gaussian histograms are drawn from the data's columns"
 
 

@@ -48,6 +48,8 @@ __all__ = [
     "FEATURE_TYPES",
     "Imported",
     "import_model",
+    "open_model_alone",
+    "settings_of_model",
     "fit_key",
     "model_key",
     "set_query_from_row",
@@ -198,7 +200,10 @@ def _classes(df: pd.DataFrame, target: str) -> list[Any]:
 def ensure_state() -> None:
     """Put the default state in place on a session's first run: tennis14, loaded and fitted."""
     if "source" not in st.session_state:
+        from ui.remember import restore_work
+
         load_example_into_state(DEFAULT_EXAMPLE)
+        restore_work()  # a reload, or a link: the work the page's address names
     st.session_state.setdefault("imported", None)
 
 
@@ -418,6 +423,9 @@ def current_model() -> Any:
     ss = st.session_state
     if ss.get("imported") is not None:
         return ss["imported"].model
+    if ss["source"].reader == "model":
+        ss["model"] = _model_alone_refitted()
+        return ss["model"]
     try:
         if not features():
             raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
@@ -430,28 +438,113 @@ def current_model() -> Any:
 
 
 def import_model(name: str, data: bytes) -> Imported:
-    """Load a model file (JSON) and make it the model in use.
+    """Load a model file (JSON) and make it the model in use, its settings those of every input.
 
-    Raises DataError, leaving the current model in use, for a pickle, a file nbapp cannot read,
-    or a model whose target or feature columns the current data lacks (the pages draw the
-    model's tables next to the data). A model of another target column of the same data
-    makes that column the target.
+    Raises DataError, leaving the current model in use, for a pickle or a file nbapp cannot
+    read. A model whose target or feature columns the current data lacks is opened alone
+    (:func:`open_model_alone`); a model of another target column of the same data makes that
+    column the target.
     """
-    try:
-        model = model_from_json(data, name=name)      # the library's pickle refusal, size cap and schema
-    except DataError as err:
-        raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
-    missing = model.missing_columns(frame())
-    if missing:
-        listed = ", ".join(repr(str(c)) for c in missing)
-        raise DataError(f"The model in {name!r} needs the column(s) {listed}, which the current data "
-                        f"({st.session_state['source'].name!r}) lacks: load the model's data on the Data page "
-                        "first, then load the model again. The current model stays in use.")
+    model = _read_model(name, data)
+    if model.missing_columns(frame()):
+        return open_model_alone(name, data, model=model)
     if model.target_ != st.session_state["target"]:
         set_target(model.target_)
+    types, config = settings_of_model(model)
+    ss = st.session_state
+    ss["types"] = {**{c: "ignore" for c in ss["types"]}, **types}
+    ss["type_reasons"] = {c: "set by the imported model" if c in types else "not used by the imported model"
+                          for c in ss["types"]}
+    ss["weight"] = model.weight_ if model.weight_ in ss["types"] else None
+    ss["settings"] = config
+    ss["model_bytes"] = data
     imported = Imported(name=name, model=model, sha256=sha256(data))
-    st.session_state["imported"] = imported
+    ss["imported"] = imported
     return imported
+
+
+def open_model_alone(name: str, data: bytes, *, model: Any = None) -> Imported:
+    """A model file without data: Model and Explain work from the file's statistics, Evaluate
+    predicts a new file. The data in use is set aside (an empty frame of the model's columns)."""
+    model = model if model is not None else _read_model(name, data)
+    types, config = settings_of_model(model)
+    ss = st.session_state
+    imported = Imported(name=name, model=model, sha256=sha256(data))
+    columns = [*types, model.target_]
+    ss["source"] = Source(name=name, sha256=imported.sha256, reader="model")
+    ss["data_bytes"] = None
+    ss["frame"] = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+    ss["load_notes"] = ()
+    ss["target"] = model.target_
+    ss["weight"] = None
+    ss["types"] = types
+    ss["type_reasons"] = {c: "set by the model file" for c in types}
+    ss["settings"] = config
+    ss["query"], ss["query_missing"] = {}, set()
+    ss["model_bytes"] = data
+    ss["model_file"] = imported
+    ss["imported"] = imported
+    ss["upload_error"] = None
+    _reset_text_state()
+    return imported
+
+
+def _read_model(name: str, data: bytes) -> Any:
+    try:
+        return model_from_json(data, name=name)      # the library's pickle refusal, size cap and schema
+    except DataError as err:
+        raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
+
+
+def settings_of_model(model: Any) -> tuple[dict[str, str], Settings]:
+    """The column types and the Settings that rebuild ``model`` (smoothing, priors, variance, text)."""
+    params = model.params()
+    smooth = params["smoothing"]
+    fields: dict[str, Any] = {"alpha": float(params["alpha"]), "prior_alpha": float(params["prior_alpha"]),
+                              "var_smoothing": float(params["var_smoothing"]), "variance": params["variance"]}
+    if isinstance(smooth, nbapp.MEstimate):
+        fields.update(smoothing="m", m=float(smooth.m), p=None if smooth.p is None else float(smooth.p))
+    elif isinstance(smooth, nbapp.BetaPrior):
+        fields.update(smoothing="beta", beta_a=float(smooth.a), beta_b=float(smooth.b))
+    elif isinstance(smooth, nbapp.Lidstone):
+        fields["alpha"] = float(smooth.l)
+    priors = params["priors"]
+    if isinstance(priors, str):
+        fields["priors"] = priors
+    else:
+        fields.update(priors="custom", custom_priors=tuple((c, float(p)) for c, p in dict(priors).items()))
+    specs = params["features"]
+    fields["text"] = tuple(sorted(((c, _text_settings_of(s)) for c, s in specs.items() if s.kind == "text"),
+                                  key=lambda kv: str(kv[0])))
+    return {c: s.kind for c, s in specs.items()}, Settings(**fields)
+
+
+def _text_settings_of(spec: Any) -> TextSettings:
+    o = spec.options
+    if o is None:
+        return TextSettings(event_model=spec.event_model, vocabulary=spec.vocabulary, complement=spec.complement)
+    return TextSettings(lowercase=o.lowercase, unicode_nfc=o.unicode_form == "NFC", token_pattern=o.token_pattern,
+                        stop_words=None if o.stop_words is None else tuple(sorted(o.stop_words)), stem=o.stem,
+                        ngram_max=int(o.ngram_range[1]), min_df=int(o.min_df), max_features=o.max_features,
+                        event_model=spec.event_model, vocabulary=spec.vocabulary, complement=spec.complement)
+
+
+def _model_alone_refitted() -> Any:
+    """A model opened alone under the current settings: its own statistics, smoothed again."""
+    ss = st.session_state
+    file: Imported = ss["model_file"]
+    return _refit_stats(fit_key(), _model=file.model)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _refit_stats(key: tuple, _model: Any) -> Any:
+    """The statistics of ``_model`` under the settings in ``key`` (fit_key: sha256 of the file
+    first); feature options (per-column alpha, text options) come from the settings and the file."""
+    config: Settings = key[-1]
+    kwargs = model_kwargs(dict(key[3]), config, list(_model.classes_))
+    own = _model.params()["features"]
+    kwargs["features"] = {c: kwargs["features"][c] if own[c].kind == "text" else own[c] for c in own}
+    return nbapp.NaiveBayes(**kwargs).fit_stats(_model.stats_, _model.target_, _model.weight_)
 
 
 def require_model() -> Any:
@@ -470,7 +563,9 @@ def example_options() -> list[str]:
 
 
 def class_list(df: pd.DataFrame, target: str) -> list[Any]:
-    """The target's classes, sorted like the model's ``classes_``."""
+    """The target's classes, sorted like the model's ``classes_`` (a model opened alone: its own)."""
+    if df.empty and st.session_state.get("source") is not None and st.session_state["source"].reader == "model":
+        return list(st.session_state["model_file"].model.classes_)
     return _classes(df, target)
 
 

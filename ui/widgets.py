@@ -39,16 +39,23 @@ def show_error(err: Exception) -> None:
 
 
 def sidebar_summary() -> None:
-    """The current dataset and model in a few lines in the sidebar."""
+    """The current dataset and model in a few lines in the sidebar; the work is written into the
+    page's address (ui.remember), and the sidebar says when a reload would lose it."""
+    from ui.remember import remember_work
+
     ss = st.session_state
+    remember_work()
     source: Source = ss["source"]
     df = ss["frame"]
     config = settings()
     with st.sidebar:
         st.subheader("Current work")
-        kind = "built-in example" if source.reader == "example" else "upload"
-        st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
-                    f"{len(df):,} rows × {df.shape[1]} columns")
+        if source.reader == "model":
+            st.markdown(f"**Data:** none: the model file {md(source.name)} is open alone")
+        else:
+            kind = "built-in example" if source.reader == "example" else "upload"
+            st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
+                        f"{len(df):,} rows × {df.shape[1]} columns")
         st.markdown(f"**Target:** {md(ss['target'])}")
         feats = features()
         counts: dict[str, int] = {}
@@ -64,6 +71,19 @@ def sidebar_summary() -> None:
             st.markdown(f"**{md(col)} (text):** {md(text_label(text_settings(col, config)))}")
         if ss.get("imported") is not None:
             st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
+        _kept_ui()
+
+
+def _kept_ui() -> None:
+    """Whether a reload keeps this work, and what a link could not restore."""
+    ss = st.session_state
+    if ss.get("restore_note"):
+        st.warning(md(ss["restore_note"]))
+    if ss.get("work_not_kept"):
+        st.warning(f"A reload of this page loses this work: {md(ss['work_not_kept'])}.", icon=":material/warning:")
+    else:
+        st.caption("Your data, types and settings are kept in this page's address: a reload or a bookmark "
+                   "brings them back.")
 
 
 def smoothing_label(config: Any) -> str:
