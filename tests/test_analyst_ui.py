@@ -217,3 +217,96 @@ def test_every_page_runs_on_a_model_opened_alone(key):
     for page in ("pages/6_Text.py", "pages/5_Lessons.py"):
         at.switch_page(page).run()
         assert not at.exception, [e.value for e in at.exception]
+
+
+# -- work that survives a reload ---------------------------------------------------------------------
+
+
+WEATHER = (b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n"
+           b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n"
+           b"rainy,65,70,true,no\novercast,64,65,true,yes\nsunny,72,95,false,no\n")
+
+
+def reload(at: AppTest) -> AppTest:
+    """A new session opened on the address the old one wrote (what a browser reload does)."""
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params, "the work is in the address"
+    return start(**{k: v[0] if isinstance(v, list) else v for k, v in params.items()})
+
+
+def test_a_reload_restores_an_example_with_its_types_and_settings():
+    at = open_page(start(), "Model")
+    at.number_input(key="_model_alpha").set_value(2.0).run()
+    open_page(at, "Data")
+    at.selectbox(key="_type::0").set_value("ignore").run()
+    column = next(iter(at.session_state["types"]))
+    fresh = reload(at)
+    assert fresh.session_state["source"].example == "tennis14"
+    assert fresh.session_state["settings"].alpha == 2.0
+    assert fresh.session_state["types"][column] == "ignore"
+    assert fresh.session_state["settings"] == at.session_state["settings"]
+
+
+def test_a_reload_restores_an_upload_its_target_and_types():
+    at = upload(start(), "weather.csv", WEATHER)
+    at.selectbox(key="_data_target").set_value("windy").run()
+    at.selectbox(key="_type::0").set_value("ignore").run()
+    fresh = reload(at)
+    assert not any("Not everything" in w.value for w in fresh.warning)
+    ss = fresh.session_state
+    assert ss["source"].name == "weather.csv" and ss["source"].reader == "table"
+    assert ss["frame"].equals(at.session_state["frame"])
+    assert ss["target"] == "windy"
+    assert ss["types"] == at.session_state["types"]
+
+
+def test_a_reload_restores_a_model_opened_alone_and_its_settings():
+    at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
+    import_json(at, "tennis.json", tennis_model(alpha=0.0))
+    at.number_input(key="_model_alpha").set_value(1.5).run()
+    fresh = reload(at)
+    assert fresh.session_state["source"].reader == "model"
+    assert fresh.session_state["settings"].alpha == 1.5
+    open_page(fresh, "Explain")
+    assert fresh.metric[0].value in ("Yes", "No")
+
+
+def test_a_link_to_a_file_no_longer_kept_says_so_and_shows_the_example():
+    at = start(data="0" * 64, name="gone.csv", reader="table")
+    warnings = texts(at, "warning")
+    assert any("gone.csv" in w and "upload it again" in w for w in warnings), warnings
+    assert at.session_state["source"].example == "tennis14"
+
+
+@pytest.mark.parametrize("data", ["../../etc/passwd", "/etc/passwd", "A" * 64, "0" * 63])
+def test_the_address_names_no_path_only_a_kept_hash(data):
+    at = start(data=data, name="x.csv")
+    assert at.session_state["source"].example == "tennis14"
+    assert any("no longer kept" in w for w in texts(at, "warning"))
+
+
+def test_the_file_store_is_bounded_oldest_out_first():
+    from ui.remember import FileStore
+
+    store = FileStore(max_bytes=10)
+    assert store.keep("a" * 64, b"12345") and store.keep("b" * 64, b"12345")
+    assert store.keep("c" * 64, b"123")
+    assert store.get("a" * 64) is None and store.get("b" * 64) == b"12345"
+    assert not store.keep("d" * 64, b"x" * 11), "a file bigger than the store is not kept"
+
+
+def test_damaged_or_inflating_work_in_the_address_is_refused():
+    import base64
+    import zlib
+
+    from nbapp.errors import DataError
+    from ui.remember import decode_work, encode_work
+
+    assert decode_work(encode_work({"a": [1, 2]})) == {"a": [1, 2]}
+    bomb = base64.urlsafe_b64encode(zlib.compress(b"[" + b"0," * 5_000_000 + b"0]", 9)).decode()
+    with pytest.raises(DataError, match="too long"):
+        decode_work(bomb)
+    with pytest.raises(DataError, match="damaged"):
+        decode_work("not-base64-zlib")
+    at = start(example="tennis14", work="garbage")
+    assert any("damaged" in w for w in texts(at, "warning"))

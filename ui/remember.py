@@ -119,10 +119,13 @@ def decode_work(text: str) -> dict[str, Any]:
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_WORK_BYTES)
-        if inflater.unconsumed_tail:
-            raise DataError("the saved settings in the address are too long")
-        work = json.loads(raw)
     except (ValueError, zlib.error) as err:
+        raise DataError("the saved settings in the address are damaged") from err
+    if inflater.unconsumed_tail:
+        raise DataError("the saved settings in the address are too long")
+    try:
+        work = json.loads(raw)
+    except ValueError as err:
         raise DataError("the saved settings in the address are damaged") from err
     if not isinstance(work, dict):
         raise DataError("the saved settings in the address are damaged")
