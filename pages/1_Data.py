@@ -70,7 +70,8 @@ def _upload_ui() -> None:
     ui.synced(st.radio, "Read the file as", key="_data_reader", value=ss["upload_reader"],
               options=list(ui.READERS), format_func=ui.READERS.get, horizontal=True, on_set=_reader_changed)
     if ss.get("upload_error"):
-        st.error(ui.md(ss["upload_error"]))
+        _failed_upload_ui()
+        st.stop()  # the data of before stays out of view until the user says to keep it
     source = ss["source"]
     kept = ss.get("data_upload")
     if source.reader != "example":
@@ -81,6 +82,17 @@ def _upload_ui() -> None:
         st.button(f"Use {ui.md(kept[1])} again", key="data.restore_upload", on_click=_restore_upload)
     elif not ss.get("upload_error"):
         st.info("No file uploaded yet; the example below stays in use until you upload one.")
+
+
+def _failed_upload_ui() -> None:
+    source = ss["source"]
+    failed = ss.get("upload_failed_name") or "the file"
+    st.error(ui.md(ss["upload_error"]))
+    kind = "built-in example" if source.reader == "example" else "earlier upload"
+    st.warning(f"Nothing of {ui.md(failed)} was loaded. The data in use is still {ui.md(source.name)} (the {kind}); "
+               "it is hidden here until you upload another file or choose to keep it.")
+    st.button(f"Keep working with {ui.md(source.name)}", key="data.keep_after_error",
+              on_click=lambda: ss.update(upload_error=None))
 
 
 def _uploaded() -> None:
@@ -105,6 +117,7 @@ def _load(data: bytes, name: str, reader: str) -> None:
         ui.load_upload_into_state(data, name, reader)
     except DataError as err:
         ss["upload_error"] = str(err)
+        ss["upload_failed_name"] = name
     else:
         ss["upload_error"] = None
 

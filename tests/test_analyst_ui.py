@@ -310,3 +310,18 @@ def test_damaged_or_inflating_work_in_the_address_is_refused():
         decode_work("not-base64-zlib")
     at = start(example="tennis14", work="garbage")
     assert any("damaged" in w for w in texts(at, "warning"))
+
+
+# -- a failed upload ---------------------------------------------------------------------------------
+
+
+def test_a_failed_upload_hides_the_old_data_and_says_which_data_is_in_use():
+    at = upload(start(), "broken.xlsx", b"this is not a spreadsheet",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert at.error
+    said = " ".join(texts(at, "warning"))
+    assert "Nothing of broken.xlsx was loaded" in said and "tennis14.csv" in said
+    assert not [d for d in at.dataframe if "Outlook" in d.value.columns], "the example's table is out of view"
+    assert any("broken.xlsx failed" in e for e in texts(at, "error")), "the sidebar says so on every page"
+    at.button(key="data.keep_after_error").click().run()
+    assert [d for d in at.dataframe if "Outlook" in d.value.columns]
