@@ -51,8 +51,8 @@ def sidebar_summary() -> None:
     with st.sidebar:
         st.subheader("Current work")
         if ss.get("upload_error"):
-            st.error(f"The upload of {md(ss.get('upload_failed_name') or 'a file')} failed; the data below is "
-                     "still in use.")
+            st.warning(f"The upload of {md(ss.get('upload_failed_name') or 'a file')} failed; the data below "
+                       "is still in use.")
         if source.reader == "model":
             st.markdown(f"**Data:** none: the model file {md(source.name)} is open alone")
         else:
