@@ -173,6 +173,7 @@ def _types_ui() -> None:
     st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
     types = ss["types"]
     reasons = ss.get("type_reasons", {})
+    _batch_types_ui([c for c in types if c != ss.get("weight")])
     head = st.columns([3, 2, 5])
     head[0].markdown("**Column**")
     head[1].markdown("**Type**")
@@ -188,6 +189,24 @@ def _types_ui() -> None:
                       options=ui.FEATURE_TYPES, label_visibility="collapsed",
                       on_set=lambda v, col=col: _type_changed(col, v))
         row[2].text(reasons.get(col, ""))
+
+
+def _batch_types_ui(columns: list) -> None:
+    """Several columns, one type: pick the columns, the type, then apply."""
+    with st.expander("Set one type for several columns"):
+        left, right = st.columns([3, 1])
+        left.multiselect("Columns", columns, format_func=str, key="data.batch_columns")
+        right.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
+        st.button("Set this type", key="data.batch_apply", on_click=_batch_apply)
+
+
+def _batch_apply() -> None:
+    chosen = [c for c in ss.get("data.batch_columns", []) if c in ss["types"]]
+    kind = ss.get("data.batch_type")
+    if chosen and kind in ui.FEATURE_TYPES:
+        ui.set_types({**ss["types"], **{c: kind for c in chosen}})
+        ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in chosen}}
+        ss["data.batch_columns"] = []
 
 
 def _type_changed(col: str, kind: str) -> None:

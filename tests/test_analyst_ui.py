@@ -325,3 +325,17 @@ def test_a_failed_upload_hides_the_old_data_and_says_which_data_is_in_use():
     assert any("broken.xlsx failed" in e for e in texts(at, "warning")), "the sidebar says so on every page"
     at.button(key="data.keep_after_error").click().run()
     assert [d for d in at.dataframe if "Outlook" in d.value.columns]
+
+
+# -- words for analysts ------------------------------------------------------------------------------
+
+
+def test_several_columns_get_one_type_at_once():
+    at = upload(start(), "weather.csv", WEATHER)
+    at.multiselect(key="data.batch_columns").set_value(["temp", "humidity"]).run()
+    at.selectbox(key="data.batch_type").set_value("categorical").run()
+    at.button(key="data.batch_apply").click().run()
+    assert not at.exception
+    types = at.session_state["types"]
+    assert types["temp"] == types["humidity"] == "categorical"
+    assert at.session_state["model"].features_["temp"].kind == "categorical"
