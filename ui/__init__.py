@@ -33,6 +33,7 @@ from ui.state import (
     settings,
     sha256,
 )
+from ui.lecture import cite, ref, show_references
 from ui.text import file_stem, fmt_fraction, fmt_log, fmt_number, latex_text, md, plot_text
 from ui.widgets import page_header, show_error, sidebar_summary, smoothing_label, synced
 
@@ -43,5 +44,5 @@ __all__ = [
     "set_query_from_row", "set_settings", "set_target", "set_types", "set_weight",
     "settings", "sha256", "file_stem", "fmt_fraction", "fmt_log", "fmt_number", "latex_text", "md", "plot_text",
     "page_header",
-    "show_error", "sidebar_summary", "smoothing_label", "synced",
+    "show_error", "sidebar_summary", "smoothing_label", "synced", "cite", "ref", "show_references",
 ]

@@ -75,6 +75,9 @@ def sidebar_summary() -> None:
         if ss.get("imported") is not None:
             st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
         _kept_ui()
+    from ui.lecture import lecture_toggle_ui
+
+    lecture_toggle_ui()
 
 
 def _kept_ui() -> None:

@@ -1,0 +1,44 @@
+"""Lecture references ("seed 000, Eq. 22") in the app's text, shown only when the reader wants them.
+
+Teachers and students follow the lecture notes; an analyst never read them. One toggle in the
+sidebar (:func:`lecture_toggle_ui`) decides for the whole session: on for the built-in examples
+(they come from the lectures), off for uploads, until the user sets it. Every reference in UI
+text goes through :func:`ref` (or :func:`cite` for a sentence of its own).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["show_references", "ref", "cite", "lecture_toggle_ui"]
+
+_KEY = "lecture_refs"  # True / False once the user chose; absent: follow the data's source
+
+
+def show_references() -> bool:
+    """Whether lecture references are shown: the user's choice, else on for built-in examples."""
+    chosen = st.session_state.get(_KEY)
+    if chosen is not None:
+        return bool(chosen)
+    source = st.session_state.get("source")
+    return source is None or source.reader == "example"
+
+
+def ref(where: str) -> str:
+    """`` (seed 000, Eq. 22)`` to append to a sentence, or "" when references are hidden."""
+    return f" ({where})" if show_references() else ""
+
+
+def cite(sentence: str) -> str:
+    """A sentence that is a reference in itself ("As in seed 004 ..."), or "" when hidden."""
+    return sentence if show_references() else ""
+
+
+def lecture_toggle_ui() -> None:
+    """The sidebar switch; the choice is kept in session state for every page."""
+    from ui.widgets import synced
+
+    synced(st.sidebar.toggle, "Show lecture references", key="_lecture_refs", value=show_references(),
+           on_set=lambda v: st.session_state.update({_KEY: bool(v)}),
+           help="References to the lecture notes (seed and equation numbers) beside formulas and settings. "
+                "On for the built-in examples, off for your own data, until you choose.")
