@@ -32,7 +32,9 @@ def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
     weights = frame[model.weight_] if model.weight_ in frame else None
     x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     finite = np.isfinite(x)
-    lo, hi = (float(x[finite].min()), float(x[finite].max())) if finite.any() else (-1.0, 1.0)
+    # No rows (a model file opened alone): the grid spans the fitted means instead.
+    span = x[finite] if finite.any() else fits["mean"].to_numpy(dtype=float)
+    lo, hi = (float(span.min()), float(span.max())) if len(span) else (-1.0, 1.0)
     sd = float(np.sqrt(fits["var"].max())) if len(fits) else 1.0
     pad = max(3 * sd, (hi - lo) * 0.1, 1e-9)
     edges = np.linspace(lo, hi if hi > lo else lo + 1.0, bins + 1)

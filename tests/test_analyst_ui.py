@@ -339,3 +339,17 @@ def test_several_columns_get_one_type_at_once():
     types = at.session_state["types"]
     assert types["temp"] == types["humidity"] == "categorical"
     assert at.session_state["model"].features_["temp"].kind == "categorical"
+
+
+def test_a_chosen_pair_is_drawn_until_a_new_row_is_clicked():
+    at = upload(start(), "weather.csv", weather_like(5, spread=12.0))
+    open_page(at, "Explain")
+    at.radio(key="_explain_pair_mode").set_value("pair").run()
+    at.selectbox(key="explain.wf_a").set_value("c02").run()
+    at.selectbox(key="explain.wf_b").set_value("c03").run()
+    assert "Contributions to log P(c02 | x) / P(c03 | x)" in plot_titles(at)
+    at.session_state["explain.rows"] = {"selection": {"rows": [29], "columns": [], "cells": []}}
+    at.run()
+    assert at.radio(key="_explain_pair_mode").value == "runner_up"
+    predicted = at.metric[0].value
+    assert any(t.startswith(f"Contributions to log P({predicted} | x) / P(") for t in plot_titles(at))

@@ -39,3 +39,14 @@ def test_gaussian_density_is_the_models_own():
     density = m.gaussian_density("h", np.array([1.0, 2.5]))
     assert np.isfinite(density.to_numpy()).all()
     assert density.loc[1, "b"] == pytest.approx(1 / np.sqrt(2 * np.pi * 0.25))
+
+
+def test_a_model_without_its_data_draws_its_curves_around_the_fitted_means(gender):
+    m = nbapp.NaiveBayes({"Height": "gaussian"}).fit(gender, target="Gender")
+    plot = gaussian_fit_plot(m, "Height", gender.iloc[:0])
+    means = m.gaussian("Height")["mean"]
+    assert plot.curves["x"].min() < means.min() and plot.curves["x"].max() > means.max()
+    peaks = plot.curves.loc[plot.curves.groupby("class")["density"].idxmax()].set_index("class")["x"]
+    step = plot.curves["x"].diff().max()
+    assert np.allclose(peaks[means.index].to_numpy(), means.to_numpy(), atol=step)
+    assert (plot.histogram["density"] == 0).all()
