@@ -23,7 +23,8 @@ VIEWS = ("exact fractions", "decimals", "logs")
 SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "Beta prior (binary features)"}
 PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
           "custom": "custom per class"}
-VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)"}
+VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)",
+             "pooled": "pooled: one variance per feature, shared by the classes"}
 
 
 def _settings_ui() -> None:

@@ -353,3 +353,17 @@ def test_a_chosen_pair_is_drawn_until_a_new_row_is_clicked():
     assert at.radio(key="_explain_pair_mode").value == "runner_up"
     predicted = at.metric[0].value
     assert any(t.startswith(f"Contributions to log P({predicted} | x) / P(") for t in plot_titles(at))
+
+
+def test_an_imported_pooled_variance_model_shows_its_variance_setting():
+    import nbapp
+    from nbapp.examples import example, load_example
+
+    ex = example("gender")
+    model = nbapp.NaiveBayes(features=ex.features, variance="pooled", var_smoothing=1e-6).fit(
+        load_example("gender"), target=ex.target)
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    import_json(at, "pooled.json", model)
+    assert at.radio(key="_model_variance").value == "pooled"
+    assert at.number_input(key="_model_var_smoothing").value == pytest.approx(1e-6)
