@@ -7,11 +7,20 @@ value, and the fix, so the app can show it as it is.
 
 from __future__ import annotations
 
-__all__ = ["DataError", "InternalError", "report_internal_error"]
+__all__ = ["DataError", "InternalError", "report_internal_error", "shown"]
 
 
 class DataError(ValueError):
     """Bad input data or settings, explained in one sentence a user can act on."""
+
+
+def shown(value: object) -> str:
+    """A data value as a sentence shows it: quoted if text, a number as the number; never the
+    Python type around it (numpy 2 writes np.int64(2013) for 2013)."""
+    item = getattr(value, "item", None)
+    if item is not None and type(value).__module__ == "numpy":
+        value = item()
+    return repr(value)
 
 
 class InternalError(RuntimeError):

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from nbapp.errors import shown
 from nbapp.factor import USED, Factor
 from nbapp.logspace import logsumexp_rows
 
@@ -157,13 +158,13 @@ def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> lis
             notes.append(f"{f.name} is missing: {f.detail}.")
             continue
         if f.status != USED:
-            notes.append(f"{f.name} = {f.value!r} is {f.status}: {f.detail}.")
+            notes.append(f"{f.name} = {shown(f.value)} is {f.status}: {f.detail}.")
             continue
         zero = [c for c, v in zip(classes, f.log) if v == -np.inf]
         if zero:
-            shown = ", ".join(repr(c) for c in zero)
-            what = "P(class)" if f.name == "prior" else f"P({f.name} = {f.value!r} | class)"
-            notes.append(f"{what} = 0 for class {shown}: with no smoothing (l = 0) one zero factor makes "
+            listed = ", ".join(shown(c) for c in zero)
+            what = "P(class)" if f.name == "prior" else f"P({f.name} = {shown(f.value)} | class)"
+            notes.append(f"{what} = 0 for class {listed}: with no smoothing (l = 0) one zero factor makes "
                          f"the whole product 0, so that class is impossible for this example.")
     if undetermined:
         notes.append("Every class has probability 0, so P(x) = 0 and the posterior 0/0 is undefined: "

@@ -15,6 +15,7 @@ import pandas as pd
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError
+from nbapp.errors import shown as shown_value
 
 __all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
 
@@ -66,7 +67,7 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
         return "ignore", "every value missing -> ignore"
     distinct = present.nunique()
     if distinct == 1:
-        return "ignore", f"constant (always {present.iloc[0]!r}) -> ignore"
+        return "ignore", f"constant (always {shown_value(present.iloc[0])}) -> ignore"
     if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
         return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
     if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
@@ -229,7 +230,7 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     notes.extend(_look_alike_labels(counts, target))
     singletons = counts.index[counts.to_numpy() == 1]
     if len(singletons):
-        shown = ", ".join(repr(c) for c in singletons[:5])
+        shown = ", ".join(shown_value(c) for c in singletons[:5])
         more = f" and {len(singletons) - 5:,} more" if len(singletons) > 5 else ""
         notes.append(
             f"Class(es) {shown}{more} of {target!r} have a single row: their estimates rest on "
@@ -252,7 +253,7 @@ def _look_alike_labels(counts: pd.Series, target: str) -> list[str]:
     notes = []
     for _, group in texts.groupby(keys.to_numpy()):
         if len(group) > 1:
-            shown = ", ".join(repr(v) for v in group)
+            shown = ", ".join(shown_value(v) for v in group)
             notes.append(
                 f"Labels {shown} in {target!r} differ only in case or spaces; they are kept as "
                 "separate classes. Fix the file if they mean the same."

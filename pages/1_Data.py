@@ -57,7 +57,7 @@ def _example_ui() -> None:
                     options=[ex.key for ex in EXAMPLES], format_func=lambda k: example(k).title,
                     on_set=ui.load_example_into_state)
     ex = example(key)
-    st.markdown(f"*{ex.story}*  \n{ex.seed}. {ex.notes}")
+    st.markdown(f"*{ex.story}*  \n{ui.cite(ex.seed + '. ')}{ex.notes}")
 
 
 def _upload_ui() -> None:

@@ -23,7 +23,7 @@ VIEWS = ("exact fractions", "decimals", "logs")
 SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "Beta prior (binary features)"}
 PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
           "custom": "custom per class"}
-VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)",
+VARIANCES = {"mle": f"MLE, 1/n_c{ui.ref('seed 000, Eq. 14')}", "unbiased": "unbiased, 1/(n_c − 1)",
              "pooled": "pooled: one variance per feature, shared by the classes"}
 
 
@@ -71,7 +71,8 @@ def _smoothing_ui(config: ui.Settings) -> None:
             ui.synced(st.number_input, "p (prior estimate of each value)", key="_model_p",
                       value=float(config.p if config.p is not None else 0.5), min_value=0.0, max_value=1.0,
                       step=0.05, format="%g", on_set=lambda v: ui.set_settings(p=float(v)))
-        st.caption("(n_y + m p) / (n + m), seed 003, for every discrete feature, text and count blocks included.")
+        st.caption(f"(n_y + m p) / (n + m){ui.ref('seed 003')}, for every discrete feature, text and count blocks "
+                   "included.")
     if config.smoothing == "beta":
         ui.synced(st.number_input, "a (pseudo-count of the positive value)", key="_model_beta_a",
                   value=float(config.beta_a), min_value=0.0, step=0.5, format="%g",
@@ -79,7 +80,7 @@ def _smoothing_ui(config: ui.Settings) -> None:
         ui.synced(st.number_input, "b (pseudo-count of the negative value)", key="_model_beta_b",
                   value=float(config.beta_b), min_value=0.0, step=0.5, format="%g",
                   on_set=lambda v: ui.set_settings(beta_b=float(v)))
-        st.caption("(N_cd + a) / (N_c + a + b) for Bernoulli features (seed 002); other features keep l.")
+        st.caption(f"(N_cd + a) / (N_c + a + b) for Bernoulli features{ui.ref('seed 002')}; other features keep l.")
 
 
 def _variance_ui(config: ui.Settings) -> None:

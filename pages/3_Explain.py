@@ -105,7 +105,7 @@ def _result_ui(e: Any) -> None:
                                                                             max_value=1.0, format="%.4g"),
                                 "log P(c | x)": st.column_config.NumberColumn(format="%.5g")})
     for note in e.notes:
-        st.info(ui.md(note))
+        st.info(ui.md(ui.lecture.plain(note)))
 
 
 def _factor_table(e: Any, view: str) -> pd.DataFrame:
@@ -177,7 +177,7 @@ def _latex_ui(e: Any) -> None:
                  rf"{ui.latex_text(c)})}}{{P(x)}} = \frac{{{num(e.joint[c])}}}{{{num(e.evidence)}}}"
                  rf" = {num(e.posterior[c])}")
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
-               "features only (seed 000, Eq. 22).")
+               f"features only{ui.ref('seed 000, Eq. 22')}.")
 
 
 def _waterfall_ui(e: Any) -> None:

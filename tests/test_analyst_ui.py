@@ -367,3 +367,52 @@ def test_an_imported_pooled_variance_model_shows_its_variance_setting():
     import_json(at, "pooled.json", model)
     assert at.radio(key="_model_variance").value == "pooled"
     assert at.number_input(key="_model_var_smoothing").value == pytest.approx(1e-6)
+
+
+def variance_options(at: AppTest) -> list[str]:
+    return list(at.radio(key="_model_variance").options)
+
+
+def test_lecture_references_show_for_examples_hide_for_uploads_and_follow_the_toggle():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    open_page(at, "Model")
+    assert any("seed 000, Eq. 14" in o for o in variance_options(at))
+    at = upload(start(), "weather.csv", WEATHER)
+    open_page(at, "Model")
+    assert variance_options(at), "the upload has Gaussian columns"
+    assert not any("seed" in o for o in variance_options(at))
+    at.toggle(key="_lecture_refs").set_value(True).run()
+    assert any("seed 000, Eq. 14" in o for o in variance_options(at))
+    open_page(at, "Explain")          # the choice is kept for every page
+    assert at.toggle(key="_lecture_refs").value is True
+    assert any("seed 000, Eq. 22" in c for c in texts(at, "caption"))
+
+
+def test_library_sentences_lose_their_references_when_hidden():
+    at = upload(start(), "weather.csv", WEATHER)
+    open_page(at, "Explain")
+    at.checkbox(key="_qm::0").check().run()
+    assert any(n.endswith("is missing: no value: left out of the product.") for n in texts(at, "info")), \
+        texts(at, "info")
+    assert not any("seed 0" in s for kind in ("caption", "info", "markdown", "warning") for s in texts(at, kind))
+
+
+def test_messages_show_numbers_as_numbers_not_python_types():
+    from nbapp.errors import shown
+
+    assert shown(np.int64(2013)) == "2013" and shown(np.float64(2.5)) == "2.5" and shown("a") == "'a'"
+    rows = [(2013, 0 if i % 2 == 0 else 1 + i % 3, "sun" if i % 3 else "rain", "yes" if i % 2 == 0 else "no")
+            for i in range(8)]
+    csv = pd.DataFrame(rows, columns=["year", "code", "sky", "play"]).to_csv(index=False).encode()
+    at = upload(start(), "years.csv", csv)
+    reasons = at.session_state["type_reasons"]
+    assert reasons["year"] == "constant (always 2013) -> ignore"
+    at.selectbox(key="_type::1").set_value("categorical").run()   # code 0 only ever with "yes"
+    open_page(at, "Model")
+    at.number_input(key="_model_alpha").set_value(0.0).run()
+    open_page(at, "Explain")
+    at.session_state["explain.rows"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    notes = texts(at, "info")
+    assert any("P(code = 0 | class) = 0 for class 'no'" in n for n in notes), notes

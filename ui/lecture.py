@@ -8,9 +8,14 @@ text goes through :func:`ref` (or :func:`cite` for a sentence of its own).
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
-__all__ = ["show_references", "ref", "cite", "lecture_toggle_ui"]
+__all__ = ["show_references", "ref", "cite", "plain", "lecture_toggle_ui"]
+
+# " (seed 000, Eq. 22)", " [seed 004]", "; seed 004" inside the library's sentences.
+_REFERENCE = re.compile(r"\s*[(\[](?:see )?seed \d{3}\b[^()\[\]]*[)\]]|;\s*seed \d{3}\b[^.;()]*", re.IGNORECASE)
 
 _KEY = "lecture_refs"  # True / False once the user chose; absent: follow the data's source
 
@@ -32,6 +37,11 @@ def ref(where: str) -> str:
 def cite(sentence: str) -> str:
     """A sentence that is a reference in itself ("As in seed 004 ..."), or "" when hidden."""
     return sentence if show_references() else ""
+
+
+def plain(text: str) -> str:
+    """A sentence from the library with its lecture references taken out when they are hidden."""
+    return str(text) if show_references() else _REFERENCE.sub("", str(text))
 
 
 def lecture_toggle_ui() -> None:

@@ -18,6 +18,7 @@ import streamlit as st
 from nbapp.errors import DataError
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from ui.charts import colour, layout
+from ui.lecture import ref
 from ui.state import TextSettings, set_text_settings, text_settings
 from ui.text import md, plot_text
 from ui.widgets import synced
@@ -37,7 +38,7 @@ STOP_MODES = {"off": "off", "english": "built-in English list (editable)"}
 NGRAMS = {1: "words (1-grams)", 2: "words and bigrams (1-2-grams)"}
 EVENT_MODELS = {"multinomial": "multinomial (word counts)", "bernoulli": "Bernoulli (presence / absence)"}
 VOCABULARIES = {"global": "global vocabulary, unseen words ignored (scikit-learn)",
-                "per_class_unk": "per-class vocabulary with an UNK word (seed 004)"}
+                "per_class_unk": "per-class vocabulary with an UNK word"}
 # How a token's status is marked in the coloured document (the colour is its log-odds).
 TOKEN_MARKS = {"used": "", "UNK": "UNK", "unseen": "unseen", "removed": "removed"}
 
@@ -102,14 +103,14 @@ def _tokenising_ui(column: str, ts: TextSettings, key: str) -> None:
            on_set=lambda v: _set(column, token_pattern=str(v)),
            help=r"Each match is a token. (?u)\w+ is word characters, as scikit-learn's CountVectorizer "
                 r"with token_pattern=r'(?u)\w+'; scikit-learn's own default (?u)\b\w\w+\b drops 1-letter words.")
-    synced(st.checkbox, "Stemming (Snowball English, Porter's revised algorithm; seed 004)", key=f"{key}::stem",
+    synced(st.checkbox, f"Stemming (Snowball English, Porter's revised algorithm){ref('seed 004')}", key=f"{key}::stem",
            value=ts.stem, on_set=lambda v: _set(column, stem=bool(v)))
     synced(st.radio, "n-grams", key=f"{key}::ngrams", value=ts.ngram_max, options=list(NGRAMS),
            format_func=NGRAMS.get, on_set=lambda v: _set(column, ngram_max=int(v)))
 
 
 def _stop_words_ui(column: str, ts: TextSettings, key: str) -> None:
-    st.markdown("**Stop words** (seed 000, ex. 2.2)")
+    st.markdown(f"**Stop words**{ref('seed 000, ex. 2.2')}")
     mode = synced(st.radio, "Stop words", key=f"{key}::stop", value="off" if ts.stop_words is None else "english",
                   options=list(STOP_MODES), format_func=STOP_MODES.get, label_visibility="collapsed",
                   on_set=lambda v: _set(column, stop_words=None if v == "off" else BUILT_IN_STOP_WORDS))
@@ -155,14 +156,14 @@ def _model_choice_ui(column: str, ts: TextSettings, key: str) -> None:
 def _formula_caption(ts: TextSettings) -> str:
     if ts.event_model == "bernoulli":
         return ("P(w present | c) = (D_wc + l) / (N_c + 2l); every vocabulary word absent from a document "
-                "adds log(1 − P) (seed 002).")
+                f"adds log(1 − P){ref('seed 002')}.")
     if ts.complement:
         return ("Complement NB scores class c with the word counts of all other classes, as scikit-learn's "
                 "ComplementNB; its weights are not likelihoods.")
     if ts.vocabulary == "per_class_unk":
         return ("P(w | c) = (count(w) + a) / (n + a(V + 1)), P(UNK | c) = a / (n + a(V + 1)), V = word types "
-                "seen in class c; any token unseen in c counts as UNK (seed 004).")
-    return "P(w | c) = (N_wc + l) / (N_c + l V); words outside the vocabulary are ignored (seed 000, Eq. 10)."
+                f"seen in class c; any token unseen in c counts as UNK{ref('seed 004')}.")
+    return f"P(w | c) = (N_wc + l) / (N_c + l V); words outside the vocabulary are ignored{ref('seed 000, Eq. 10')}."
 
 
 # --------------------------------------------------------------------------- tables
