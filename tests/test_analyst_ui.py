@@ -416,3 +416,21 @@ def test_messages_show_numbers_as_numbers_not_python_types():
     at.run()
     notes = texts(at, "info")
     assert any("P(code = 0 | class) = 0 for class 'no'" in n for n in notes), notes
+
+
+def test_a_reload_restores_an_imported_model_beside_its_data():
+    at = import_json(start(), "l2.json", tennis_model(alpha=2.0))
+    assert at.session_state["source"].reader == "example"
+    fresh = reload(at)
+    assert fresh.session_state["imported"].name == "l2.json"
+    assert fresh.session_state["imported"].sha256 == at.session_state["imported"].sha256
+    assert fresh.session_state["settings"].alpha == 2.0
+
+
+def test_leaving_a_model_opened_alone_returns_to_the_example_of_before():
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    import_json(at, "tennis.json", tennis_model())
+    open_page(at, "Data")
+    at.button(key="data.leave_model").click().run()
+    assert at.session_state["source"].example == "gender"

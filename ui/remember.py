@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import os
 import re
 import threading
 import zlib
@@ -38,8 +39,9 @@ from nbapp.errors import DataError
 __all__ = ["FileStore", "file_store", "work_params", "remember_work", "restore_work", "MAX_STORE_BYTES",
            "encode_work", "decode_work"]
 
-#: The bytes of all kept files together; a 300 MB upload (the uploader's limit) fits once.
-MAX_STORE_BYTES = 512 * 1024 * 1024
+#: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
+#: uploader's limit) fits once. While a session holds its upload, the store shares its bytes.
+MAX_STORE_BYTES = int(float(os.environ.get("NBAPP_FILE_STORE_MB", "512")) * 1024 * 1024)
 #: A ``work=`` value longer than this is not read (a URL of a few hundred columns stays far below).
 MAX_WORK_CHARS = 200_000
 #: Decompressed size cap of ``work=``, so a small value cannot expand into a huge one.

@@ -470,6 +470,8 @@ def open_model_alone(name: str, data: bytes, *, model: Any = None) -> Imported:
     types, config = settings_of_model(model)
     ss = st.session_state
     imported = Imported(name=name, model=model, sha256=sha256(data))
+    if ss["source"].reader == "example":
+        ss["_data_last_example"] = ss["source"].example  # "Back to the built-in example" returns here
     columns = [*types, model.target_]
     ss["source"] = Source(name=name, sha256=imported.sha256, reader="model")
     ss["data_bytes"] = None
