@@ -23,6 +23,13 @@ Keys:
                   page ever reads a model of earlier settings (an imported model is not stored here)
     imported      Imported (file name, NaiveBayes, sha256 of the file) of a model loaded from JSON, or None
     data_upload   the last upload (bytes, file name, reader), kept while a built-in example is in use
+    model_bytes   the bytes of the imported (or opened-alone) model file, so a reload can find it again
+    model_file    Imported of a model file opened alone (source.reader == "model": no data, an empty
+                  frame of the model's columns; the model is its statistics under the settings)
+    restore_note  what the page's address named but could not be restored (ui.remember), or None
+    work_not_kept why a reload would lose the current work, or None (ui.remember)
+    upload_failed_name  the file of the last failed upload (upload_error holds the reason)
+    lecture_refs  the "Show lecture references" choice; absent: on for built-in examples (ui.lecture)
 """
 
 from __future__ import annotations
