@@ -15,12 +15,12 @@ class DataError(ValueError):
 
 
 def shown(value: object) -> str:
-    """A data value as a sentence shows it: quoted if text, a number as the number; never the
-    Python type around it (numpy 2 writes np.int64(2013) for 2013)."""
-    item = getattr(value, "item", None)
-    if item is not None and type(value).__module__ == "numpy":
-        value = item()
-    return repr(value)
+    """A data value as a sentence shows it: strings quoted, anything else as the user wrote it
+    (2013, not np.int64(2013) as numpy 2 writes it)."""
+    from nbapp.ordering import python_scalar
+
+    value = python_scalar(value)
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 class InternalError(RuntimeError):
