@@ -319,6 +319,7 @@ def _run(
     fold_scores: list[Scores] = []
     positions: list[np.ndarray] = []
     fold_stats = _fold_statistics(make_model, data, target, folds, n_splits) if method == "kfold" else None
+    total = reduce(add, fold_stats.values()) if fold_stats else None
     for fold in range(n_splits):
         test = folds == fold
         train = ~test if method == "kfold" else folds == -1
@@ -326,8 +327,8 @@ def _run(
             continue
         model = make_model()
         try:
-            if fold_stats is not None:      # the other folds' statistics, merged: no refit per fold
-                model.fit_stats(reduce(add, [s for f, s in fold_stats.items() if f != fold]), target)
+            if fold_stats is not None:      # the total minus this fold's statistics: no refit per fold
+                model.fit_stats(training_statistics(total, fold_stats, fold), target)
             else:
                 model.fit(data.iloc[np.flatnonzero(train)], target=target)
             log_proba = log_proba_for_scoring(model, data.iloc[np.flatnonzero(test)])
@@ -359,10 +360,20 @@ def _run(
     )
 
 
+def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> Any:
+    """The statistics of every fold but ``fold``: the total minus that fold's (one subtraction,
+    not k - 1 additions; equal to a fit on those rows, see ``Stats.__sub__``). A statistics type
+    without subtraction yet is served by adding the other folds."""
+    try:
+        return total - fold_stats[fold]
+    except NotImplementedError:
+        return reduce(add, [s for f, s in fold_stats.items() if f != fold])
+
+
 def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: str,
                      folds: np.ndarray, n_splits: int) -> dict[int, Any]:
     """Each fold's sufficient statistics, from one pass over the rows. A fold's training model is
-    built from the sum of the other folds' statistics, which equals a fit on those rows
+    built from the total minus the fold's statistics, which equals a fit on the other folds' rows
     (statistics are values, see nbapp.stats), so k-fold costs about one fit, not k."""
     out = {}
     for fold in range(n_splits):

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
@@ -72,6 +72,18 @@ class CategoricalStats(Stats):
         for part in (self, other):
             counts[index.get_indexer(pd.Index(part.keys(), dtype=object))] += part.counts
         return type(self)(tuple(values), counts)
+
+    def __sub__(self, other: "CategoricalStats") -> "CategoricalStats":
+        position = pd.Index(self.keys(), dtype=object).get_indexer(pd.Index(other.keys(), dtype=object))
+        if (position < 0).any():
+            raise ValueError("subtracting statistics with values that are not in the total")
+        taken = np.zeros_like(self.counts)
+        taken[position] = other.counts
+        counts = subtract_counts(self.counts, taken)
+        gone = np.zeros(len(self.values), dtype=bool)
+        gone[position] = ~counts[position].any(axis=1)
+        kept = np.flatnonzero(~gone)
+        return type(self)(tuple(self.values[i] for i in kept), counts[kept])
 
     def reindex_classes(self, take: np.ndarray) -> "CategoricalStats":
         return type(self)(self.values, take_classes(self.counts, take, axis=1))

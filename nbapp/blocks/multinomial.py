@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -56,6 +56,9 @@ class CountStats(Stats):
 
     def __add__(self, other: "CountStats") -> "CountStats":
         return CountStats(self.counts + other.counts)
+
+    def __sub__(self, other: "CountStats") -> "CountStats":
+        return CountStats(subtract_counts(self.counts, other.counts))
 
     def reindex_classes(self, take: np.ndarray) -> "CountStats":
         return CountStats(take_classes(self.counts, take, axis=1))
