@@ -34,6 +34,7 @@ __all__ = [
     "Evaluation",
     "Progress",
     "score",
+    "scores_from_counts",
     "holdout",
     "cross_validate",
     "stratified_folds",
@@ -131,32 +132,40 @@ def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
     pred_code = np.where(undetermined, k, np.argmax(logp, axis=1))
 
     counts = np.bincount(true_code * (k + 1) + pred_code, minlength=k * (k + 1)).reshape(k, k + 1)
+    true_logp = logp[np.arange(len(y)), true_code]
+    with np.errstate(invalid="ignore"):
+        log_loss = float(-np.mean(true_logp))
+    return scores_from_counts(counts, all_classes, log_loss, int(np.isneginf(true_logp).sum()))
+
+
+def scores_from_counts(counts: np.ndarray, classes: list[Any], log_loss: float, zero_probability: int) -> Scores:
+    """Scores from a confusion table counts[true, predicted] (classes x classes + 1: the last
+    column counts undetermined rows), the log-loss and the rows whose true class got 0. What
+    :func:`score` computes from predictions, and a streamed evaluation from its running counts."""
+    k = len(classes)
     tp = np.diag(counts[:, :k]).astype(float)
     support = counts.sum(axis=1).astype(float)
     predicted = counts[:, :k].sum(axis=0).astype(float)
     precision = _ratio(tp, predicted)
     recall = _ratio(tp, support)
     f1 = _ratio(2 * precision * recall, precision + recall)
-
-    true_logp = logp[np.arange(len(y)), true_code]
-    with np.errstate(invalid="ignore"):
-        log_loss = float(-np.mean(true_logp))
-
-    columns = [*all_classes, UNDETERMINED] if undetermined.any() else all_classes
-    confusion = pd.DataFrame(counts[:, : len(columns)], index=pd.Index(all_classes, name="true"),
+    undetermined = int(counts[:, k].sum())
+    columns = [*classes, UNDETERMINED] if undetermined else list(classes)
+    confusion = pd.DataFrame(counts[:, : len(columns)], index=pd.Index(classes, name="true"),
                              columns=pd.Index(columns, name="predicted"))
     per_class = pd.DataFrame(
         {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)},
-        index=pd.Index(all_classes, name="class"),
+        index=pd.Index(classes, name="class"),
     )
+    n = int(counts.sum())
     return Scores(
-        n=len(y),
-        accuracy=float(tp.sum() / len(y)),
+        n=n,
+        accuracy=float(tp.sum() / n),
         log_loss=log_loss,
         confusion=confusion,
         per_class=per_class,
-        undetermined=int(undetermined.sum()),
-        zero_probability=int(np.isneginf(true_logp).sum()),
+        undetermined=undetermined,
+        zero_probability=zero_probability,
     )
 
 
