@@ -172,15 +172,27 @@ def _example_sha(key: str) -> str:
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
 def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
+    return _read(name, reader, _data)
+
+
+def _read(name: str, reader: str, data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     from nbapp.io import load_corpus, load_table
 
-    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name)
+    table = load_corpus(data, name) if reader == "corpus" else load_table(data, name)
     return table.frame, tuple(table.notes)
 
 
-def parse_upload(data: bytes, name: str, reader: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """The uploaded file as a DataFrame and the loader's notes (cached by content)."""
-    return _parse(sha256(data), name, reader, _data=data)
+# Larger uploads are read without the shared cache: storing one there pickles the whole frame
+# (0.7 s and 160 MB for a million rows), to spare a re-read that only the same file uploaded
+# again would need; the session keeps its frame anyway.
+CACHE_MAX_BYTES = 20 << 20
+
+
+def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The uploaded file as a DataFrame and the loader's notes (cached by content when small)."""
+    if len(data) > CACHE_MAX_BYTES:
+        return _read(name, reader, data)
+    return _parse(digest or sha256(data), name, reader, _data=data)
 
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32)
@@ -237,7 +249,7 @@ def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
     from nbapp.propose import propose_target
 
     digest = sha256(data)
-    df, notes = _parse(digest, name, reader, _data=data)
+    df, notes = parse_upload(data, name, reader, digest)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     ss = st.session_state
