@@ -72,10 +72,12 @@ def main(rows: int) -> None:
                 expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(1, timeout=TIMEOUT_MS)
                 start = time.perf_counter()
                 page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+                expect(page.get_by_text("Reading upload.csv", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
+                sent_s = time.perf_counter() - start
                 expect(page.get_by_text("Model fitted: 3 classes", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
                 upload_s = time.perf_counter() - start
                 print(f"{rows:,} rows, {csv.stat().st_size / 1e6:.0f} MB: upload -> model shown {upload_s:.1f} s "
-                      f"(goal < 6 s)")
+                      f"(goal < 6 s); of which the file's transfer until the app starts reading it {sent_s:.1f} s")
                 start = time.perf_counter()
                 page.get_by_test_id("stSidebarNav").get_by_role("link", name="Model").click()
                 expect(page.get_by_role("heading", name="Model", level=1)).to_be_visible(timeout=TIMEOUT_MS)
