@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
+from nbapp.encode import factorize
 from nbapp.errors import DataError
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
@@ -128,7 +129,7 @@ class NaiveBayes:
         labels = df[target]
         _check_labels(labels, target)
         w = _weights(df, weight)
-        codes, uniques = pd.factorize(labels)
+        codes, uniques = factorize(labels)
         found = [python_scalar(u) for u in uniques]
         classes = tuple(sort_values(found))
         y = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))[codes]
