@@ -110,6 +110,7 @@ def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -
     n, mean, m2 = (np.zeros((n_classes, d)) for _ in range(3))
     unit = bool((w == 1).all())          # weights of one: w * v is v, skip the products
     class_weight = None
+    buffer = np.empty(len(y))
     for a in range(d):
         col = x[:, a]
         missing = np.isnan(col)
@@ -125,7 +126,8 @@ def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             total = np.bincount(y, weights=col if unit and missing is None else wa * col, minlength=n_classes)
             mean[:, a] = np.where(n[:, a] > 0, total / np.where(n[:, a] > 0, n[:, a], 1.0), 0.0)
-            dev2 = col - np.take(mean[:, a], y)       # overflow is refused by the caller
+            dev2 = np.take(mean[:, a], y, out=buffer)   # one buffer for every column
+            np.subtract(col, dev2, out=dev2)              # overflow is refused by the caller
             dev2 *= dev2
             if missing is not None:
                 dev2[missing] = 0.0
@@ -221,13 +223,14 @@ class GaussianBlock(Block):
         out = np.empty((len(frame), n_classes))
         far = np.zeros(len(frame), dtype=bool)
         full_norm = log_norm.sum(axis=1)
+        buffer = np.empty((min(_BLOCK_ROWS, len(frame)), x.shape[1]), order="F")
         for start in range(0, len(frame), _BLOCK_ROWS):
             rows = slice(start, start + _BLOCK_ROWS)
             xb = x[rows]
             norm = (~missing[rows]).astype(float) @ log_norm.T if any_missing else None
             for c in range(n_classes):    # each step is whole-block numpy
                 with np.errstate(over="ignore", invalid="ignore"):
-                    z = xb - mean[c]
+                    z = np.subtract(xb, mean[c], out=buffer[:len(xb)])
                     z *= z
                     z /= var[c]
                 if any_missing:
