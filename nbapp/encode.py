@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["factorize", "arrow_strings", "string_positions"]
+__all__ = ["factorize", "arrow_strings", "string_positions", "remembered_codes", "pa_strings"]
 
 # Columns of at least this many rows have their codes remembered (smaller ones are cheap).
 _CACHE_MIN_ROWS = 50_000
@@ -97,6 +97,20 @@ def string_positions(array: Any, values: Sequence[Any], missing: int, unseen: in
         if array.null_count:
             out[np.asarray(array.is_null().to_numpy(zero_copy_only=False))] = missing
     return out
+
+
+def remembered_codes(series: pd.Series) -> tuple[np.ndarray, list[Any]] | None:
+    """(int32 codes with -1 for missing, distinct strings) of an Arrow string column whose codes
+    :func:`factorize` found earlier (the same array, unchanged since), else None."""
+    array = arrow_strings(series)
+    return None if array is None else _cached(array)
+
+
+def pa_strings(values: list[Any]) -> Any:
+    """A list of strings as a one-chunk pyarrow array (for :func:`string_positions`)."""
+    import pyarrow as pa
+
+    return pa.chunked_array([pa.array(values, type=pa.large_string())])
 
 
 def _cached(array: Any) -> tuple[np.ndarray, list[Any]] | None:

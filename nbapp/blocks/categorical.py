@@ -22,7 +22,7 @@ from scipy import sparse
 
 from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, take_classes
 from nbapp.derived import derived
-from nbapp.encode import arrow_strings, factorize, string_positions
+from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
@@ -113,8 +113,7 @@ class CategoricalStats(Stats):
         lookup = index.get_indexer(pd.Index(raw_keys, dtype=object))
         k = len(values)
         # a missing value (code -1) counts in an extra last bin, dropped: no row masks to copy
-        cat = np.append(lookup, k)[codes]
-        cat *= n_classes
+        cat = (np.append(lookup, k) * n_classes)[codes]
         cat += y
         flat = np.bincount(cat, weights=w, minlength=(k + 1) * n_classes)[:k * n_classes]
         return cls(tuple(values), flat.reshape(k, n_classes))
@@ -184,7 +183,13 @@ class CategoricalBlock(Block):
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         if self.column not in frame:
             return np.zeros((len(frame), n_classes))
-        return np.take(self._lookup_table(), self.codes(frame[self.column]), axis=0)
+        series = frame[self.column]
+        known = remembered_codes(series) if self.stats_type.key is python_scalar else None
+        if known is not None:             # codes of this very array from the fit: one take per row
+            codes, uniques = known
+            rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
+            return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
+        return np.take(self._lookup_table(), self.codes(series), axis=0)
 
     @derived
     def _lookup_table(self) -> np.ndarray:
