@@ -174,6 +174,8 @@ def work_params() -> tuple[dict[str, str], str | None]:
         if ss.get("model_bytes") is None or not store.keep(source.sha256, ss["model_bytes"]):
             return {}, "the model file is too big to keep"
         params.update(model=source.sha256, name=source.name)
+    elif source.reader == "path":
+        return {}, "a local path is never written into the page's address; open it again on the Data page"
     else:
         data = ss.get("data_bytes")
         if data is None:
