@@ -434,3 +434,15 @@ def test_leaving_a_model_opened_alone_returns_to_the_example_of_before():
     open_page(at, "Data")
     at.button(key="data.leave_model").click().run()
     assert at.session_state["source"].example == "gender"
+
+
+def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(tmp_path):
+    path = tmp_path / "weather.csv"
+    path.write_bytes(WEATHER)
+    at = start()
+    at.radio(key="_data_mode").set_value("Open a local path").run()
+    at.text_input(key="_data_path").set_value(str(path)).run()
+    at.button(key="data.open_path").click().run()
+    assert at.session_state["source"].reader == "path"
+    assert not any(str(tmp_path) in str(at.query_params.get(k, "")) for k in at.query_params)
+    assert any("A reload of this page loses this work" in w for w in texts(at, "warning"))
