@@ -65,10 +65,9 @@ def test_m_estimate_with_uniform_p_is_lidstone_with_l_equal_m_over_k(tennis_path
 def test_m_estimate_with_a_given_prior_p():
     model, df, query = _setup("tennis14")
     path = smoothing_path(model, df, query, strengths=[2.0], variants=["m_estimate"], m_prior=0.5)
-    # pseudo-count m p = 1 on each of the K = 3 values; nbapp divides by n + K m p so the
-    # CPT column sums to 1 (seed 003's n + m when p = 1/K): (0 + 1) / (5 + 3)
-    assert _cell(path, "m_estimate", 2.0, "Outlook", "No")["probability"] == pytest.approx(1 / 8)
-    assert _cell(path, "m_estimate", 2.0, "Outlook", "Yes")["probability"] == pytest.approx(5 / 12)
+    # seed 003's (n_y + m p) / (n + m) exactly: (0 + 2 * 0.5) / (5 + 2) and (4 + 1) / (9 + 2)
+    assert _cell(path, "m_estimate", 2.0, "Outlook", "No")["probability"] == pytest.approx(1 / 7)
+    assert _cell(path, "m_estimate", 2.0, "Outlook", "Yes")["probability"] == pytest.approx(5 / 11)
 
 
 def test_beta_prior_on_stolen_cars_is_seed_002_formula():

@@ -14,12 +14,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.exact import to_fraction
+from nbapp.smoothing import BetaPrior, CellTerms, MEstimate, cell_terms
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
     "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
-    "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num",
+    "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num", "count_table", "cell_terms_of",
+    "unreduced", "smoothing_formula", "density_latex",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
@@ -104,37 +106,89 @@ def prior_latex(model: Any, cls: Any, config: Any) -> str:
     return rf"{left} = \frac{{n_c}}{{n}} = {substituted}{tail}"
 
 
-def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = None) -> str:
-    """One CPT cell as its smoothing formula, then with the model's counts substituted."""
-    counts = model.counts(column)
-    probs = model.cpt(column, exact=True)
+def count_table(model: Any, column: str) -> pd.DataFrame:
+    """The counts a discrete estimate of ``column`` is smoothed over: its own value x class table
+    (categorical, Bernoulli), or the whole block's (a multinomial θ_ac divides by every count of c)."""
+    block = model.block_of(column)
+    if model.features_[column].kind == "multinomial":
+        return pd.concat([model.counts(c) for c in block.columns])
+    return model.counts(column)
+
+
+def cell_terms_of(model: Any, column: str, value: Any, cls: Any) -> CellTerms:
+    """The numbers of one smoothed cell, from the model's counts and smoothing (nbapp.cell_terms)."""
+    counts = count_table(model, column)
     j = list(counts.index).index(value)
     c = list(counts.columns).index(cls)
-    k = len(counts.index)
-    n_vc = counts.iloc[j, c]
-    n_c = counts.iloc[:, c].sum()
-    exact = probs.iloc[j, c]
-    decimal = model.cpt(column).iloc[j, c]
-    left = rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})"
-    result = (num(exact) if exact is not None else r"\text{undefined } (0/0)")
-    tail = rf" = {result}" + (rf" \approx {num(decimal)}" if exact is not None and exact.denominator != 1
-                               and np.isfinite(decimal) else "")
-    smoothing = model.smoothing_of(column)
+    return cell_terms(counts.to_numpy(dtype=float), j, c, model.smoothing_of(column))
+
+
+def unreduced(terms: CellTerms) -> str:
+    """'3/9' as counted, with the reduced form beside it when it differs: '3/9 = 1/3'."""
+    if terms.denominator == 0:
+        return "0/0 (undefined)"
+    raw = f"{_plain(terms.numerator)}/{_plain(terms.denominator)}"
+    reduced = fmt_fraction(terms.value)
+    return raw if reduced == raw else f"{raw} = {reduced}"
+
+
+def _plain(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+def smoothing_formula(smoothing: Any, k: int, positive: bool | None = None) -> tuple[str, str, str]:
+    """(numerator symbol, denominator symbol, name) of the estimate under ``smoothing``, as the
+    notes write it: l in seed 000, m and p in seed 003, a and b in seed 002."""
     if isinstance(smoothing, MEstimate):
-        p = Fraction(1, k) if smoothing.p is None else smoothing.p
         p_sym = r"\tfrac{1}{K}" if smoothing.p is None else "p"
-        return (rf"{left} = \frac{{N_{{v,c}} + m\,{p_sym}}}{{n_c + m}} = "
-                rf"\frac{{{num(n_vc)} + {num(smoothing.m)} \cdot {num(p)}}}{{{num(n_c)} + {num(smoothing.m)}}}"
-                + tail)
+        den = r"n_c + K\,m\,p" if smoothing.normalised and smoothing.p is not None else "n_c + m"
+        return rf"N_{{v,c}} + m\,{p_sym}", den, "m-estimate (seed 003)"
     if isinstance(smoothing, BetaPrior):
-        positive = j == 1  # Bernoulli value order: negative, positive
-        pseudo, sym = (smoothing.a, "a") if positive else (smoothing.b, "b")
-        return (rf"{left} = \frac{{N_{{v,c}} + {sym}}}{{n_c + a + b}} = "
-                rf"\frac{{{num(n_vc)} + {num(pseudo)}}}{{{num(n_c)} + {num(smoothing.a)} + {num(smoothing.b)}}}"
-                + tail)
-    l = smoothing.l if isinstance(smoothing, Lidstone) else model.alpha
-    return (rf"{left} = \frac{{N_{{v,c}} + l}}{{n_c + l K}} = "
-            rf"\frac{{{num(n_vc)} + {num(l)}}}{{{num(n_c)} + {num(l)} \cdot {k}}}" + tail)
+        return (r"N_{v,c} + a" if positive else r"N_{v,c} + b"), "n_c + a + b", "Beta(a, b) prior (seed 002)"
+    return r"N_{v,c} + l", "n_c + l K", "Lidstone l (seed 000, Eq. 7)"
+
+
+def _substituted(smoothing: Any, terms: CellTerms, k: int, positive: bool | None) -> tuple[str, str]:
+    """The same formula with the model's numbers: every number here is one the library returned."""
+    n_vc, n_c = num(terms.count), num(terms.n)
+    if isinstance(smoothing, MEstimate):
+        m = to_fraction(smoothing.m)
+        p = Fraction(1, k) if smoothing.p is None else to_fraction(smoothing.p)
+        shown_p = num(p) if smoothing.p is None else num(float(smoothing.p), digits=12)
+        top = rf"{n_vc} + {num(m)} \cdot {shown_p}"
+        if smoothing.normalised and smoothing.p is not None:
+            return top, rf"{n_c} + {k} \cdot {num(m)} \cdot {shown_p}"
+        return top, rf"{n_c} + {num(m)}"
+    if isinstance(smoothing, BetaPrior):
+        return rf"{n_vc} + {num(terms.pseudo)}", rf"{n_c} + {num(smoothing.a)} + {num(smoothing.b)}"
+    return rf"{n_vc} + {num(terms.pseudo)}", rf"{n_c} + {num(terms.pseudo)} \cdot {k}"
+
+
+def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = None) -> str:
+    """One CPT cell (categorical, Bernoulli or a multinomial θ_ac) as its smoothing formula, then
+    with the model's counts substituted, then unreduced (3/9) and reduced (1/3) and as a decimal."""
+    counts = count_table(model, column)
+    k = len(counts.index)
+    j = list(counts.index).index(value)
+    terms = cell_terms_of(model, column, value, cls)
+    smoothing = model.smoothing_of(column)
+    positive = j == 1 if model.features_[column].kind == "bernoulli" else None  # value order: negative, positive
+    top_sym, den_sym, _ = smoothing_formula(smoothing, k, positive)
+    top, den = _substituted(smoothing, terms, k, positive)
+    decimal = model.cpt(column).loc[value, cls] if model.features_[column].kind != "multinomial" \
+        else model.cpt(column).iloc[0][cls]
+    if model.features_[column].kind == "multinomial":
+        left = rf"\theta_{{{latex_text(column)}, {latex_text(cls)}}}"
+    else:
+        left = rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})"
+    if terms.value is None:
+        return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = \text{{undefined }} (0/0)"
+    raw = rf"\frac{{{num(terms.numerator)}}}{{{num(terms.denominator)}}}"
+    reduced = num(terms.value)
+    tail = raw if raw == reduced else rf"{raw} = {reduced}"
+    if terms.value.denominator != 1 and np.isfinite(decimal):
+        tail += rf" \approx {num(decimal)}"
+    return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = {tail}"
 
 
 def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str:
@@ -151,6 +205,23 @@ def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str
     density = (r"p(x \mid c) = \frac{1}{\sqrt{2\pi\sigma_c^2}}"
                r"\exp\!\left(-\frac{(x-\mu_c)^2}{2\sigma_c^2}\right)")
     return rf"\begin{{aligned}} &{mean} \\ &{var} \\ &{density} \end{{aligned}}"
+
+
+def density_latex(model: Any, column: str, x: float, cls: Any, *, digits: int = 4) -> str:
+    r"""The density of a Gaussian (or the pmf of a Poisson) feature at x, computed with its numbers:
+    N(6; 5.855, 0.0263) = \frac{1}{\sqrt{2\pi \cdot 0.0263}} \exp(...) = 1.65   [seed 000, Eq. 12]."""
+    value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
+    c = latex_text(cls)
+    xs = num(float(x), digits=digits)
+    if model.features_[column].kind == "poisson":
+        lam = num(float(model.parameters(column).loc[cls, "lambda"]), digits=digits)
+        return (rf"P({latex_text(column)} = {xs} \mid {c}) = \frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
+                rf"\frac{{{lam}^{{{xs}}} \cdot e^{{-{lam}}}}}{{{xs}!}} = {num(value, digits=digits)}")
+    row = model.gaussian(column).loc[cls]
+    mu, var = num(float(row["mean"]), digits=digits), num(float(row["var"]), digits=digits)
+    return (rf"p({latex_text(column)} = {xs} \mid {c}) = \mathcal{{N}}({xs};\, {mu},\, {var}) = "
+            rf"\frac{{1}}{{\sqrt{{2\pi \cdot {var}}}}}\exp\!\left(-\frac{{({xs} - {mu})^2}}{{2 \cdot {var}}}\right)"
+            rf" = {num(value, digits=digits)}")
 
 
 def probability_label(model: Any, column: str) -> str:

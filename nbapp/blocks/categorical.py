@@ -151,7 +151,10 @@ class CategoricalBlock(Block):
     @derived
     def probabilities(self) -> np.ndarray:
         """theta[j, c] = P(x = j | c); NaN where undefined (0/0: a class never observed it, l = 0)."""
-        return smoothed(self.counts_, self.pseudo_counts())
+        return smoothed(self.counts_, self.pseudo_counts(), float(self._pseudo_total()))
+
+    def _pseudo_total(self) -> Fraction:
+        return self.smoothing.pseudo_total(len(self.categories))
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -165,7 +168,8 @@ class CategoricalBlock(Block):
 
     @derived
     def _denominators(self) -> list[Fraction]:
-        return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)))
+        return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)),
+                                  self._pseudo_total())
 
     # -- prediction ------------------------------------------------------------------------
     def codes(self, series: pd.Series) -> np.ndarray:
