@@ -11,7 +11,7 @@ import ui
 from nbapp.densities import gaussian_fit_plot, poisson_fit_plot
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
-from ui import charts, formulas, textviews
+from ui import charts, formulas, teaching, textviews
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -53,12 +53,13 @@ def _smoothing_ui(config: ui.Settings) -> None:
     ui.synced(st.radio, "Smoothing", key="_model_smoothing", value=config.smoothing,
               options=list(SMOOTHINGS), format_func=SMOOTHINGS.get, label_visibility="collapsed",
               on_set=lambda v: ui.set_settings(smoothing=v))
+    symbol = teaching.smoothing_symbol()  # as the example's notes name it: l (seed 000) or α (001, 004)
     if config.smoothing != "m":  # the m-estimate replaces l everywhere
-        ui.synced(st.number_input, "l (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
+        ui.synced(st.number_input, f"{symbol} (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
                   value=float(config.alpha), min_value=0.0, step=0.5, format="%g",
                   on_set=lambda v: ui.set_settings(alpha=float(v)))
     if config.alpha == 0 and config.smoothing == "lidstone":
-        st.caption("l = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
+        st.caption(f"{symbol} = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
                    "gets probability 0 and rules that class out.")
     if config.smoothing == "m":
         ui.synced(st.number_input, "m (equivalent sample size)", key="_model_m", value=float(config.m),
@@ -70,7 +71,14 @@ def _smoothing_ui(config: ui.Settings) -> None:
             ui.synced(st.number_input, "p (prior estimate of each value)", key="_model_p",
                       value=float(config.p if config.p is not None else 0.5), min_value=0.0, max_value=1.0,
                       step=0.05, format="%g", on_set=lambda v: ui.set_settings(p=float(v)))
-        st.caption("(n_y + m p) / (n + m), seed 003, for every discrete feature, text and count blocks included.")
+        if not uniform:
+            ui.synced(st.checkbox, "normalise: divide by n + K m p (every column sums to 1)",
+                      key="_model_m_normalised", value=bool(config.m_normalised),
+                      on_set=lambda v: ui.set_settings(m_normalised=bool(v)))
+        st.caption("(n_y + m p) / (n + K m p), normalised so each column sums to 1."
+                   if config.m_normalised and config.p is not None else
+                   "(n_y + m p) / (n + m), seed 003 exactly, for every discrete feature, text and count blocks "
+                   "included.")
     if config.smoothing == "beta":
         ui.synced(st.number_input, "a (pseudo-count of the positive value)", key="_model_beta_a",
                   value=float(config.beta_a), min_value=0.0, step=0.5, format="%g",
@@ -170,10 +178,11 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Conditional probability tables P(x = v | c)")
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = _view_radio("_model_cpt_view")
-    counts = model.counts(col)
-    probs = model.cpt(col, exact=view == VIEWS[0], log=view == VIEWS[2])
-    shown = formulas.show_probabilities(probs, view)
-    zero = model.cpt(col).to_numpy(dtype=float) == 0
+    counts = teaching.in_display_order(model.counts(col), col)
+    probs = teaching.in_display_order(model.cpt(col, exact=view == VIEWS[0], log=view == VIEWS[2]), col)
+    shown = (teaching.in_display_order(formulas.cpt_unreduced(model, col), col) if view == VIEWS[0]
+             else formulas.show_probabilities(probs, view))
+    zero = teaching.in_display_order(model.cpt(col), col).to_numpy(dtype=float) == 0
     left, right = st.columns(2)
     left.markdown("Counts N(v, c)")
     left.dataframe(formulas.highlight(formulas.show_counts(counts), counts.to_numpy(dtype=float) == 0),
@@ -267,6 +276,7 @@ text_columns = [c for c, t in ui.features().items() if t == "text"]
 if text_columns:
     textviews.text_settings_ui(text_columns, prefix="model")
 model = ui.require_model()
+teaching.positives_ui(model, ui.frame())
 kinds = formulas.feature_kinds(model)
 _priors_ui(model)
 discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]

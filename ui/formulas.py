@@ -21,7 +21,8 @@ from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 __all__ = [
     "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
     "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num", "count_table", "cell_terms_of",
-    "unreduced", "smoothing_formula", "density_latex",
+    "unreduced", "smoothing_formula", "density_latex", "cpt_unreduced", "factor_counts", "factor_rows",
+    "evidence_fraction", "totals_rows", "word_rows", "explain_equations",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
@@ -136,6 +137,13 @@ def _plain(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
+def cpt_unreduced(model: Any, column: str) -> pd.DataFrame:
+    """A discrete CPT as counted: every cell '(N + a)/(n_c + A)' unreduced, then reduced ('3/9 = 1/3')."""
+    probs = model.cpt(column)
+    cells = [[unreduced(cell_terms_of(model, column, v, c)) for c in probs.columns] for v in probs.index]
+    return pd.DataFrame(cells, index=probs.index, columns=probs.columns)
+
+
 def smoothing_formula(smoothing: Any, k: int, positive: bool | None = None) -> tuple[str, str, str]:
     """(numerator symbol, denominator symbol, name) of the estimate under ``smoothing``, as the
     notes write it: l in seed 000, m and p in seed 003, a and b in seed 002."""
@@ -229,3 +237,180 @@ def probability_label(model: Any, column: str) -> str:
     Bernoulli text column (seed 002), else P(w | c) (seed 000, Eq. 10)."""
     bernoulli = getattr(model.features_[column], "event_model", "multinomial") == "bernoulli"
     return "P(w present | c)" if bernoulli else "P(w | c)"
+
+
+# ----------------------------------------------------------------------------- Explain, exact end to end
+
+
+def _prior_counts(model: Any, cls: Any) -> str:
+    """P(c) as counted: n_c/n (or (n_c + a)/(n + K a) with a Dirichlet pseudo-count)."""
+    if model.priors == "uniform":
+        return f"1/{len(model.classes_)}"
+    if isinstance(model.priors, dict):
+        return "given"
+    i = list(model.classes_).index(cls)
+    n_c, n = Fraction(model.class_counts_[i]).limit_denominator(), Fraction(model.class_counts_.sum()).limit_denominator()
+    a = to_fraction(model.prior_alpha) if model.prior_alpha else Fraction(0)
+    return f"{_plain(n_c + a)}/{_plain(n + len(model.classes_) * a)}"
+
+
+def factor_counts(model: Any, name: str, value: Any, kind: str, cls: Any) -> str:
+    """One used factor for one class as counted or as its density with numbers: '3/9',
+    '(7/18)^2', 'N(6; 5.855, 0.02628)', 'λ = 2.5'; '' where the factor has no such form."""
+    if name == "prior":
+        return _prior_counts(model, cls)
+    if kind in ("categorical", "bernoulli"):
+        return unreduced(cell_terms_of(model, name, value, cls)).split(" = ")[0]
+    if kind == "multinomial":
+        raw = unreduced(cell_terms_of(model, name, name, cls)).split(" = ")[0]
+        return f"({raw})^{fmt_number(float(value))}"
+    if kind == "gaussian":
+        row = model.gaussian(name).loc[cls]
+        return f"N({fmt_number(float(value))}; {fmt_number(row['mean'])}, {fmt_number(row['var'])})"
+    if kind == "poisson":
+        return f"Poisson({fmt_number(float(value))}; λ = {fmt_number(model.parameters(name).loc[cls, 'lambda'])})"
+    if kind == "text":
+        return "∏ words (below)"
+    return ""
+
+
+def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
+    """The factor table, wide: per class the factor as counted (3/9), reduced (1/3), as a decimal
+    and as a natural log, side by side   [seed 000, Eq. 5, 22]."""
+    probs, logs, fracs = e.probabilities, e.logs, e.fractions
+    kinds = e.factors["kind"]
+    out: dict[str, list[str]] = {"value": [], "status": []}
+    for c in classes:
+        for part in ("counts", "fraction", "decimal", "log"):
+            out[f"{c} {part}"] = []
+    for name, row in e.factors.iterrows():
+        used = row["status"] == "used"
+        value = row["value"]
+        shown = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else _short(value)
+        if kinds[name] == "bernoulli" and used:
+            shown += " (= 1)" if str(model.cpt(name).index[-1]) == str(value) else " (= 0)"
+        out["value"].append(shown)
+        out["status"].append(row["status"])
+        for c in classes:
+            f = fracs.loc[name, c]
+            out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c) if used else "")
+            out[f"{c} fraction"].append(fmt_fraction(f) if used and f is not None else "")
+            out[f"{c} decimal"].append(fmt_number(probs.loc[name, c]) if used else "")
+            out[f"{c} log"].append(fmt_log(logs.loc[name, c]) if used else "")
+    return pd.DataFrame(out, index=pd.Index([str(i) for i in e.factors.index], name="factor"))
+
+
+def _short(v: Any, limit: int = 40) -> str:
+    s = str(v)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def evidence_fraction(e: Any) -> Fraction | None:
+    """P(x) = sum_c P(c) prod_a P(x_a | c) as a fraction (None if some factor is not rational)."""
+    joint = list(e.joint_fractions)
+    return None if any(j is None for j in joint) else sum(joint, Fraction(0))
+
+
+def totals_rows(e: Any, classes: list[Any]) -> pd.DataFrame:
+    """The joint P(c) prod P(x_a | c), P(x) and the posterior per class, as fraction, decimal and
+    log side by side. With P(x) = 0 (every class impossible) the posterior is 0/0: the prior is
+    shown in its place and the row says so."""
+    joint_f, post_f = e.joint_fractions, e.posterior_fractions
+    evidence = evidence_fraction(e)
+    posterior_label = "prior in place of 0/0" if e.undetermined else "posterior P(c | x)"
+    rows = {"joint P(c)·∏P(x_a | c)": [], "evidence P(x)": [], posterior_label: []}
+    columns = []
+    for c in classes:
+        columns += [f"{c} fraction", f"{c} decimal", f"{c} log"]
+        rows["joint P(c)·∏P(x_a | c)"] += [fmt_fraction(joint_f[c]) if joint_f[c] is not None else "",
+                                            fmt_number(e.joint[c]), fmt_log(e.joint_log[c])]
+        rows["evidence P(x)"] += [fmt_fraction(evidence) if evidence is not None else "", fmt_number(e.evidence),
+                                  fmt_log(e.log_evidence)]
+        post = post_f[c] if not e.undetermined else None
+        rows[posterior_label] += [fmt_fraction(post) if post is not None else "", fmt_number(e.posterior[c]),
+                                  fmt_log(np.log(e.posterior[c]) if e.posterior[c] > 0 else -np.inf)]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+
+
+def word_rows(model: Any, column: str, words: pd.DataFrame, classes: list[Any]) -> pd.DataFrame:
+    """One row per distinct word of a document: its count in the document, then per class its
+    training count, status (used, UNK or unseen, per class: seed 004's UNK is per class),
+    P(w | c) as counted and reduced, and the contribution count × log P(w | c)."""
+    spec = model.features_[column]
+    per_class_unk = getattr(spec, "vocabulary", "global") == "per_class_unk"
+    multinomial = getattr(spec, "event_model", "multinomial") == "multinomial" and not getattr(spec, "complement", False)
+    counts = model.counts(column)
+    exact = model.cpt(column, exact=True) if multinomial and not per_class_unk else None
+    labels = [str(c) for c in classes]
+    out: dict[str, list[Any]] = {"word": [], "× in doc": []}
+    for c in labels:
+        for part in ("training count", "status", "P(w | c)", "decimal", "contribution"):
+            out[f"{c} {part}"] = []
+    for _, w in words.iterrows():
+        term = w["term"]
+        known = term in counts.index
+        out["word"].append(term)
+        out["× in doc"].append(int(w["count"]))
+        for c, label in zip(classes, labels):
+            n = float(counts.loc[term, c]) if known else 0.0
+            if not known:
+                status = w["status"]
+            elif per_class_unk and n == 0:
+                status = "UNK"
+            else:
+                status = "used"
+            log = w.get(f"log[{label}]", np.nan)
+            out[f"{label} training count"].append(num(n) if known else "–")
+            out[f"{label} status"].append(status)
+            if exact is not None and known:
+                out[f"{label} P(w | c)"].append(unreduced(cell_terms_of(model, column, term, c)))
+            else:
+                out[f"{label} P(w | c)"].append("")
+            out[f"{label} decimal"].append(fmt_number(np.exp(log)) if np.isfinite(log) else "")
+            out[f"{label} contribution"].append(fmt_log(w.get(f"contribution[{label}]", np.nan)))
+    return pd.DataFrame(out)
+
+
+def _exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10) -> str:
+    """A fraction with its decimal beside it (\\frac{8}{9} \\approx 0.8889), or the decimal alone."""
+    if f is None:
+        return num(decimal)
+    shown = num(f, max_digits=max_digits)
+    if not shown.startswith(r"\frac") and not shown.lstrip("-").isdigit():
+        return num(decimal)
+    return shown if f.denominator == 1 else rf"{shown} \approx {num(decimal)}"
+
+
+def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int = 12) -> list[str]:
+    """The posterior of one example as equations, one string each, every number the explanation's:
+    the joint of each class as a product of its factors, the density of each Gaussian factor with
+    its numbers, the evidence P(x) and the posterior of each class, as fractions where rational
+    [seed 000, Eq. 3-5, 12; seed 004: posterior = likelihood × prior / normalisation]."""
+    equations = []
+    used = e.used
+    for c in classes:
+        terms = [num(e.fractions.loc[n, c] if e.fractions.loc[n, c] is not None else e.probabilities.loc[n, c],
+                     max_digits=6) for n in used]
+        product = r" \cdot ".join(terms[:max_terms]) + (r" \cdots" if len(terms) > max_terms else "")
+        cl = latex_text(c)
+        equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
+                         + _exact_or_decimal(e.joint_fractions[c], float(e.joint[c])))
+    kinds = e.factors["kind"]
+    for n in used:
+        if kinds[n] in ("gaussian", "poisson"):
+            for c in classes:
+                equations.append(density_latex(model, n, float(e.factors.loc[n, "value"]), c))
+    evidence = evidence_fraction(e)
+    joints = " + ".join(num(e.joint_fractions[c], max_digits=10) if e.joint_fractions[c] is not None
+                        else num(float(e.joint[c])) for c in classes)
+    equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
+                     + _exact_or_decimal(evidence, e.evidence))
+    if e.undetermined:
+        equations.append(r"P(x) = 0:\ P(c \mid x) = \tfrac{0}{0} \text{ is undefined; the prior } P(c) "
+                         r"\text{ stands in for it}")
+        return equations
+    for c in classes:
+        cl = latex_text(c)
+        equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
+                         + _exact_or_decimal(e.posterior_fractions[c], float(e.posterior[c])))
+    return equations
