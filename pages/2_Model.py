@@ -213,12 +213,14 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     col = st.selectbox("Feature", columns, format_func=str, key="model.gauss_feature")
     fits = model.gaussian(col)
     df = ui.frame()
-    left, right = st.columns([3, 2])
-    plot = gaussian_fit_plot(model, col, df)
-    left.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
-    right.dataframe(fits, key="model.gauss_table")
-    cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
+    x_star = ui.state.as_float(ss.get("query", {}).get(col), float("nan"))   # the Explain page's test example
+    plot = gaussian_fit_plot(model, col, df, x_star=x_star)
+    st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
+    st.dataframe(fits, key="model.gauss_table", width="stretch")   # full width: no column cut off
+    cls = st.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
+    if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
+        st.latex(formulas.density_latex(model, col, x_star, cls))
 
 
 def _poisson_ui(model: Any, columns: list[str]) -> None:

@@ -139,3 +139,14 @@ def test_word_counts_example_is_multinomial_with_powers_of_theta():
     assert factors.loc["vote", "sport counts"] == "(2/18)^2"
     assert factors.loc["vote", "politics fraction"] == "49/289"
     assert re.search(r"P\(\\text\{sport\} \\mid x\).*\\frac\{83521\}\{136009\}", " ".join(latex(at)))
+
+
+def test_model_gaussian_fit_marks_x_star_and_computes_its_density():
+    import json
+
+    at = open_page(start("gender"), "Model")
+    chart = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if "x*" in c.proto.spec][0]
+    names = [t.get("name", "") for t in chart["data"]]
+    assert any(n.endswith("at x*") for n in names)
+    at.selectbox(key="model.gauss_class").set_value("male").run()
+    assert any(r"\mathcal{N}(6;\, 5.855,\, 0.02628)" in s and s.endswith("= 1.65") for s in latex(at))

@@ -53,6 +53,15 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
         fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
                                  name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
                                  line=dict(color=shade, width=2), legendgroup=name))
+        marks = plot.marks[plot.marks["class"] == cls] if plot.marks is not None else None
+        if marks is not None and len(marks):
+            fig.add_trace(go.Scatter(x=marks["x"], y=marks["density"], mode="markers+text",
+                                     text=[f"p(x* | {name}) = {v:.4g}" for v in marks["density"]],
+                                     textposition="top right", marker=dict(color=shade, size=11, symbol="x"),
+                                     name=f"{name} at x*", legendgroup=name))
+    if plot.marks is not None and len(plot.marks):
+        fig.add_vline(x=float(plot.marks["x"].iloc[0]), line_dash="dash", line_color="#555",
+                      annotation_text="x*", annotation_position="top")
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
                       **layout(360))
     return fig
