@@ -60,3 +60,86 @@ def test_cell_terms_keep_the_counts_unreduced():
     assert (terms.numerator, terms.denominator, terms.value) == (3, 9, F(1, 3))
     terms = cell_terms(np.array([[0.0, 4.0], [5.0, 1.0], [0.0, 4.0]]), 0, 0, nbapp.MEstimate(2, p=0.5))
     assert (terms.numerator, terms.denominator) == (1, 7)
+
+
+# ----------------------------------------------------------------------------- lessons: the claimed direction
+
+
+def test_linear_lesson_notes_form_is_w_ber_b_ber_on_stolen_cars():
+    import math
+
+    import numpy as np
+
+    ex, df = example("stolen_cars"), load_example("stolen_cars")
+    model = nbapp.NaiveBayes(ex.feature_specs(), alpha=1).fit(df, target="Stolen")
+    notes = model.linear_form().notes_form()
+    assert notes.positive == "Yes" and notes.kinds == ("BER",)
+    assert dict(notes.ones) == {"Color": "Red", "Type": "SUV", "Origin": "Domestic"}
+    # theta = (N + 1) / (N_c + 2): Red | Yes 4/7, Red | No 3/7 -> w = log (4/7 * 4/7) / (3/7 * 3/7)
+    assert notes.weights["Color"] == pytest.approx(math.log(16 / 9))
+    theta = {"Yes": {"Color": 4 / 7, "Type": 2 / 7, "Origin": 3 / 7}, "No": {"Color": 3 / 7, "Type": 4 / 7, "Origin": 4 / 7}}
+    b = math.log(1) + sum(math.log((1 - theta["Yes"][c]) / (1 - theta["No"][c])) for c in theta["Yes"])
+    assert notes.bias == pytest.approx(b)
+    np.testing.assert_allclose(notes.decision_function(df), model.linear_form().decision_function(df))
+
+
+def test_linear_lesson_notes_form_is_w_gnb_b_gnb_with_shared_variance():
+    import math
+
+    import numpy as np
+
+    ex, df = example("gender"), load_example("gender")
+    model = nbapp.NaiveBayes(ex.features, variance="pooled").fit(df, target="Gender")
+    notes = model.linear_form().notes_form()
+    assert notes.kinds == ("GNB",) and notes.positive == "male"
+    b = math.log(1.0)
+    for column in ex.features:
+        fit = model.gaussian(column)
+        var = float(fit.loc["male", "var"])
+        assert float(fit.loc["female", "var"]) == pytest.approx(var)
+        mu_p, mu_n = float(fit.loc["male", "mean"]), float(fit.loc["female", "mean"])
+        assert notes.weights[column] == pytest.approx((mu_p - mu_n) / var)
+        b += (mu_n**2 - mu_p**2) / (2 * var)
+    assert notes.bias == pytest.approx(b) and abs(notes.bias) > 1      # a number, not +0.0000
+    np.testing.assert_allclose(notes.decision_function(df), model.linear_form().decision_function(df))
+
+
+def test_duplicate_lesson_pushes_the_posterior_towards_the_copied_feature_s_class():
+    # tennis at l = 1 (posterior 0.56): every copy of a feature moves P(favoured | x) towards 1
+    from nbapp.lessons.covariance import duplicate_feature_effect, favoured_class
+
+    ex, df = example("tennis14"), load_example("tennis14")
+    model = nbapp.NaiveBayes(ex.features, alpha=1).fit(df, target="Play")
+    assert favoured_class(model, ex.query, "Outlook") == "Yes"
+    assert favoured_class(model, ex.query, "Humidity") == "No"
+    for column in ex.features:
+        side = favoured_class(model, ex.query, column)
+        effect = duplicate_feature_effect(model, df, ex.query, column, copies=(0, 1, 2, 3, 5))
+        path = effect.posterior[side].to_numpy()
+        assert (path[1:] > path[:-1]).all() and path[-1] > 0.85, column
+        assert effect.mean_confidence.iloc[-1] > effect.mean_confidence.iloc[0]
+
+
+def test_prior_lesson_shows_signed_log_odds_and_never_an_infinite_total():
+    import math
+
+    from nbapp.lessons.prior_evidence import moved_priors, prior_vs_evidence
+    from ui.lessons import prior_evidence_bar
+
+    ex, df = example("bikes"), load_example("bikes")
+    model = nbapp.NaiveBayes(ex.features, alpha=0).fit(df, target="bike", weight="count")
+    e = model.explain(ex.query)
+    split = prior_vs_evidence(e, "veoride", "private")
+    assert split.log_prior_ratio == pytest.approx(math.log(20 / 80))          # the prior says private
+    assert split.log_likelihood_ratio > 0 and split.log_posterior_ratio > 0   # teal says veoride, and wins
+    fig = prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, "veoride", "private")
+    bars = list(fig.data[0].y) + list(fig.data[1].y)
+    assert bars[0] < 0 < bars[1] and bars[-1] == pytest.approx(split.log_posterior_ratio)
+    two_percent = model.with_priors(dict(moved_priors(e, "veoride", 0.02))).explain(ex.query)
+    assert prior_vs_evidence(two_percent, "veoride", "private").prior_dominates      # seed 004: now private
+    tennis = nbapp.NaiveBayes(example("tennis14").features, alpha=0).fit(load_example("tennis14"), target="Play")
+    t = tennis.explain(example("tennis14").query)
+    split = prior_vs_evidence(t, "Yes", "No")
+    fig = prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, "Yes", "No")
+    assert "inf" not in fig.layout.title.text and "decides alone for Yes" in fig.layout.title.text
+    assert all(math.isfinite(v) for trace in fig.data for v in trace.y)
