@@ -125,12 +125,16 @@ class BetaPrior:
         _check_binary(k)
         return to_fraction(self.a) + to_fraction(self.b)
 
-    def mode(self, count: float, n: float) -> float:
-        """The MAP estimate proper, the mode of the Beta posterior: (N + a - 1) / (N + a + b - 2)
-        [seed 002]; NaN where undefined (a + b + N <= 2). The seed's boxed (N + a) / (N + a + b),
-        which the model uses, is the posterior *mean*."""
-        den = n + self.a + self.b - 2
-        return float("nan") if den <= 0 else max(0.0, min(1.0, (count + self.a - 1) / den))
+    def mode(self, count: float, n: float) -> Fraction | None:
+        """The MAP estimate proper, the mode of the Beta(N + a, n - N + b) posterior:
+        (N + a - 1) / (n + a + b - 2)   [seed 002]; None where the posterior has no single mode
+        inside [0, 1] (a shape below 1). The seed's boxed (N + a) / (N + a + b), which the model
+        uses, is the posterior *mean*: the two agree only as N grows."""
+        top = to_fraction(count) + to_fraction(self.a) - 1
+        den = to_fraction(n) + to_fraction(self.a) + to_fraction(self.b) - 2
+        if top < 0 or den - top < 0 or den <= 0:
+            return None
+        return top / den
 
     def describe(self) -> str:
         return f"Beta(a = {self.a:g}, b = {self.b:g}) prior"

@@ -11,6 +11,7 @@ import ui
 from nbapp.densities import gaussian_fit_plot, poisson_fit_plot
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
+from nbapp.smoothing import BetaPrior
 from ui import charts, formulas, teaching, textviews
 
 ui.ensure_state()
@@ -196,10 +197,22 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
     st.latex(formulas.cpt_cell_latex(model, col, value, cls, ui.settings()))
+    if isinstance(model.smoothing_of(col), BetaPrior):
+        _beta_mode_ui(model, col)
     cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),
                                 lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
+
+
+def _beta_mode_ui(model: Any, col: str) -> None:
+    """Seed 002 calls (N + a)/(N + a + b) the MAP estimate; it is the posterior mean. The mode beside it."""
+    st.markdown(f"**Posterior mean and mode of θ = P({ui.md(col)} = {ui.md(model.cpt(col).index[-1])} | c)** "
+                "under the Beta(a, b) prior")
+    st.dataframe(teaching.in_display_order(formulas.beta_mean_and_mode(model, col).T).T, key="model.beta_mode")
+    st.caption("Seed 002 names (N + a)/(N + a + b) the MAP estimate; strictly it is the mean of the Beta posterior, "
+               "and the model uses it. The MAP estimate proper is the posterior's mode, (N + a − 1)/(N + a + b − 2); "
+               "the two agree as the counts grow, and with a = b = 1 the mode is the MLE N / n_c.")
 
 
 def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:

@@ -143,3 +143,11 @@ def test_prior_lesson_shows_signed_log_odds_and_never_an_infinite_total():
     fig = prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, "Yes", "No")
     assert "inf" not in fig.layout.title.text and "decides alone for Yes" in fig.layout.title.text
     assert all(math.isfinite(v) for trace in fig.data for v in trace.y)
+
+
+def test_beta_prior_mode_is_seed_002_map_beside_the_mean():
+    # Red | Yes: N = 3 of 5, Beta(2, 1): mean (3 + 2)/(5 + 3) = 5/8 (used), mode (3 + 1)/(5 + 1) = 2/3
+    prior = nbapp.BetaPrior(2, 1)
+    assert prior.mode(3, 5) == F(2, 3)
+    assert nbapp.BetaPrior(1, 1).mode(3, 5) == F(3, 5)          # a = b = 1: the mode is the MLE
+    assert nbapp.BetaPrior(0.5, 0.5).mode(0, 5) is None          # shape below 1: no interior mode

@@ -150,3 +150,14 @@ def test_model_gaussian_fit_marks_x_star_and_computes_its_density():
     assert any(n.endswith("at x*") for n in names)
     at.selectbox(key="model.gauss_class").set_value("male").run()
     assert any(r"\mathcal{N}(6;\, 5.855,\, 0.02628)" in s and s.endswith("= 1.65") for s in latex(at))
+
+
+def test_beta_prior_shows_the_posterior_mode_beside_the_mean():
+    at = open_page(start("stolen_cars"), "Model")
+    at.radio(key="_model_smoothing").set_value("beta").run()
+    at.number_input(key="_model_beta_a").set_value(2.0).run()
+    at.number_input(key="_model_beta_b").set_value(1.0).run()
+    modes = table(at, lambda df: "mode (N + a − 1)/(n_c + a + b − 2)" in df.columns)
+    assert modes.loc["Yes", "mode (N + a − 1)/(n_c + a + b − 2)"] == "2/3"
+    assert modes.loc["Yes", "mean (N + a)/(n_c + a + b), used"] == "5/8"
+    assert list(modes.index) == ["Yes", "No"]

@@ -21,7 +21,7 @@ from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 __all__ = [
     "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
     "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num", "count_table", "cell_terms_of",
-    "unreduced", "smoothing_formula", "density_latex", "cpt_unreduced", "factor_counts", "factor_rows",
+    "unreduced", "beta_mean_and_mode", "smoothing_formula", "density_latex", "cpt_unreduced", "factor_counts", "factor_rows",
     "evidence_fraction", "totals_rows", "word_rows", "explain_equations",
 ]
 
@@ -142,6 +142,22 @@ def cpt_unreduced(model: Any, column: str) -> pd.DataFrame:
     probs = model.cpt(column)
     cells = [[unreduced(cell_terms_of(model, column, v, c)) for c in probs.columns] for v in probs.index]
     return pd.DataFrame(cells, index=probs.index, columns=probs.columns)
+
+
+def beta_mean_and_mode(model: Any, column: str) -> pd.DataFrame:
+    """Per class, θ = P(x = 1 | c) of a Bernoulli feature under its Beta(a, b) prior: the posterior
+    mean (N + a)/(N + a + b) that the model uses (seed 002's boxed formula) beside the posterior's
+    mode (N + a − 1)/(N + a + b − 2), the MAP estimate in the strict sense."""
+    prior = model.smoothing_of(column)
+    positive = model.cpt(column).index[-1]
+    rows = {}
+    for c in model.cpt(column).columns:
+        terms = cell_terms_of(model, column, positive, c)
+        mode = prior.mode(float(terms.count), float(terms.n))
+        rows[c] = {"N (x = 1)": num(terms.count), "n_c": num(terms.n),
+                   "mean (N + a)/(n_c + a + b), used": unreduced(terms),
+                   "mode (N + a − 1)/(n_c + a + b − 2)": "–" if mode is None else fmt_fraction(mode)}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def smoothing_formula(smoothing: Any, k: int, positive: bool | None = None) -> tuple[str, str, str]:
