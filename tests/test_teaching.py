@@ -151,3 +151,34 @@ def test_beta_prior_mode_is_seed_002_map_beside_the_mean():
     assert prior.mode(3, 5) == F(2, 3)
     assert nbapp.BetaPrior(1, 1).mode(3, 5) == F(3, 5)          # a = b = 1: the mode is the MLE
     assert nbapp.BetaPrior(0.5, 0.5).mode(0, 5) is None          # shape below 1: no interior mode
+
+
+def test_three_way_split_is_stratified_and_disjoint():
+    import numpy as np
+
+    from nbapp.lessons.three_way import three_way_split
+
+    y = np.array(["a"] * 50 + ["b"] * 30)
+    part = three_way_split(y, dev_size=0.2, test_size=0.2, seed=3)
+    for cls, n in (("a", 50), ("b", 30)):
+        counts = {p: int(((part == p) & (y == cls)).sum()) for p in ("train", "development", "test")}
+        assert counts == {"train": n - 2 * round(0.2 * n), "development": round(0.2 * n), "test": round(0.2 * n)}
+    with pytest.raises(nbapp.DataError, match="sum to less than 1"):
+        three_way_split(y, dev_size=0.5, test_size=0.5)
+
+
+def test_development_data_chooses_l_and_the_test_data_is_scored_once_after():
+    # seed 004: train estimates, development tunes, test evaluates the chosen model only
+    from nbapp.evaluate import log_proba_for_scoring, score
+    from nbapp.lessons.three_way import three_way_split, tune_on_development
+
+    ex, df = example("tennis14"), load_example("tennis14")
+    make = lambda l: nbapp.NaiveBayes(ex.features, alpha=l)  # noqa: E731
+    tuning = tune_on_development(make, df, "Play", candidates=(0.0, 1.0, 5.0), seed=0)
+    best = tuning.table["dev_accuracy"].max()
+    assert tuning.table.loc[tuning.chosen, "dev_accuracy"] == best
+    assert sum(tuning.sizes.values()) == 14
+    part = three_way_split(df["Play"], seed=0)
+    final = make(tuning.chosen).fit(df[part == "train"], target="Play")
+    test = df[part == "test"]
+    assert tuning.test_accuracy == score(test["Play"], log_proba_for_scoring(final, test)).accuracy

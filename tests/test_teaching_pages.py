@@ -161,3 +161,20 @@ def test_beta_prior_shows_the_posterior_mode_beside_the_mean():
     assert modes.loc["Yes", "mode (N + a − 1)/(n_c + a + b − 2)"] == "2/3"
     assert modes.loc["Yes", "mean (N + a)/(n_c + a + b), used"] == "5/8"
     assert list(modes.index) == ["Yes", "No"]
+
+
+def test_evaluate_tunes_l_on_development_data_and_scores_the_test_once():
+    from nbapp.examples import example, load_example
+    from nbapp.lessons.three_way import tune_on_development
+    import nbapp
+
+    at = open_page(start("sms_spam"), "Evaluate")
+    at.button(key="eval.three_run").click().run()
+    assert not at.exception
+    ex = example("sms_spam")
+    expected = tune_on_development(lambda l: nbapp.NaiveBayes(ex.features, alpha=l), load_example("sms_spam"),
+                                   "label")
+    chosen = [m.value for m in at.metric if m.label.startswith("Chosen")]
+    assert chosen == [f"{expected.chosen:g}"]
+    assert [m.value for m in at.metric if m.label.startswith("Test accuracy")] == [f"{expected.test_accuracy:.3f}"]
+    assert any(m.label.startswith("Chosen α") for m in at.metric)     # seed 004 names it α

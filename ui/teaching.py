@@ -72,3 +72,50 @@ def positives_ui(model: Any, frame: pd.DataFrame) -> None:
 
 def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted({**dict(pairs), column: value}.items(), key=lambda kv: str(kv[0])))
+
+
+def three_way_ui() -> None:
+    """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
+    import dataclasses
+
+    from nbapp.errors import DataError
+    from nbapp.lessons.three_way import tune_on_development
+    from nbapp.propose import check_target
+    from ui.state import class_list, features, fit_key, frame, make_model
+    from ui.widgets import show_error
+
+    ss = st.session_state
+    st.subheader("Training, development and test data (seed 004)")
+    st.caption("Training rows estimate the counts, development rows choose the smoothing "
+               f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.")
+    left, middle, right = st.columns(3)
+    dev = left.slider("Development share", 0.1, 0.4, 0.2, 0.05, key="eval.three_dev")
+    test = middle.slider("Test share", 0.1, 0.4, 0.2, 0.05, key="eval.three_test")
+    seed = right.number_input("Seed", min_value=0, value=0, step=1, key="eval.three_seed")
+    key = (fit_key(), dev, test, int(seed))
+    if st.button("Tune on the development data", key="eval.three_run", icon=":material/tune:"):
+        df, target, config = frame(), ss["target"], settings()
+        feats, classes = features(), class_list(df, target)
+        lidstone = dataclasses.replace(config, smoothing="lidstone")
+        try:
+            data, _ = check_target(df, target)
+            ss["eval_three_way"] = (key, tune_on_development(
+                lambda l: make_model(feats, dataclasses.replace(lidstone, alpha=l), classes), data, target,
+                dev_size=dev, test_size=test, seed=int(seed), weight=ss.get("weight")))
+        except DataError as err:
+            show_error(err)
+            return
+    stored = ss.get("eval_three_way")
+    if stored is None or stored[0] != key:
+        return
+    result = stored[1]
+    symbol = smoothing_symbol()
+    shown = result.table.rename_axis(symbol).rename(columns={
+        "train_accuracy": "training accuracy", "dev_accuracy": "development accuracy",
+        "dev_log_loss": "development log-loss"})
+    st.dataframe(shown, key="eval.three_table")
+    c1, c2, c3 = st.columns(3)
+    c1.metric(f"Chosen {symbol} (best on development)", f"{result.chosen:g}")
+    c2.metric("Test accuracy (once, chosen model)", f"{result.test_accuracy:.3f}")
+    c3.metric("Rows: training / development / test",
+              " / ".join(str(result.sizes[p]) for p in ("train", "development", "test")))
