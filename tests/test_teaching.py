@@ -182,3 +182,21 @@ def test_development_data_chooses_l_and_the_test_data_is_scored_once_after():
     final = make(tuning.chosen).fit(df[part == "train"], target="Play")
     test = df[part == "test"]
     assert tuning.test_accuracy == score(test["Play"], log_proba_for_scoring(final, test)).accuracy
+
+
+def test_export_puts_each_equation_on_its_own_line_in_markdown_and_latex():
+    from nbapp.lessons.worked_example import worked_example_latex, worked_example_markdown
+
+    ex = example("tennis14")
+    model = nbapp.NaiveBayes(ex.features, alpha=1).fit(load_example("tennis14"), target="Play")
+    e = model.explain(ex.query)
+    lines = worked_example_markdown(e, model=model).splitlines()
+    equations = [i for i, line in enumerate(lines) if line.startswith("$$")]
+    assert len(equations) >= 9
+    assert all(line.endswith("$$") for line in (lines[i] for i in equations))
+    assert all(lines[i + 1] == "" for i in equations if i + 1 < len(lines))     # a paragraph each
+    tex = worked_example_latex(e, model=model, title="Tennis_100%").splitlines()
+    displayed = [line for line in tex if line.startswith(r"\[")]
+    assert len(displayed) == len(equations) and all(line.endswith(r"\]") for line in displayed)
+    assert r"\section*{Tennis\_100\%}" in tex and r"\subsection*{5. Posterior}" in tex
+    assert any(r"\frac{784}{1389}" in line for line in displayed)
