@@ -13,9 +13,11 @@ from nbapp.errors import DataError
 from ui import charts, formulas, teaching
 
 ui.ensure_state()
-ui.sidebar_summary()
-ui.page_header("Explain", "Pick a row of the data (click it) or set the values below; the posterior is "
-               "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
+presenting = teaching.presentation_toggle()
+if not presenting:
+    ui.sidebar_summary()
+    ui.page_header("Explain", "Pick a row of the data (click it) or set the values below; the posterior is "
+                   "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
 
 ss = st.session_state
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
@@ -197,5 +199,28 @@ def explain_ui(model: Any) -> None:
     _words_ui(model, e, classes)
 
 
+def presentation_ui(model: Any) -> None:
+    """One 1280x720 screen for a projector: x, the factor table and totals beside the equations."""
+    row = teaching.query_row(model)
+    try:
+        e = model.explain(row)
+    except DataError as err:
+        ui.show_error(err)
+        return
+    classes = teaching.display_classes(list(e.classes))
+    st.markdown(teaching.query_caption(row))
+    factors = formulas.factor_rows(model, e, classes)
+    st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors), width="stretch")
+    left, right = st.columns([1, 1])
+    with left:
+        st.dataframe(formulas.totals_rows(e, classes), key="explain.totals", height=38 + 35 * 3)
+    with right:
+        for eq in formulas.explain_equations(model, e, classes, max_terms=6):
+            st.latex(eq)
+
+
 model = ui.require_model()
-explain_ui(model)
+if presenting:
+    presentation_ui(model)
+else:
+    explain_ui(model)

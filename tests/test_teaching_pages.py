@@ -178,3 +178,17 @@ def test_evaluate_tunes_l_on_development_data_and_scores_the_test_once():
     assert chosen == [f"{expected.chosen:g}"]
     assert [m.value for m in at.metric if m.label.startswith("Test accuracy")] == [f"{expected.test_accuracy:.3f}"]
     assert any(m.label.startswith("Chosen α") for m in at.metric)     # seed 004 names it α
+
+
+def test_presentation_mode_shows_only_x_the_tables_and_the_equations():
+    at = open_page(start(), "Explain")
+    at.toggle(key="_presentation").set_value(True).run()
+    assert not at.exception
+    assert at.session_state["presentation"] is True
+    assert len(at.dataframe) == 2 and len(at.selectbox) == 0        # no row picker, no inputs
+    assert any(r"P(\text{Yes} \mid x)" in s for s in latex(at))
+    assert not at.sidebar.markdown                                  # the sidebar summary is not drawn
+    css = [el for el in at.get("html")]
+    assert css and all("{user" not in el.proto.body for el in css)
+    at.toggle(key="_presentation").set_value(False).run()
+    assert len(at.selectbox) >= 4

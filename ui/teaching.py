@@ -119,3 +119,50 @@ def three_way_ui() -> None:
     c2.metric("Test accuracy (once, chosen model)", f"{result.test_accuracy:.3f}")
     c3.metric("Rows: training / development / test",
               " / ".join(str(result.sizes[p]) for p in ("train", "development", "test")))
+
+
+# --------------------------------------------------------------------------- presentation mode
+
+#: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
+#: use the whole width with small margins, and enlarge the text and the equations for a projector.
+PRESENTATION_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="collapsedControl"],
+header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
+[data-testid="stStatusWidget"], footer { display: none !important; }
+[data-testid="stMainBlockContainer"], .block-container { padding: 0.4rem 1.2rem 0.4rem 1.2rem !important;
+  max-width: 100% !important; }
+[data-testid="stMain"] { font-size: 1.15rem; }
+[data-testid="stMarkdownContainer"] p { font-size: 1.15rem; margin-bottom: 0.2rem; }
+.katex-display { margin: 0.45rem 0 !important; }
+.katex { font-size: 1.12em !important; }
+[data-testid="stVerticalBlock"] { gap: 0.35rem !important; }
+</style>"""
+
+
+def presentation_toggle() -> bool:
+    """The presentation-mode switch (kept in session state under a plain key); True when on."""
+    ss = st.session_state
+    ss.setdefault("presentation", False)
+    _, right = st.columns([4, 1])
+    with right:
+        synced(st.toggle, "Presentation mode", key="_presentation", value=bool(ss["presentation"]),
+               on_set=lambda v: ss.update(presentation=bool(v)),
+               help="Hide the sidebar and the inputs; the factor table and the equations of this example on one "
+                    "screen, in large type (1280x720).")
+    if ss["presentation"]:
+        st.html(PRESENTATION_CSS)
+    return bool(ss["presentation"])
+
+
+def query_row(model: Any) -> dict[str, Any]:
+    """The test example as set on the Explain page (missing features as NaN), without its inputs."""
+    ss = st.session_state
+    query, missing = ss.get("query", {}), ss.get("query_missing", set())
+    return {c: (float("nan") if c in missing or c not in query else query[c]) for c in model.features_}
+
+
+def query_caption(row: dict[str, Any]) -> str:
+    """x as one line of Markdown: 'x = (Outlook = Overcast, Temperature = Hot, ...)'."""
+    shown = [f"{md(c)} = {md(v if len(str(v)) <= 30 else str(v)[:29] + '…')}" for c, v in row.items()
+             if not (isinstance(v, float) and v != v)]
+    return "**x** = (" + ", ".join(shown) + ")"
