@@ -200,3 +200,14 @@ def test_export_puts_each_equation_on_its_own_line_in_markdown_and_latex():
     assert len(displayed) == len(equations) and all(line.endswith(r"\]") for line in displayed)
     assert r"\section*{Tennis\_100\%}" in tex and r"\subsection*{5. Posterior}" in tex
     assert any(r"\frac{784}{1389}" in line for line in displayed)
+
+
+def test_declared_order_orders_the_display_only_and_undeclared_values_keep_the_model_order():
+    from nbapp.ordering import in_declared_order, sort_values
+
+    assert in_declared_order(["No", "Yes"], ("Yes", "No")) == ["Yes", "No"]
+    assert in_declared_order(["No", "Yes"], ()) == ["No", "Yes"]                  # an upload: the model's order
+    assert in_declared_order([1, 2, 10], ("10",)) == [1, 2, 10]                    # keys compare by type
+    assert in_declared_order(["a", "b", "c"], ("c", "zz")) == ["c", "a", "b"]
+    model = _tennis(alpha=0)
+    assert list(model.classes_) == sort_values(["Yes", "No"]) == ["No", "Yes"]    # one class-order rule

@@ -192,3 +192,13 @@ def test_presentation_mode_shows_only_x_the_tables_and_the_equations():
     assert css and all("{user" not in el.proto.body for el in css)
     at.toggle(key="_presentation").set_value(False).run()
     assert len(at.selectbox) >= 4
+
+
+def test_an_upload_is_shown_in_the_model_s_class_order():
+    at = start()
+    at.radio(key="_data_mode").set_value("Upload a file").run()
+    data = b"colour,label\nred,yes\nblue,no\nred,yes\nblue,yes\nred,no\n"
+    at.file_uploader(key="data.uploader").set_value(("up.csv", data, "text/csv")).run()
+    open_page(at, "Explain")
+    factors = table(at, lambda df: "status" in df.columns)
+    assert list(factors.columns)[2:4] == ["no counts", "no fraction"]            # sorted: no before yes
