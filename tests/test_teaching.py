@@ -211,3 +211,16 @@ def test_declared_order_orders_the_display_only_and_undeclared_values_keep_the_m
     assert in_declared_order(["a", "b", "c"], ("c", "zz")) == ["c", "a", "b"]
     model = _tennis(alpha=0)
     assert list(model.classes_) == sort_values(["Yes", "No"]) == ["No", "Yes"]    # one class-order rule
+
+
+def test_direct_estimate_counts_rows_equal_to_x_star_seed_000_eq_1_2():
+    from nbapp.lessons.direct import direct_estimate
+
+    for key in ("tennis14", "tennis6"):        # no training day equals either query: |B| = 0
+        ex = example(key)
+        direct = direct_estimate(load_example(key), ex.target, ex.query)
+        assert (direct["matches"] == 0).all() and (direct["total"] == 0).all()
+        assert direct["estimate"].isna().all()
+    ex = example("bikes")                       # 21 teal bikes of 100, 19 of them Veorides
+    direct = direct_estimate(load_example("bikes"), "bike", ex.query, weight="count")
+    assert direct.loc["veoride", "estimate"] == F(19, 21) and direct["total"].iloc[0] == 21
