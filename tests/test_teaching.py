@@ -224,3 +224,21 @@ def test_direct_estimate_counts_rows_equal_to_x_star_seed_000_eq_1_2():
     ex = example("bikes")                       # 21 teal bikes of 100, 19 of them Veorides
     direct = direct_estimate(load_example("bikes"), "bike", ex.query, weight="count")
     assert direct.loc["veoride", "estimate"] == F(19, 21) and direct["total"].iloc[0] == 21
+
+
+def test_word_factors_have_a_status_per_class_with_seed_004_s_per_class_unk():
+    # "awesome" occurs only in positive sentences: with a vocabulary per class it is UNK for negative
+    from ui.formulas import word_rows
+
+    ex = example("sentiment")
+    model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary="per_class_unk")}, alpha=1).fit(
+        load_example("sentiment"), target="sentiment")
+    e = model.explain(ex.query)
+    rows = word_rows(model, "text", e.words["text"], ["positive", "negative"]).set_index("word")
+    assert rows.loc["awesome", "positive status"] == "used"
+    assert rows.loc["awesome", "negative status"] == "UNK"
+    assert rows.loc["awesome", "negative training count"] == "0"
+    unk = float(rows.loc["awesome", "negative decimal"])
+    n_neg = model.counts("text")["negative"].sum()
+    v_neg = int((model.counts("text")["negative"] > 0).sum())
+    assert unk == pytest.approx(1 / (n_neg + 1 * (v_neg + 1)), rel=1e-3)     # alpha / (n + alpha (V + 1))
