@@ -166,8 +166,9 @@ def _view_radio(key: str) -> str:
 
 def _priors_ui(model: Any) -> None:
     st.subheader("Class prior P(c)")
-    priors = model.priors_
-    table = formulas.prior_table(model)
+    order = teaching.display_classes(list(model.priors_.index))   # the notes' order (Yes before No)
+    priors = model.priors_[order]
+    table = formulas.prior_table(model).iloc[[list(model.priors_.index).index(c) for c in order]]
     left, right = st.columns([3, 2])
     left.plotly_chart(charts.priors_bar(priors), key="model.priors_chart")
     right.dataframe(table, key="model.priors_table")

@@ -143,7 +143,7 @@ def presentation_toggle() -> bool:
     """The presentation-mode switch (kept in session state under a plain key); True when on."""
     ss = st.session_state
     ss.setdefault("presentation", False)
-    _, right = st.columns([4, 1])
+    _, right = st.columns([3, 1])
     with right:
         synced(st.toggle, "Presentation mode", key="_presentation", value=bool(ss["presentation"]),
                on_set=lambda v: ss.update(presentation=bool(v)),
