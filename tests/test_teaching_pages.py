@@ -202,3 +202,42 @@ def test_an_upload_is_shown_in_the_model_s_class_order():
     open_page(at, "Explain")
     factors = table(at, lambda df: "status" in df.columns)
     assert list(factors.columns)[2:4] == ["no counts", "no fraction"]            # sorted: no before yes
+
+
+def _lesson(view: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / "5_Lessons.py"), default_timeout=60)
+    at.run()
+    at.segmented_control(key="_lessons_view").set_value(view).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_prior_lesson_at_l_0_says_the_evidence_decides_alone_instead_of_inf():
+    at = _lesson("prior")                                  # tennis at l = 0: Overcast | No = 0
+    shown = " ".join(m.value for m in at.markdown)
+    assert "the evidence alone decides" in shown and "inf" not in shown
+    assert not any("total evidence" in str(c.proto.spec) for c in at.get("plotly_chart"))
+
+
+def test_smoothing_lesson_offers_stolen_cars_for_the_beta_curve_and_it_moves():
+    at = _lesson("smoothing")
+    at.button(key="lessons.smoothing_load_beta").click().run()
+    assert at.session_state["source"].example == "stolen_cars" and not at.exception
+    assert dict(at.session_state["settings"].positives)["Color"] == "Red"
+
+
+def test_duplicate_lesson_offers_tennis_with_l_1_and_moves_the_posterior_towards_one():
+    at = _lesson("naive")
+    at.button(key="lessons.dup_load").click().run()
+    assert at.session_state["settings"].alpha == 1.0
+    dup = [t for t in at.toggle if t.label.startswith("Duplicate a feature")][0]
+    dup.set_value(True).run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "favours" in captions and "towards 1" in captions
+
+
+def test_model_page_lists_the_prior_in_the_notes_order():
+    at = open_page(start(), "Model")
+    priors = table(at, lambda df: "n_c" in df.columns)
+    assert list(priors.index) == ["Yes", "No"]
