@@ -62,7 +62,7 @@ def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
     key = f"_q::{i}"
     set_value = lambda v, col=col: ss["query"].__setitem__(col, v)  # noqa: E731 - a one-line callback
     if kind in ("categorical", "bernoulli"):
-        options = list(model.cpt(col).index)
+        options = teaching.display_values(col, list(model.cpt(col).index))   # the notes' order
         if current is None or ui.state.is_missing(current):
             current = options[0]
         if current not in options:

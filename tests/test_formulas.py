@@ -191,3 +191,17 @@ def test_text_word_cell_formula_computes_the_library_value():
             latex = formulas.cpt_cell_latex(model, "text", word, cls)
             assert substituted_value(latex) == pytest.approx(float(probs.loc[word, cls]), rel=1e-12), latex
     assert Fraction(1) == sum(model.cpt("text", exact=True).iloc[:, 0])
+
+
+@pytest.mark.parametrize("variance", ["mle", "unbiased"])
+def test_gaussian_fit_formula_adds_up_to_the_library_variance(variance):
+    ex = example("gender")
+    model = nbapp.NaiveBayes(ex.features, variance=variance).fit(load_example("gender"), target="Gender")
+    for column in ex.features:
+        for cls in model.classes_:
+            latex = formulas.gaussian_latex(model, column, cls)
+            var_line = [part for part in latex.split(r"\\") if r"\sigma^2" in part and r"\varepsilon" in part][0]
+            raw_plus_eps = var_line.split(" = ")[-2]
+            fit = model.gaussian(column).loc[cls]
+            assert evaluate(raw_plus_eps) == pytest.approx(float(fit["var"]), rel=1e-5)
+            assert f"= {formulas.num(fit['mean'], digits=6)}" in latex

@@ -241,3 +241,9 @@ def test_model_page_lists_the_prior_in_the_notes_order():
     at = open_page(start(), "Model")
     priors = table(at, lambda df: "n_c" in df.columns)
     assert list(priors.index) == ["Yes", "No"]
+
+
+def test_explain_inputs_list_values_in_the_notes_order():
+    at = open_page(start(), "Explain")
+    assert at.selectbox(key="_q::0").options == ["Sunny", "Overcast", "Rain"]
+    assert at.selectbox(key="_q::0").value == "Overcast"
