@@ -4,19 +4,23 @@ notes list them, and the Bernoulli "1" of each binary column."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from nbapp.errors import DataError
 from nbapp.examples import Example, example
+from nbapp.lessons.three_way import tune_on_development
 from nbapp.ordering import in_declared_order, sort_values
-from ui.state import set_settings, settings
+from nbapp.propose import check_target
+from ui.state import class_list, features, fit_key, frame, make_model, set_settings, settings
 from ui.text import md
-from ui.widgets import synced
+from ui.widgets import show_error, synced
 
 __all__ = ["current_example", "smoothing_symbol", "display_classes", "display_values", "in_display_order",
-           "positives_ui"]
+           "positives_ui", "three_way_ui", "PRESENTATION_CSS", "presentation_toggle", "query_row", "query_caption"]
 
 
 def current_example() -> Example | None:
@@ -76,14 +80,6 @@ def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[
 
 def three_way_ui() -> None:
     """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
-    import dataclasses
-
-    from nbapp.errors import DataError
-    from nbapp.lessons.three_way import tune_on_development
-    from nbapp.propose import check_target
-    from ui.state import class_list, features, fit_key, frame, make_model
-    from ui.widgets import show_error
-
     ss = st.session_state
     st.subheader("Training, development and test data (seed 004)")
     st.caption("Training rows estimate the counts, development rows choose the smoothing "

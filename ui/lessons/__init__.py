@@ -55,9 +55,9 @@ def wkey(name: str) -> str:
 
 def example_row(model: Any) -> dict[str, Any]:
     """The test example of the Explain page for the model's features (missing ones as NaN)."""
-    ss = st.session_state
-    query, missing = ss.get("query", {}), ss.get("query_missing", set())
-    return {c: (np.nan if c in missing or c not in query else query[c]) for c in model.features_}
+    from ui.teaching import query_row
+
+    return query_row(model)
 
 
 def frozen_row(row: Mapping[str, Any]) -> tuple:
