@@ -23,6 +23,7 @@ import ui
 from nbapp.lessons.covariance import DensityGrid, GaussianClassModel
 from ui.charts import COLOURS, colour, layout
 from ui.state import model_key
+from ui.teaching import query_row
 from ui.text import plot_text
 
 __all__ = [
@@ -55,8 +56,6 @@ def wkey(name: str) -> str:
 
 def example_row(model: Any) -> dict[str, Any]:
     """The test example of the Explain page for the model's features (missing ones as NaN)."""
-    from ui.teaching import query_row
-
     return query_row(model)
 
 
