@@ -247,3 +247,20 @@ def test_explain_inputs_list_values_in_the_notes_order():
     at = open_page(start(), "Explain")
     assert at.selectbox(key="_q::0").options == ["Sunny", "Overcast", "Rain"]
     assert at.selectbox(key="_q::0").value == "Overcast"
+
+
+def test_linear_lesson_on_gender_shows_b_gnb_as_a_number():
+    import nbapp
+    from nbapp.examples import example, load_example
+
+    at = _lesson("linear")
+    at.button(key="lessons.boundary_load").click().run()
+    assert at.session_state["source"].example == "gender" and not at.exception
+    ex = example("gender")
+    pooled = nbapp.NaiveBayes(ex.features, alpha=ex.alpha, variance="pooled").fit(load_example("gender"),
+                                                                                  target="Gender")
+    notes = pooled.linear_form().notes_form()
+    shown = [m.value for m in at.metric if m.label == "b_GNB"]
+    assert shown == [f"{notes.bias:+.4f}"] and shown[0] != "+0.0000"
+    weights = [d.value for d in at.dataframe if "w_GNB" in d.value.columns][0]
+    assert weights.loc["Height", "w_GNB"] == pytest.approx(notes.weights["Height"])
