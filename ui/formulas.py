@@ -116,9 +116,10 @@ def count_table(model: Any, column: str) -> pd.DataFrame:
     return model.counts(column)
 
 
-def cell_terms_of(model: Any, column: str, value: Any, cls: Any) -> CellTerms:
-    """The numbers of one smoothed cell, from the model's counts and smoothing (nbapp.cell_terms)."""
-    counts = count_table(model, column)
+def cell_terms_of(model: Any, column: str, value: Any, cls: Any, counts: pd.DataFrame | None = None) -> CellTerms:
+    """The numbers of one smoothed cell, from the model's counts and smoothing (nbapp.cell_terms);
+    ``counts`` is :func:`count_table`'s result when the caller already has it."""
+    counts = count_table(model, column) if counts is None else counts
     j = list(counts.index).index(value)
     c = list(counts.columns).index(cls)
     return cell_terms(counts.to_numpy(dtype=float), j, c, model.smoothing_of(column))
@@ -270,15 +271,16 @@ def _prior_counts(model: Any, cls: Any) -> str:
     return f"{_plain(n_c + a)}/{_plain(n + len(model.classes_) * a)}"
 
 
-def factor_counts(model: Any, name: str, value: Any, kind: str, cls: Any) -> str:
+def factor_counts(model: Any, name: str, value: Any, kind: str, cls: Any,
+                  counts: pd.DataFrame | None = None) -> str:
     """One used factor for one class as counted or as its density with numbers: '3/9',
     '(7/18)^2', 'N(6; 5.855, 0.02628)', 'λ = 2.5'; '' where the factor has no such form."""
     if name == "prior":
         return _prior_counts(model, cls)
     if kind in ("categorical", "bernoulli"):
-        return unreduced(cell_terms_of(model, name, value, cls)).split(" = ")[0]
+        return unreduced(cell_terms_of(model, name, value, cls, counts)).split(" = ")[0]
     if kind == "multinomial":
-        raw = unreduced(cell_terms_of(model, name, name, cls)).split(" = ")[0]
+        raw = unreduced(cell_terms_of(model, name, name, cls, counts)).split(" = ")[0]
         return f"({raw})^{fmt_number(float(value))}"
     if kind == "gaussian":
         row = model.gaussian(name).loc[cls]
@@ -299,8 +301,15 @@ def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
     for c in classes:
         for part in ("counts", "fraction", "decimal", "log"):
             out[f"{c} {part}"] = []
+    tables: dict[int, pd.DataFrame] = {}   # one count table per block: a multinomial block's is shared
     for name, row in e.factors.iterrows():
         used = row["status"] == "used"
+        counts = None
+        if used and kinds[name] in ("categorical", "bernoulli", "multinomial"):
+            block = id(model.block_of(name))
+            if kinds[name] != "multinomial" or block not in tables:
+                tables[block] = count_table(model, name)
+            counts = tables[block]
         value = row["value"]
         shown = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else _short(value)
         if kinds[name] == "bernoulli" and used:
@@ -309,7 +318,7 @@ def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
         out["status"].append(row["status"])
         for c in classes:
             f = fracs.loc[name, c]
-            out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c) if used else "")
+            out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c, counts) if used else "")
             out[f"{c} fraction"].append(fmt_fraction(f) if used and f is not None else "")
             out[f"{c} decimal"].append(fmt_number(probs.loc[name, c]) if used else "")
             out[f"{c} log"].append(fmt_log(logs.loc[name, c]) if used else "")
@@ -379,7 +388,7 @@ def word_rows(model: Any, column: str, words: pd.DataFrame, classes: list[Any]) 
             out[f"{label} training count"].append(num(n) if known else "–")
             out[f"{label} status"].append(status)
             if exact is not None and known:
-                out[f"{label} P(w | c)"].append(unreduced(cell_terms_of(model, column, term, c)))
+                out[f"{label} P(w | c)"].append(unreduced(cell_terms_of(model, column, term, c, counts)))
             else:
                 out[f"{label} P(w | c)"].append("")
             out[f"{label} decimal"].append(fmt_number(np.exp(log)) if np.isfinite(log) else "")
