@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from fractions import Fraction as F
 
 import numpy as np
 import pandas as pd
@@ -205,3 +206,18 @@ def test_gaussian_fit_formula_adds_up_to_the_library_variance(variance):
             fit = model.gaussian(column).loc[cls]
             assert evaluate(raw_plus_eps) == pytest.approx(float(fit["var"]), rel=1e-5)
             assert f"= {formulas.num(fit['mean'], digits=6)}" in latex
+
+
+def test_exact_products_too_long_to_read_are_shown_as_decimals_without_failing():
+    # a 300-column count block: the exact joint has thousands of digits (str() of it raises in 3.11+)
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.poisson(2, size=(100, 300)), columns=[f"w{i}" for i in range(300)])
+    frame["y"] = rng.choice(["a", "b"], 100)
+    model = nbapp.NaiveBayes({c: "multinomial" for c in frame.columns if c != "y"}).fit(frame, target="y")
+    e = model.explain(frame.drop(columns="y").iloc[0].to_dict())
+    totals = formulas.totals_rows(e, list(e.classes))
+    assert totals.loc["joint P(c)·∏P(x_a | c)", "a fraction"] == ""
+    assert float(totals.loc["posterior P(c | x)", "a decimal"]) == pytest.approx(float(e.posterior["a"]), rel=1e-3)
+    equations = formulas.explain_equations(model, e, list(e.classes))
+    assert all(len(eq) < 2000 for eq in equations)
+    assert formulas.num(F(10) ** 5000 + 1) == r"1 \times 10^{5000}"     # no ValueError, no OverflowError

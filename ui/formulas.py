@@ -22,10 +22,14 @@ __all__ = [
     "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
     "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num", "count_table", "cell_terms_of",
     "unreduced", "beta_mean_and_mode", "smoothing_formula", "density_latex", "cpt_unreduced", "factor_counts", "factor_rows",
-    "evidence_fraction", "totals_rows", "word_rows", "explain_equations",
+    "evidence_fraction", "joint_fractions", "totals_rows", "word_rows", "explain_equations", "fraction_text",
+    "MAX_FRACTION_DIGITS",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
+#: Fractions longer than this many digits are shown as decimals only: nobody reads them, and the
+#: exact products of long documents or wide count blocks reach thousands of digits.
+MAX_FRACTION_DIGITS = 40
 
 
 def feature_kinds(model: Any) -> dict[str, str]:
@@ -44,18 +48,46 @@ def num(x: Any, *, digits: int = 4, max_digits: int | None = None) -> str:
     r"""A number for LaTeX: Fractions as \frac (as a decimal when longer than ``max_digits``),
     whole numbers without decimals, others with ``digits`` significant digits, 1.5 \times 10^{-7}."""
     if isinstance(x, Fraction):
-        if x.denominator == 1 and (max_digits is None or len(str(abs(x.numerator))) <= max_digits):
+        limit = MAX_FRACTION_DIGITS if max_digits is None else max_digits
+        if x.denominator == 1 and _digits(x.numerator) <= limit:
             return str(x.numerator)
-        if max_digits is None or max(len(str(abs(x.numerator))), len(str(x.denominator))) <= max_digits:
+        if max(_digits(x.numerator), _digits(x.denominator)) <= limit:
             sign = "-" if x < 0 else ""
             return rf"{sign}\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
-    v = float(x)
+    try:
+        v = float(x)
+    except OverflowError:                 # a Fraction beyond float range: its decimal exponent exactly
+        return _huge(x, digits)
     if not np.isfinite(v):
         return r"\infty" if v > 0 else (r"-\infty" if v < 0 else r"\text{undefined}")
     if v == int(v) and abs(v) < 1e15:
         return str(int(v))
     mantissa, _, exponent = f"{v:.{digits}g}".partition("e")
     return mantissa if not exponent else rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def _huge(x: Fraction, digits: int) -> str:
+    exponent = _digits(x.numerator) - _digits(x.denominator)
+    mantissa = float(abs(x) / Fraction(10) ** exponent)
+    while mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    while 0 < mantissa < 1:
+        mantissa, exponent = mantissa * 10, exponent - 1
+    sign = "-" if x < 0 else ""
+    return rf"{sign}{mantissa:.{digits}g} \times 10^{{{exponent}}}"
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of |n|; beyond ~4000 digits (where str() raises in Python 3.11+) from its bit length."""
+    n = abs(n)
+    return len(str(n)) if n.bit_length() < 13_000 else int(n.bit_length() * 0.30103) + 1
+
+
+def fraction_text(f: Fraction | None) -> str:
+    """A fraction as 'p/q' (the decimal stands beside it); '' when unknown or too long to read."""
+    if f is None or max(_digits(f.numerator), _digits(f.denominator)) > MAX_FRACTION_DIGITS:
+        return ""
+    return fmt_fraction(f)
 
 
 def show_probabilities(table: pd.DataFrame, view: str) -> pd.DataFrame:
@@ -110,9 +142,10 @@ def prior_latex(model: Any, cls: Any, config: Any) -> str:
 def count_table(model: Any, column: str) -> pd.DataFrame:
     """The counts a discrete estimate of ``column`` is smoothed over: its own value x class table
     (categorical, Bernoulli), or the whole block's (a multinomial θ_ac divides by every count of c)."""
-    block = model.block_of(column)
     if model.features_[column].kind == "multinomial":
-        return pd.concat([model.counts(c) for c in block.columns])
+        block = model.block_of(column)     # its fitted counts_: one row per column of the block
+        return pd.DataFrame(block.counts_, index=pd.Index(block.columns, dtype=object),
+                            columns=model.counts(column).columns)
     return model.counts(column)
 
 
@@ -120,7 +153,7 @@ def cell_terms_of(model: Any, column: str, value: Any, cls: Any, counts: pd.Data
     """The numbers of one smoothed cell, from the model's counts and smoothing (nbapp.cell_terms);
     ``counts`` is :func:`count_table`'s result when the caller already has it."""
     counts = count_table(model, column) if counts is None else counts
-    j = list(counts.index).index(value)
+    j = counts.index.get_loc(value) if counts.index.is_unique else list(counts.index).index(value)
     c = list(counts.columns).index(cls)
     return cell_terms(counts.to_numpy(dtype=float), j, c, model.smoothing_of(column))
 
@@ -319,7 +352,7 @@ def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
         for c in classes:
             f = fracs.loc[name, c]
             out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c, counts) if used else "")
-            out[f"{c} fraction"].append(fmt_fraction(f) if used and f is not None else "")
+            out[f"{c} fraction"].append(fraction_text(f) if used else "")
             out[f"{c} decimal"].append(fmt_number(probs.loc[name, c]) if used else "")
             out[f"{c} log"].append(fmt_log(logs.loc[name, c]) if used else "")
     return pd.DataFrame(out, index=pd.Index([str(i) for i in e.factors.index], name="factor"))
@@ -330,29 +363,45 @@ def _short(v: Any, limit: int = 40) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def evidence_fraction(e: Any) -> Fraction | None:
-    """P(x) = sum_c P(c) prod_a P(x_a | c) as a fraction (None if some factor is not rational)."""
-    joint = list(e.joint_fractions)
+def evidence_fraction(e: Any, joint: pd.Series | None = None) -> Fraction | None:
+    """P(x) = sum_c P(c) prod_a P(x_a | c) as a fraction (None if some factor is not rational);
+    ``joint`` is ``e.joint_fractions`` when the caller already has it (a product of exact fractions)."""
+    joint = list(e.joint_fractions if joint is None else joint)
     return None if any(j is None for j in joint) else sum(joint, Fraction(0))
+
+
+def joint_fractions(e: Any) -> pd.Series:
+    """e.joint_fractions, or None per class when the exact products would be too long to show (their
+    denominators' digits add up past a few hundred): a 500-word product is not read, only computed."""
+    fracs = e.fractions.loc[e.used]
+    digits = sum(_digits(f.denominator) for col in fracs.columns for f in fracs[col] if f is not None)
+    if digits > 4 * MAX_FRACTION_DIGITS * max(1, len(fracs.columns)):
+        return pd.Series([None] * len(e.classes), index=pd.Index(e.classes, dtype=object), dtype=object)
+    return e.joint_fractions
+
+
+def _posterior_fractions(joint: pd.Series, evidence: Fraction | None) -> dict[Any, Fraction | None]:
+    return {c: None if evidence in (None, 0) else j / evidence for c, j in joint.items()}
 
 
 def totals_rows(e: Any, classes: list[Any]) -> pd.DataFrame:
     """The joint P(c) prod P(x_a | c), P(x) and the posterior per class, as fraction, decimal and
     log side by side. With P(x) = 0 (every class impossible) the posterior is 0/0: the prior is
     shown in its place and the row says so."""
-    joint_f, post_f = e.joint_fractions, e.posterior_fractions
-    evidence = evidence_fraction(e)
+    joint_f = joint_fractions(e)
+    evidence = evidence_fraction(e, joint_f)
+    post_f = _posterior_fractions(joint_f, evidence)
     posterior_label = "prior in place of 0/0" if e.undetermined else "posterior P(c | x)"
     rows = {"joint P(c)·∏P(x_a | c)": [], "evidence P(x)": [], posterior_label: []}
     columns = []
     for c in classes:
         columns += [f"{c} fraction", f"{c} decimal", f"{c} log"]
-        rows["joint P(c)·∏P(x_a | c)"] += [fmt_fraction(joint_f[c]) if joint_f[c] is not None else "",
+        rows["joint P(c)·∏P(x_a | c)"] += [fraction_text(joint_f[c]),
                                             fmt_number(e.joint[c]), fmt_log(e.joint_log[c])]
-        rows["evidence P(x)"] += [fmt_fraction(evidence) if evidence is not None else "", fmt_number(e.evidence),
+        rows["evidence P(x)"] += [fraction_text(evidence), fmt_number(e.evidence),
                                   fmt_log(e.log_evidence)]
         post = post_f[c] if not e.undetermined else None
-        rows[posterior_label] += [fmt_fraction(post) if post is not None else "", fmt_number(e.posterior[c]),
+        rows[posterior_label] += [fraction_text(post), fmt_number(e.posterior[c]),
                                   fmt_log(np.log(e.posterior[c]) if e.posterior[c] > 0 else -np.inf)]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 
@@ -365,7 +414,7 @@ def word_rows(model: Any, column: str, words: pd.DataFrame, classes: list[Any]) 
     per_class_unk = getattr(spec, "vocabulary", "global") == "per_class_unk"
     multinomial = getattr(spec, "event_model", "multinomial") == "multinomial" and not getattr(spec, "complement", False)
     counts = model.counts(column)
-    exact = model.cpt(column, exact=True) if multinomial and not per_class_unk else None
+    exact = multinomial and not per_class_unk      # P(w | c) as counted: the plain multinomial only
     labels = [str(c) for c in classes]
     out: dict[str, list[Any]] = {"word": [], "× in doc": []}
     for c in labels:
@@ -387,7 +436,7 @@ def word_rows(model: Any, column: str, words: pd.DataFrame, classes: list[Any]) 
             log = w.get(f"log[{label}]", np.nan)
             out[f"{label} training count"].append(num(n) if known else "–")
             out[f"{label} status"].append(status)
-            if exact is not None and known:
+            if exact and known:
                 out[f"{label} P(w | c)"].append(unreduced(cell_terms_of(model, column, term, c, counts)))
             else:
                 out[f"{label} P(w | c)"].append("")
@@ -413,20 +462,23 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
     [seed 000, Eq. 3-5, 12; seed 004: posterior = likelihood × prior / normalisation]."""
     equations = []
     used = e.used
+    joint_f = joint_fractions(e)                     # exact products: computed once
+    evidence = evidence_fraction(e, joint_f)
+    post_f = _posterior_fractions(joint_f, evidence)
+    fracs, probs = e.fractions, e.probabilities      # properties that build a table on each access
     for c in classes:
-        terms = [num(e.fractions.loc[n, c] if e.fractions.loc[n, c] is not None else e.probabilities.loc[n, c],
-                     max_digits=6) for n in used]
-        product = r" \cdot ".join(terms[:max_terms]) + (r" \cdots" if len(terms) > max_terms else "")
+        terms = [num(fracs.loc[n, c] if fracs.loc[n, c] is not None else probs.loc[n, c], max_digits=6)
+                 for n in used[:max_terms]]
+        product = r" \cdot ".join(terms) + (r" \cdots" if len(used) > max_terms else "")
         cl = latex_text(c)
         equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
-                         + _exact_or_decimal(e.joint_fractions[c], float(e.joint[c])))
+                         + _exact_or_decimal(joint_f[c], float(e.joint[c])))
     kinds = e.factors["kind"]
     for n in used:
         if kinds[n] in ("gaussian", "poisson"):
             for c in classes:
                 equations.append(density_latex(model, n, float(e.factors.loc[n, "value"]), c))
-    evidence = evidence_fraction(e)
-    joints = " + ".join(num(e.joint_fractions[c], max_digits=10) if e.joint_fractions[c] is not None
+    joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
                         else num(float(e.joint[c])) for c in classes)
     equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
                      + _exact_or_decimal(evidence, e.evidence))
@@ -437,5 +489,5 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
     for c in classes:
         cl = latex_text(c)
         equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
-                         + _exact_or_decimal(e.posterior_fractions[c], float(e.posterior[c])))
+                         + _exact_or_decimal(post_f[c], float(e.posterior[c])))
     return equations
