@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbapp.exact import to_fraction
+from nbapp.exact import exact_sum, to_fraction
 from nbapp.smoothing import BetaPrior, CellTerms, MEstimate, cell_terms
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
@@ -173,9 +173,15 @@ def _plain(x: Fraction) -> str:
 
 def cpt_unreduced(model: Any, column: str) -> pd.DataFrame:
     """A discrete CPT as counted: every cell '(N + a)/(n_c + A)' unreduced, then reduced ('3/9 = 1/3')."""
-    probs = model.cpt(column)
-    cells = [[unreduced(cell_terms_of(model, column, v, c)) for c in probs.columns] for v in probs.index]
-    return pd.DataFrame(cells, index=probs.index, columns=probs.columns)
+    counts = count_table(model, column)
+    table = counts.to_numpy(dtype=float)
+    smoothing = model.smoothing_of(column)
+    k = table.shape[0]
+    pseudo, extra = smoothing.pseudo_fractions(k), smoothing.pseudo_total(k)
+    totals = [exact_sum(table[:, c]) + extra for c in range(table.shape[1])]     # once per class, not per cell
+    cells = [[unreduced(CellTerms(to_fraction(table[j, c]), pseudo[j], totals[c] - extra, extra))
+              for c in range(table.shape[1])] for j in range(k)]
+    return pd.DataFrame(cells, index=model.cpt(column).index, columns=counts.columns)
 
 
 def beta_mean_and_mode(model: Any, column: str) -> pd.DataFrame:
