@@ -10,6 +10,7 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
+from nbapp.lessons.direct import direct_estimate
 from ui import charts, formulas, teaching
 
 ui.ensure_state()
@@ -105,23 +106,15 @@ def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
                "posterior = joint / P(x).")
 
 
-def _latex_ui(model: Any, e: Any, classes: list[Any], presenting: bool = False) -> None:
-    equations = formulas.explain_equations(model, e, classes)
-    if presenting:  # two columns, so the equations fit one 1280x720 screen beside each other
-        left, right = st.columns(2)
-        for i, eq in enumerate(equations):
-            (left if i % 2 == 0 else right).latex(eq)
-    else:
-        for eq in equations:
-            st.latex(eq)
+def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
+    for eq in formulas.explain_equations(model, e, classes):
+        st.latex(eq)
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
                "features only (seed 000, Eq. 22).")
 
 
 def _direct_ui(e: Any, classes: list[Any]) -> None:
     """Seed 000, Eq. 1-2: count the training rows equal to x exactly; usually none, hence Naive Bayes."""
-    from nbapp.lessons.direct import direct_estimate
-
     row = {c: v for c, v in ss.get("query", {}).items() if c not in ss.get("query_missing", set())}
     try:
         direct = direct_estimate(ui.frame(), ss["target"], row, ss.get("weight"))
