@@ -487,8 +487,7 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
                         else num(float(e.joint[c])) for c in classes)
     equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
-                     + _exact_or_decimal(evidence, e.evidence)
-                     + (rf", \quad \log P(x) = {num(e.log_evidence, digits=5)}" if np.isfinite(e.log_evidence) else ""))
+                     + _exact_or_decimal(evidence, e.evidence))
     if e.undetermined:
         equations.append(r"P(x) = 0:\ P(c \mid x) = \tfrac{0}{0} \text{ is undefined; the prior } P(c) "
                          r"\text{ stands in for it}")

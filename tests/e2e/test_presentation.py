@@ -39,6 +39,8 @@ def test_presentation_mode_shows_tennis_factors_and_posterior_on_one_1280x720_sc
     for i in posterior:
         box = equations.nth(i).bounding_box()
         assert _inside(box), f"posterior equation {texts[i]!r} at {box} is outside the screen"
+    for i in range(equations.count()):      # no equation clipped: its content fits its box
+        assert equations.nth(i).evaluate("el => el.scrollWidth <= el.clientWidth + 1"), texts[i]
     assert not page.get_by_test_id("stException").count()
 
 
