@@ -208,7 +208,8 @@ def presentation_ui(model: Any) -> None:
     with left:
         st.dataframe(formulas.totals_rows(e, classes), key="explain.totals", height=38 + 35 * 3)
     with right:
-        for eq in formulas.explain_equations(model, e, classes, max_terms=6):
+        # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
+        for eq in formulas.explain_equations(model, e, classes, max_terms=6, densities=False):
             st.latex(eq)
 
 

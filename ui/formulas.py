@@ -461,7 +461,8 @@ def _exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 1
     return shown if f.denominator == 1 else rf"{shown} \approx {num(decimal)}"
 
 
-def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int = 12) -> list[str]:
+def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int = 12,
+                      densities: bool = True) -> list[str]:
     """The posterior of one example as equations, one string each, every number the explanation's:
     the joint of each class as a product of its factors, the density of each Gaussian factor with
     its numbers, the evidence P(x) and the posterior of each class, as fractions where rational
@@ -480,7 +481,7 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
         equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
                          + _exact_or_decimal(joint_f[c], float(e.joint[c])))
     kinds = e.factors["kind"]
-    for n in used:
+    for n in used if densities else []:
         if kinds[n] in ("gaussian", "poisson"):
             for c in classes:
                 equations.append(density_latex(model, n, float(e.factors.loc[n, "value"]), c))
