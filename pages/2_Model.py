@@ -292,6 +292,7 @@ text_columns = [c for c, t in ui.features().items() if t == "text"]
 if text_columns:
     textviews.text_settings_ui(text_columns, prefix="model")
 model = ui.require_model()
+ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 teaching.positives_ui(model, ui.frame())
 kinds = formulas.feature_kinds(model)
 _priors_ui(model)

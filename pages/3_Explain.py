@@ -124,7 +124,9 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
         counts = ", ".join(f"{ui.md(c)}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
                            if c in direct.index)
         total = direct["total"].iloc[0] if len(direct) else 0
-        st.markdown(f"Rows equal to x on every given feature (|B|): **{formulas.num(total)}**; by class (|C|): {counts}.")
+        where = f" in the page's sample of {len(ui.frame()):,} rows" if ss["source"].reader == "path" else ""
+        st.markdown(f"Rows equal to x on every given feature{where} (|B|): **{formulas.num(total)}**; "
+                    f"by class (|C|): {counts}.")
         if total == 0:
             st.markdown("p̂(y = c | x) = |C| / |B| = 0/0 is undefined for every class: no training row is x. "
                         "This is why Naive Bayes estimates p(x | y) feature by feature instead (Eq. 3-4).")
@@ -217,4 +219,5 @@ model = ui.require_model()
 if presenting:
     presentation_ui(model)
 else:
+    ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
     explain_ui(model)

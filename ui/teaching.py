@@ -82,8 +82,9 @@ def three_way_ui() -> None:
     """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
     ss = st.session_state
     st.subheader("Training, development and test data (seed 004)")
+    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if ss["source"].reader == "path" else "")
     st.caption("Training rows estimate the counts, development rows choose the smoothing "
-               f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.")
+               f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
     left, middle, right = st.columns(3)
     dev = left.slider("Development share", 0.1, 0.4, 0.2, 0.05, key="eval.three_dev")
     test = middle.slider("Test share", 0.1, 0.4, 0.2, 0.05, key="eval.three_test")
