@@ -32,11 +32,13 @@ the grid, log p(x | c) is computed directly from every bin's centroid (a log-sum
 value far from the data still ranks the classes.
 
 Approximation error against the exact KDE (``scipy.stats.gaussian_kde`` with the same
-bandwidth), measured in ``tests/test_kde.py``: below 1e-4 relative on small data (every
-distinct value its own bin) and below 1e-3 relative on 20,000 skewed values, wherever the
-density is above 1e-6 of its peak; the error grows like (w / h)^2 when the stored bins are
-coarser than h / 32 (a tiny number bandwidth, or a few far outliers stretching the range):
-the Model page shows w / h.
+bandwidth), over a grid where scipy's density is above 1e-6 of its peak: 1.1e-4 relative on
+300 values per class (every distinct value its own bin; 3e-5 above 1e-2 of the peak), 1.2e-3
+on 20,000 skewed values per class (w / h = 0.05; 6.7e-4 above 1e-2 of the peak), both tested in
+``tests/test_kde.py``; 5.9e-3 on 33,000 lognormal values (w / h = 0.11, ``bench/kde_predict.py``).
+Binning a value to its bin's centroid costs about (w / h)^2 (z^2 - 1) / 24 relative at z
+bandwidths from it, so the error grows with w / h: when the stored bins are coarse against h
+(a tiny number bandwidth, or a few far outliers stretching the range) the Model page shows it.
 """
 
 from __future__ import annotations
