@@ -23,10 +23,10 @@ and w2 per class. They add exactly over any split of the rows, so KDE columns me
 out of core and on clusters like every other type.
 
 Scoring (fast, 1,000,000 rows in a few times the Gaussian block's time, ``bench/kde_predict.py``):
-per class, the histogram is coarsened (exactly) to the widest bin w <= h/32, each bin's mass
-is split linearly between the two grid nodes around its centroid (Wand's linear binning),
-the density is evaluated on the nodes by one convolution with the kernel (cut at 10 h,
-where phi is 2e-22 of its peak), and log p(x | c) is interpolated linearly between nodes.
+per class, a regular evaluation grid of spacing w_e <= h/64 (at most 2^17 nodes) receives each
+bin's mass at its centroid, split linearly between the two nodes around it (Wand's linear
+binning); the density on the nodes is one convolution with the kernel (cut at 10 h, where phi
+is 2e-22 of its peak), and log p(x | c) is interpolated linearly between nodes.
 Where the density is below 1e-10 of its peak (far tails, gaps between clusters) and beyond
 the grid, log p(x | c) is computed directly from every bin's centroid (a log-sum-exp), so a
 value far from the data still ranks the classes.
@@ -175,7 +175,7 @@ def _eval_level(stats: GridStats, h: float) -> int:
 def class_density(stats: GridStats, c: int, h: float) -> _ClassDensity:
     """The grid evaluation of class c's KDE with bandwidth h (see the module docstring)."""
     level = _eval_level(stats, h)
-    offset, mass, moment = stats.at_level(max(level, stats.exponent))
+    _, mass, moment = stats.at_level(max(level, stats.exponent))
     mass, moment = mass[:, c], moment[:, c]
     used = mass > 0
     centroid = moment[used] / mass[used]
