@@ -185,6 +185,7 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
+    _categories_caption(model.features_[col])
     pick_value, pick_class = st.columns(2)
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
@@ -193,6 +194,18 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
                                 lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
+
+
+def _categories_caption(spec: Any) -> None:
+    """Which domain K counts and what a value never seen in training does (issue 12)."""
+    declared, unseen = getattr(spec, "categories", None), getattr(spec, "unseen", None)
+    if declared is None and unseen in (None, "skip"):
+        return
+    parts = [f"K = the {len(declared)} declared categories (seed 000, Eq. 7)"] if declared is not None else []
+    parts.append({"skip": "a value never seen in training is left out (Eq. 22)",
+                  "error": "a value never seen in training is refused",
+                  "smooth": "a value never seen in training is scored as the extra row (unseen)"}[unseen])
+    st.caption("; ".join(parts) + ".")
 
 
 def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:

@@ -43,8 +43,10 @@ def test_the_model_page_shows_the_kde_intervals_declared_cpt_and_dependence():
     np.testing.assert_allclose(kde["h"].to_numpy(dtype=float), model.parameters("income")["h"].to_numpy(dtype=float))
     intervals = table(at, lambda t: {"from", "to"} <= set(t.columns))
     assert len(intervals) == 3 and intervals.index[1].startswith("[")
-    cpt = table(at, lambda t: "(unseen)" in map(str, t.index) or "blue" in map(str, t.index))
-    assert cpt is not None
+    at.selectbox(key="model.cpt_feature").set_value("colour").run()
+    cpt = table(at, lambda t: "(unseen)" in map(str, t.index))
+    assert list(cpt.index) == ["red", "green", "blue", "(unseen)"]       # declared order, then the pseudo-row
+    assert any("3 declared categories" in c.value and "extra row (unseen)" in c.value for c in at.caption)
     pairs = table(at, lambda t: {"a", "b", "cmi"} <= set(t.columns))
     assert {pairs["a"][0], pairs["b"][0]} == {"income", "score"}        # the dependent pair comes first
     titles = [c.proto.spec for c in at.get("plotly_chart")]

@@ -202,3 +202,15 @@ def test_a_model_file_with_a_bad_grid_is_refused_by_field():
         broken = text.replace(old, new, 1)
         with pytest.raises(DataError, match=message):
             NaiveBayes.from_json(broken)
+
+
+def test_kde_and_discretized_columns_fit_from_files_as_in_memory(tmp_path):
+    df = two_classes(400, seed=6).assign(s=lambda f: np.round(f["x"] * 3 + 1, 2))
+    for i, rows in enumerate(np.array_split(np.arange(len(df)), 3)):
+        df.iloc[rows].to_csv(tmp_path / f"part{i}.csv", index=False)
+    types = {"x": nbapp.KDE(), "s": nbapp.Discretized(strategy="mdl")}
+    from_files = nbapp.fit_file(NaiveBayes(types), str(tmp_path / "part*.csv"), target="y", weight="w")
+    memory = NaiveBayes(types).fit(df, "y", weight="w")
+    pd.testing.assert_frame_equal(from_files.parameters("x"), memory.parameters("x"), rtol=1e-12)
+    pd.testing.assert_frame_equal(from_files.counts("s"), memory.counts("s"))
+    np.testing.assert_allclose(from_files.predict_proba(df), memory.predict_proba(df), atol=1e-12)
