@@ -214,3 +214,24 @@ def test_kde_and_discretized_columns_fit_from_files_as_in_memory(tmp_path):
     pd.testing.assert_frame_equal(from_files.parameters("x"), memory.parameters("x"), rtol=1e-12)
     pd.testing.assert_frame_equal(from_files.counts("s"), memory.counts("s"))
     np.testing.assert_allclose(from_files.predict_proba(df), memory.predict_proba(df), atol=1e-12)
+
+
+def test_subtracting_a_part_leaves_the_rest_at_the_whole_level():
+    rng = np.random.default_rng(8)
+    x, y, w = rng.normal(0, 1, 200), rng.integers(0, 2, 200), rng.integers(1, 3, 200).astype(float)
+    whole, part = GridStats.count(x, y, w, 2), GridStats.count(x[:50], y[:50], w[:50], 2)
+    rest = whole - part
+    alone = GridStats.count(x[50:], y[50:], w[50:], 2)
+    np.testing.assert_allclose(rest.n, alone.n)
+    np.testing.assert_allclose(rest.mean, alone.mean, rtol=1e-12)
+    np.testing.assert_allclose(rest.m2, alone.m2, rtol=1e-9)
+    _, mass, _ = alone.at_level(rest.exponent)
+    np.testing.assert_allclose(rest.mass.sum(axis=0), mass.sum(axis=0), atol=1e-9)
+    back = rest + part
+    np.testing.assert_allclose(back.mass, whole.mass, atol=1e-9)
+
+
+def test_a_kde_column_whose_variance_overflows_is_refused_by_name():
+    df = pd.DataFrame({"x": [1e200, -1e200, 1.0, 2.0], "y": list("aabb")})
+    with pytest.raises(DataError, match="Column 'x' holds values so large"):
+        NaiveBayes({"x": "kde"}).fit(df, "y")

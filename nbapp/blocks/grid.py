@@ -164,6 +164,28 @@ class GridStats(Stats):
             level += 1
         return GridStats(level, start, mass, moment, n, mean, m2, w2)
 
+    def __sub__(self, other: "GridStats") -> "GridStats":
+        """The statistics of self's rows without other's (other's rows must be among self's): the
+        histogram at self's level (a level never refines back), the moments by Chan's formula
+        solved for one part."""
+        if other.bins and (other.exponent > self.exponent or not self.bins):
+            raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
+        n = self.n - other.n
+        safe = np.where(n > 0, n, 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(n > 0, (self.n * self.mean - other.n * other.mean) / safe, 0.0)
+            m2 = self.m2 - other.m2 - (other.mean - mean) ** 2 * n * other.n / np.where(self.n > 0, self.n, 1.0)
+        mass, moment = self.mass.copy(), self.moment.copy()
+        if other.bins:
+            first, m, s = other.at_level(self.exponent)
+            start = first - self.offset
+            if start < 0 or start + len(m) > self.bins:
+                raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
+            mass[start:start + len(m)] -= m
+            moment[start:start + len(m)] -= s
+        return GridStats(self.exponent, self.offset, np.maximum(mass, 0.0), moment, np.maximum(n, 0.0),
+                         mean, np.maximum(m2, 0.0), np.maximum(self.w2 - other.w2, 0.0))
+
     def reindex_classes(self, take: np.ndarray) -> "GridStats":
         return GridStats(self.exponent, self.offset, take_classes(self.mass, take, axis=1),
                          take_classes(self.moment, take, axis=1),

@@ -220,6 +220,12 @@ class KDEBlock(Block):
         check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
         return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
 
+    def check(self) -> None:
+        if not np.isfinite(self.stats.m2).all():
+            raise DataError(f"Column {self.column!r} holds values so large (beyond about 1e154), or weights so "
+                            "large, that their variance overflows; rescale the column (e.g. divide by a power "
+                            "of ten).")
+
     # -- parameters ------------------------------------------------------------------------
     @derived
     def _bandwidths(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
