@@ -50,7 +50,6 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 from scipy.signal import fftconvolve
-from scipy.special import logsumexp
 
 from nbapp.blocks.base import Block, check_table_budget
 from nbapp.blocks.grid import MAX_BINS, GridStats
@@ -161,8 +160,14 @@ class _ClassDensity:
         out = np.empty(len(x))
         chunk = max(1, _EXACT_CELLS // max(1, len(centroids)))
         for s in range(0, len(x), chunk):
-            z = (x[s:s + chunk, None] - centroids[None, :]) / self.h
-            out[s:s + chunk] = logsumexp(log_mass[None, :] - 0.5 * z * z, axis=1)
+            a = x[s:s + chunk, None] - centroids[None, :]
+            a *= a
+            a *= -0.5 / self.h**2
+            a += log_mass[None, :]
+            top = a.max(axis=1)                     # a log-sum-exp: the largest term factored out
+            a -= top[:, None]
+            np.exp(a, out=a)
+            out[s:s + chunk] = top + np.log(a.sum(axis=1))
         return out - self.log_norm
 
 
