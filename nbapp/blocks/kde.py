@@ -70,6 +70,7 @@ _KERNEL_REACH = 10.0           # the kernel is cut at 10 h: phi(10) / phi(0) = 2
 _LOW_DENSITY = 1e-10           # below this share of the peak, nodes are not interpolated
 _EXACT_CELLS = 4_000_000       # rows x bins per chunk of the direct evaluation
 _MAX_NODES = 2**17             # evaluation nodes per class (1 MB); a wider range gets a coarser grid
+_DIRECT_NODE_CELLS = 20_000_000   # nodes x bins up to which the node values are exact sums (small data)
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,7 @@ class _ClassDensity:
     start: float             # position of node 0
     step: float              # node spacing
     log_grid: np.ndarray     # log p at the nodes
+    slope: np.ndarray        # d log p / dx at the nodes, times the spacing (for cubic Hermite)
     direct: np.ndarray       # True where a node is below the interpolation threshold
     centroids: np.ndarray    # the stored bins' centroids (sorted) and log masses (direct evaluation)
     log_mass: np.ndarray
@@ -140,9 +142,8 @@ class _ClassDensity:
         j = np.where(inside, u, 0).astype(np.int64)
         inside &= ~(self.direct[j] | self.direct[j + 1])
         t = u - j
-        out = self.log_grid[j]
         with np.errstate(invalid="ignore"):        # -inf at empty nodes: those rows go the direct way
-            out += t * (self.log_grid[j + 1] - out)
+            out = _hermite(t, self.log_grid[j], self.log_grid[j + 1], self.slope[j], self.slope[j + 1])
         rest = ~inside & ~np.isnan(x)
         out[~inside] = np.nan
         if rest.any():
@@ -177,37 +178,70 @@ def _eval_level(stats: GridStats, h: float) -> int:
     return max(int(np.floor(np.log2(h / _NODES_PER_BANDWIDTH))), int(np.ceil(np.log2(span / _MAX_NODES))))
 
 
+def _hermite(t: np.ndarray, y0: np.ndarray, y1: np.ndarray, d0: np.ndarray, d1: np.ndarray) -> np.ndarray:
+    """The cubic through (0, y0) and (1, y1) with slopes d0 and d1 (per unit of t)."""
+    dy = y1 - y0
+    return y0 + t * (d0 + t * ((3 * dy - 2 * d0 - d1) + t * (d0 + d1 - 2 * dy)))
+
+
+def _direct_sums(nodes: np.ndarray, centroids: np.ndarray, mass: np.ndarray, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """sum_i m_i exp(-z_i^2 / 2) and its derivative in x, z_i = (node - c_i) / h, node by node."""
+    density, derivative = np.empty(len(nodes)), np.empty(len(nodes))
+    chunk = max(1, _EXACT_CELLS // max(1, len(centroids)))
+    for s in range(0, len(nodes), chunk):
+        d = nodes[s:s + chunk, None] - centroids[None, :]
+        e = mass[None, :] * np.exp(-0.5 * (d / h) ** 2)
+        density[s:s + chunk] = e.sum(axis=1)
+        derivative[s:s + chunk] = -(e * d).sum(axis=1) / h**2
+    return density, derivative
+
+
+def _binned_sums(centroid: np.ndarray, mass: np.ndarray, first: int, count: int, level: int, reach: int,
+                 h: float) -> tuple[np.ndarray, np.ndarray]:
+    """The same sums from the bins split linearly onto the nodes, by FFT convolution (large data)."""
+    step = float(np.ldexp(1.0, level))
+    u = np.ldexp(centroid, -level) - first          # node positions: exact for powers of two
+    j = np.clip(np.floor(u).astype(np.int64), 0, count - 2)
+    t = np.clip(u - j, 0.0, 1.0)
+    nodes = np.zeros(count)
+    np.add.at(nodes, j, mass * (1 - t))
+    np.add.at(nodes, j + 1, mass * t)
+    offsets = np.arange(-reach, reach + 1) * step
+    kernel = np.exp(-0.5 * (offsets / h) ** 2)
+    density = np.maximum(fftconvolve(nodes, kernel, mode="same"), 0.0)
+    return density, fftconvolve(nodes, -kernel * offsets / h**2, mode="same")
+
+
 def class_density(stats: GridStats, c: int, h: float) -> _ClassDensity:
     """The grid evaluation of class c's KDE with bandwidth h (see the module docstring)."""
-    level = _eval_level(stats, h)
-    _, mass, moment = stats.at_level(max(level, stats.exponent))
-    mass, moment = mass[:, c], moment[:, c]
-    used = mass > 0
-    centroid = moment[used] / mass[used]
-    step = float(np.ldexp(1.0, level))
-    reach = int(np.ceil(_KERNEL_REACH * h / step))
-    first = int(np.floor(np.ldexp(centroid[0], -level))) - reach
-    u = np.ldexp(centroid, -level) - first          # node positions: exact for powers of two
-    j = np.clip(np.floor(u).astype(np.int64), 0, None)
-    t = np.clip(u - j, 0.0, 1.0)
-    nodes = np.zeros(int(j[-1]) + 2 + reach)
-    np.add.at(nodes, j, mass[used] * (1 - t))
-    np.add.at(nodes, j + 1, mass[used] * t)
-    kernel = np.exp(-0.5 * (np.arange(-reach, reach + 1) * step / h) ** 2)
-    density = np.maximum(fftconvolve(nodes, kernel, mode="same"), 0.0)
-    direct = density < _LOW_DENSITY * density.max()
-    log_norm = float(np.log(stats.n[c]) + np.log(h) + _LOG_SQRT_2PI)
-    with np.errstate(divide="ignore"):
-        log_grid = np.log(density) - log_norm
     fine_used = stats.mass[:, c] > 0
     centroids = stats.moment[fine_used, c] / stats.mass[fine_used, c]
-    log_mass = np.log(stats.mass[fine_used, c])
+    fine_mass = stats.mass[fine_used, c]
+    level = _eval_level(stats, h)
+    step = float(np.ldexp(1.0, level))
+    reach = int(np.ceil(_KERNEL_REACH * h / step))
+    first = int(np.floor(np.ldexp(centroids[0], -level))) - reach
+    count = int(np.floor(np.ldexp(centroids[-1], -level))) - first + 2 + reach
+    if count * len(centroids) <= _DIRECT_NODE_CELLS:     # exact sums at the nodes
+        nodes = np.ldexp(np.arange(first, first + count, dtype=float), level)
+        density, derivative = _direct_sums(nodes, centroids, fine_mass, h)
+    else:
+        _, mass, moment = stats.at_level(max(level, stats.exponent))
+        used = mass[:, c] > 0
+        density, derivative = _binned_sums(moment[used, c] / mass[used, c], mass[used, c], first, count, level,
+                                           reach, h)
+    direct = density < _LOW_DENSITY * density.max()
+    log_norm = float(np.log(stats.n[c]) + np.log(h) + _LOG_SQRT_2PI)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_grid = np.log(density) - log_norm
+        slope = np.where(direct, 0.0, derivative / density * step)
+    log_mass = np.log(fine_mass)
     # Beyond the grid only the bins within sqrt(2 (log(W / m_min) + 50)) h of the end count: the
     # others add less than e^-50 of the nearest bin's term.
     reach_tail = np.sqrt(2 * (np.log(stats.n[c]) - log_mass.min() + 50)) * h
     tail = int(max(np.searchsorted(centroids, centroids[0] + reach_tail, side="right"),
                    len(centroids) - np.searchsorted(centroids, centroids[-1] - reach_tail, side="left")))
-    return _ClassDensity(float(np.ldexp(float(first), level)), step, log_grid, direct, centroids, log_mass,
+    return _ClassDensity(float(np.ldexp(float(first), level)), step, log_grid, slope, direct, centroids, log_mass,
                          tail, float(h), log_norm)
 
 
