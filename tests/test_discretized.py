@@ -103,3 +103,9 @@ def test_sampled_intervals_follow_the_cpt():
         codes = block.codes(drawn.loc[drawn["y"] == c, "x"])
         share = np.bincount(codes, minlength=3) / len(codes)
         np.testing.assert_allclose(share, m.cpt("x")[c].to_numpy(), atol=0.02)
+
+
+def test_a_column_whose_squares_overflow_is_refused_by_name():
+    df = pd.DataFrame({"x": [1e200, -1e200, 1.0, 2.0], "y": list("aabb")})
+    with pytest.raises(DataError, match="Column 'x' holds values so large"):
+        NaiveBayes({"x": "discretized"}).fit(df, "y")

@@ -36,7 +36,7 @@ import pandas as pd
 
 from nbapp.blocks.base import check_table_budget
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
-from nbapp.blocks.grid import MAX_BINS, GridStats
+from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp.numbers import numeric_column, scalar_number
@@ -86,7 +86,7 @@ class _Bins:
         total = stats.mass.sum(axis=1)
         used = total > 0
         edges = stats.edges()
-        return cls(edges[:-1][used], edges[1:][used], stats.moment.sum(axis=1)[used] / total[used],
+        return cls(edges[:-1][used], edges[1:][used], edges[:-1][used] + stats.first.sum(axis=1)[used] / total[used],
                    stats.mass[used])
 
     def cut_after(self, i: int) -> float:
@@ -176,6 +176,9 @@ class DiscretizedBlock(CategoricalBlock):
 
     def _key(self, value: Any) -> Any:
         return value
+
+    def check(self) -> None:
+        check_finite(self.stats, self.column)
 
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,

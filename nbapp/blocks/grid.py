@@ -9,9 +9,10 @@ split of the rows (merge, partial_fit, files, clusters, k-fold). Both use :class
   range [min, max] spans at most ``MAX_BINS`` bins (and at least 2^-52 of the largest |x|, so
   bin indices stay exact integers). Bins of level e + 1 are unions of two bins of level e,
   so a histogram is coarsened *exactly* by adding pairs of bins;
-* per bin and class: the weighted count (``mass``) and the weighted sum of the values
-  (``moment``), so a bin stands for its points at their centroid moment / mass (exact when
-  the bin holds one distinct value, which is the rule for small data);
+* per bin and class: the weighted count (``mass``) and the weighted first and second moments
+  of the values about the bin's left edge L (``first`` = sum w (x - L), ``second`` = sum
+  w (x - L)^2; about L, not 0, so no digits cancel), so a bin stands for its values by their
+  centroid and spread (exact when the bin holds one distinct value, the rule for small data);
 * per class: n, mean and M2 (Chan's merge, :mod:`nbapp.moments`) and the sum of squared
   weights w2, which the bandwidth rules need (the effective sample size n^2 / w2).
 
@@ -36,7 +37,7 @@ from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_cl
 from nbapp.errors import DataError
 from nbapp.moments import merge_moments
 
-__all__ = ["GridStats", "MAX_BINS", "grid_level", "coarsen"]
+__all__ = ["GridStats", "MAX_BINS", "grid_level", "coarsen", "coarsen_bins", "check_finite"]
 
 # Bins of the finest grid a column gets: its range / 4096 <= bin width < range / 2047.
 # 4096 bins x classes numbers per column; a model file of a 3-class KDE column is ~100 kB.
@@ -46,6 +47,12 @@ MAX_BINS = 4096
 _MANTISSA_BITS = 52
 _LOWEST_LEVEL = -1074            # 2^-1074, the smallest float64; the level of an all-zero column
 _HIGHEST_LEVEL = 1024
+
+
+def _span(start: int, stop: int, steps: int) -> int:
+    """Bins of a coarser level (steps up) that bins start .. stop - 1 fall into."""
+    shift = min(steps, 62)
+    return ((stop - 1) >> shift) - (start >> shift) + 1
 
 
 def _bin_count(lo: float, hi: float, level: int) -> int:
@@ -72,34 +79,65 @@ def coarsen(offset: int, arrays: tuple[np.ndarray, ...], steps: int) -> tuple[in
     """Bins offset, offset + 1, ... of level e summed into the bins of level e + steps."""
     if steps <= 0 or len(arrays[0]) == 0:
         return offset, arrays
-    shift = min(steps, 62)        # indices are below 2^53: any larger shift gives the same floor
-    index = (offset + np.arange(len(arrays[0]), dtype=np.int64)) >> shift
+    index = _coarse_index(offset, len(arrays[0]), steps)
     start = int(index[0])
-    size = int(index[-1]) - start + 1
     out = []
     for a in arrays:
-        target = np.zeros((size,) + a.shape[1:])
+        target = np.zeros((int(index[-1]) - start + 1,) + a.shape[1:])
         np.add.at(target, index - start, a)
         out.append(target)
     return start, tuple(out)
 
 
+def _coarse_index(offset: int, size: int, steps: int) -> np.ndarray:
+    shift = min(steps, 62)        # indices are below 2^53: any larger shift gives the same floor
+    return (offset + np.arange(size, dtype=np.int64)) >> shift
+
+
+def coarsen_bins(offset: int, level: int, mass: np.ndarray, first: np.ndarray, second: np.ndarray,
+                 to_level: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """A histogram with per-bin moments about each bin's left edge, coarsened to ``to_level``: a fine
+    bin's left edge lies delta >= 0 right of its coarse bin's, so
+    first' = sum (first + delta mass), second' = sum (second + 2 delta first + delta^2 mass)."""
+    steps = to_level - level
+    if steps <= 0 or len(mass) == 0:
+        return offset, mass, first, second
+    index = _coarse_index(offset, len(mass), steps)
+    fine = np.arange(offset, offset + len(mass), dtype=np.int64)
+    # delta = (k - K 2^steps) 2^level; for steps beyond 62 the coarse index is 0 or -1 (see above)
+    delta = np.ldexp((fine - index * 2 ** min(steps, 62)).astype(float), level) if steps <= 62 \
+        else np.ldexp(fine.astype(float), level) - np.ldexp(index.astype(float), to_level)
+    delta = delta[:, None]
+    start, (mass2, first2, second2) = coarsen(offset, (mass, first + delta * mass,
+                                                       second + 2 * delta * first + delta**2 * mass), steps)
+    return start, mass2, first2, second2
+
+
+def check_finite(stats: "GridStats", column: str) -> None:
+    """Refuse a column whose squared deviations overflow float64 (values beyond about 1e154)."""
+    if not (np.isfinite(stats.m2).all() and np.isfinite(stats.second).all()):
+        raise DataError(f"Column {column!r} holds values so large (beyond about 1e154), or weights so large, "
+                        "that their variance overflows; rescale the column (e.g. divide by a power of ten).")
+
+
 @dataclass(frozen=True, eq=False)
 class GridStats(Stats):
-    """Per class: a histogram on the dyadic grid of level ``exponent`` (bins ``offset`` ...,
-    mass and moment: bins x classes) and the moments n, mean, M2 and w2 (classes)."""
+    """Per class: a histogram on the dyadic grid of level ``exponent`` (bins ``offset`` ...; bins x
+    classes: ``mass`` = sum w, ``first`` = sum w (x - left edge), ``second`` = sum w (x - left edge)^2)
+    and the moments n, mean, M2 and w2 (classes)."""
 
     exponent: int
     offset: int
     mass: np.ndarray
-    moment: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
     n: np.ndarray
     mean: np.ndarray
     m2: np.ndarray
     w2: np.ndarray
 
     def __post_init__(self) -> None:
-        for name in ("mass", "moment", "n", "mean", "m2", "w2"):
+        for name in ("mass", "first", "second", "n", "mean", "m2", "w2"):
             object.__setattr__(self, name, frozen(getattr(self, name)))
         object.__setattr__(self, "exponent", int(self.exponent))
         object.__setattr__(self, "offset", int(self.offset))
@@ -117,15 +155,21 @@ class GridStats(Stats):
             m2 = np.bincount(y, weights=w * (x - mean[y]) ** 2, minlength=n_classes)
             w2 = np.bincount(y, weights=w * w, minlength=n_classes)
         if not len(x):
-            return cls(_LOWEST_LEVEL, 0, np.zeros((0, n_classes)), np.zeros((0, n_classes)), n, mean, m2, w2)
+            empty = np.zeros((0, n_classes))
+            return cls(_LOWEST_LEVEL, 0, empty, empty, empty, n, mean, m2, w2)
         level = grid_level(float(x.min()), float(x.max()))
-        k = np.floor(np.ldexp(x, -level)).astype(np.int64)
+        k = np.floor(np.ldexp(x, -level))
+        inside = x - np.ldexp(k, level)            # exact: the remainder of a power-of-two grid
+        k = k.astype(np.int64)
         offset = int(k.min())
         size = int(k.max()) - offset + 1
         cell = (k - offset) * n_classes + y
-        mass = np.bincount(cell, weights=w, minlength=size * n_classes).reshape(size, n_classes)
-        moment = np.bincount(cell, weights=w * x, minlength=size * n_classes).reshape(size, n_classes)
-        return cls(level, offset, mass, moment, n, mean, m2, w2)
+
+        def per_bin(weights: np.ndarray) -> np.ndarray:
+            return np.bincount(cell, weights=weights, minlength=size * n_classes).reshape(size, n_classes)
+
+        with np.errstate(over="ignore", invalid="ignore"):     # refused by name in check_finite
+            return cls(level, offset, per_bin(w), per_bin(w * inside), per_bin(w * inside**2), n, mean, m2, w2)
 
     @property
     def bins(self) -> int:
@@ -139,10 +183,19 @@ class GridStats(Stats):
         """Left edges of the bins, then the right edge of the last one."""
         return np.ldexp(np.arange(self.offset, self.offset + self.bins + 1, dtype=float), self.exponent)
 
-    def at_level(self, level: int) -> tuple[int, np.ndarray, np.ndarray]:
-        """(offset, mass, moment) coarsened to a level >= self.exponent."""
-        offset, (mass, moment) = coarsen(self.offset, (self.mass, self.moment), level - self.exponent)
-        return offset, mass, moment
+    def at_level(self, level: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """(offset, mass, first, second) coarsened to a level >= self.exponent."""
+        return coarsen_bins(self.offset, self.exponent, self.mass, self.first, self.second, level)
+
+    def bin_moments(self, level: int, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class c's non-empty bins at ``level``: mass, centroid and the variance of the values in
+        the bin (0 when the bin holds one distinct value)."""
+        offset, mass, first, second = self.at_level(level)
+        used = mass[:, c] > 0
+        m = mass[used, c]
+        inside = first[used, c] / m
+        left = np.ldexp((offset + np.flatnonzero(used)).astype(float), level)
+        return m, left + inside, np.maximum(second[used, c] / m - inside**2, 0.0)
 
     # -- the Stats protocol ----------------------------------------------------------------
     def __add__(self, other: "GridStats") -> "GridStats":
@@ -150,19 +203,19 @@ class GridStats(Stats):
         w2 = self.w2 + other.w2
         if not other.bins or not self.bins:
             grid = self if self.bins else other
-            return GridStats(grid.exponent, grid.offset, grid.mass, grid.moment, n, mean, m2, w2)
+            return GridStats(grid.exponent, grid.offset, grid.mass, grid.first, grid.second, n, mean, m2, w2)
         level = max(self.exponent, other.exponent)
-        (a, ma, sa), (b, mb, sb) = self.at_level(level), other.at_level(level)
-        start, stop = min(a, b), max(a + len(ma), b + len(mb))
-        mass, moment = np.zeros((stop - start, len(n))), np.zeros((stop - start, len(n)))
-        for first, m, s in ((a, ma, sa), (b, mb, sb)):
-            mass[first - start:first - start + len(m)] += m
-            moment[first - start:first - start + len(m)] += s
-        while stop - start > MAX_BINS:
-            start, (mass, moment) = coarsen(start, (mass, moment), 1)
-            stop = start + len(mass)
-            level += 1
-        return GridStats(level, start, mass, moment, n, mean, m2, w2)
+        ends = [(g.offset >> min(level - g.exponent, 62), (g.offset + g.bins - 1) >> min(level - g.exponent, 62))
+                for g in (self, other)]
+        start, stop = min(a for a, _ in ends), max(b for _, b in ends) + 1
+        while _span(start, stop, 0) > MAX_BINS:      # the union's range decides the level, as in one pass
+            start, stop, level = start >> 1, ((stop - 1) >> 1) + 1, level + 1
+        parts = [self.at_level(level), other.at_level(level)]
+        arrays = [np.zeros((stop - start, len(n))) for _ in range(3)]
+        for first, *values in parts:
+            for target, v in zip(arrays, values):
+                target[first - start:first - start + len(v)] += v
+        return GridStats(level, start, *arrays, n, mean, m2, w2)
 
     def __sub__(self, other: "GridStats") -> "GridStats":
         """The statistics of self's rows without other's (other's rows must be among self's): the
@@ -175,26 +228,26 @@ class GridStats(Stats):
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = np.where(n > 0, (self.n * self.mean - other.n * other.mean) / safe, 0.0)
             m2 = self.m2 - other.m2 - (other.mean - mean) ** 2 * n * other.n / np.where(self.n > 0, self.n, 1.0)
-        mass, moment = self.mass.copy(), self.moment.copy()
+        arrays = [self.mass.copy(), self.first.copy(), self.second.copy()]
         if other.bins:
-            first, m, s = other.at_level(self.exponent)
+            first, *values = other.at_level(self.exponent)
             start = first - self.offset
-            if start < 0 or start + len(m) > self.bins:
+            if start < 0 or start + len(values[0]) > self.bins:
                 raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
-            mass[start:start + len(m)] -= m
-            moment[start:start + len(m)] -= s
-        return GridStats(self.exponent, self.offset, np.maximum(mass, 0.0), moment, np.maximum(n, 0.0),
+            for target, v in zip(arrays, values):
+                target[start:start + len(v)] -= v
+        return GridStats(self.exponent, self.offset, *(np.maximum(a, 0.0) for a in arrays), np.maximum(n, 0.0),
                          mean, np.maximum(m2, 0.0), np.maximum(self.w2 - other.w2, 0.0))
 
     def reindex_classes(self, take: np.ndarray) -> "GridStats":
-        return GridStats(self.exponent, self.offset, take_classes(self.mass, take, axis=1),
-                         take_classes(self.moment, take, axis=1),
+        return GridStats(self.exponent, self.offset,
+                         *(take_classes(v, take, axis=1) for v in (self.mass, self.first, self.second)),
                          *(take_classes(v, take, axis=0) for v in (self.n, self.mean, self.m2, self.w2)))
 
     def to_state(self) -> dict[str, Any]:
         return {"exponent": self.exponent, "offset": self.offset, "mass": self.mass.tolist(),
-                "moment": self.moment.tolist(), "n": self.n.tolist(), "mean": self.mean.tolist(),
-                "m2": self.m2.tolist(), "w2": self.w2.tolist()}
+                "first": self.first.tolist(), "second": self.second.tolist(), "n": self.n.tolist(),
+                "mean": self.mean.tolist(), "m2": self.m2.tolist(), "w2": self.w2.tolist()}
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "GridStats":
@@ -213,11 +266,15 @@ class GridStats(Stats):
             raise DataError(f"{where}: the grid (exponent {exponent}, offset {offset}) lies beyond float64's range.")
         shape = (bins, n_classes)
         stats = cls(exponent, offset, state_matrix(mass, shape, f"{where}: mass"),
-                    state_matrix(state.get("moment"), shape, f"{where}: moment", non_negative=False),
+                    state_matrix(state.get("first"), shape, f"{where}: first"),
+                    state_matrix(state.get("second"), shape, f"{where}: second"),
                     state_vector(state.get("n"), n_classes, f"{where}: n"),
                     state_vector(state.get("mean"), n_classes, f"{where}: mean", non_negative=False),
                     state_vector(state.get("m2"), n_classes, f"{where}: m2"),
                     state_vector(state.get("w2"), n_classes, f"{where}: w2"))
         if not np.allclose(stats.mass.sum(axis=0), stats.n, rtol=1e-9, atol=1e-9):
             raise DataError(f"{where}: the bins' mass per class does not add up to n.")
+        width = stats.width
+        if (stats.first > stats.mass * width * (1 + 1e-9)).any() or (stats.second > stats.first * width * (1 + 1e-9)).any():
+            raise DataError(f"{where}: a bin's first or second moment lies outside the bin.")
         return stats

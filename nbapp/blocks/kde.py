@@ -18,27 +18,28 @@ column (all classes pooled); if the whole column is constant, s = max(|mean|, 1)
 ``bw.nrd0`` falls back. The table on the Model page says when that happened.
 
 Statistics (:class:`nbapp.blocks.grid.GridStats`): a per-class histogram on a dyadic grid
-(bin width w at most range / 2047, each bin with its mass and centroid) plus n, mean, M2
-and w2 per class. They add exactly over any split of the rows, so KDE columns merge, fit
-out of core and on clusters like every other type.
+(bin width w at most range / 2047), each bin with its mass, centroid and spread (first and
+second moments), plus n, mean, M2 and w2 per class. They add exactly over any split of the
+rows, so KDE columns merge, fit out of core and on clusters like every other type. A bin of
+mass m, centroid c and spread s^2 stands for its values as m N(x; c, h^2 + s^2): exact for a
+bin holding one distinct value, and right to second order in s / h otherwise.
 
-Scoring (fast, 1,000,000 rows in a few times the Gaussian block's time, ``bench/kde_predict.py``):
-per class, a regular evaluation grid of spacing w_e <= h/64 (at most 2^17 nodes) receives each
-bin's mass at its centroid, split linearly between the two nodes around it (Wand's linear
-binning); the density on the nodes is one convolution with the kernel (cut at 10 h, where phi
-is 2e-22 of its peak), and log p(x | c) is interpolated linearly between nodes.
-Where the density is below 1e-10 of its peak (far tails, gaps between clusters) and beyond
-the grid, log p(x | c) is computed directly from every bin's centroid (a log-sum-exp), so a
-value far from the data still ranks the classes.
+Scoring (1,000,000 rows in about 4 times the Gaussian block's time, ``bench/kde_predict.py``):
+per class, log p(x | c) and its slope are computed once on a regular grid of spacing <= h/64
+(at most 2^17 nodes): exactly, summed over the bins, when nodes x bins <= 2e7 (small data);
+else by FFT convolution of the bins split linearly onto the nodes (Wand's linear binning) with
+the kernel and its derivatives (cut at 10 h, where phi is 2e-22 of its peak). Between nodes
+log p(x | c) is a cubic Hermite interpolation. Where the density is below 1e-10 of its peak
+(far tails, gaps between clusters) and beyond the grid, log p(x | c) is summed directly over
+the bins (a log-sum-exp), so a value far from the data still ranks the classes.
 
 Approximation error against the exact KDE (``scipy.stats.gaussian_kde`` with the same
-bandwidth), over a grid where scipy's density is above 1e-6 of its peak: 1.1e-4 relative on
-300 values per class (every distinct value its own bin; 3e-5 above 1e-2 of the peak), 1.2e-3
-on 20,000 skewed values per class (w / h = 0.05; 6.7e-4 above 1e-2 of the peak), both tested in
-``tests/test_kde.py``; 5.9e-3 on 33,000 lognormal values (w / h = 0.11, ``bench/kde_predict.py``).
-Binning a value to its bin's centroid costs about (w / h)^2 (z^2 - 1) / 24 relative at z
-bandwidths from it, so the error grows with w / h: when the stored bins are coarse against h
-(a tiny number bandwidth, or a few far outliers stretching the range) the Model page shows it.
+bandwidth), largest relative error over a grid where scipy's density is above 1e-6 of its
+peak: 5e-10 on 300 values per class (1.9e-9 weighted), 7e-7 on 20,000 skewed values per class
+(w / h = 0.05), both tested in ``tests/test_kde.py``; 7e-6 on 33,000 lognormal values per class
+(w / h = 0.11, ``bench/kde_predict.py``). The error grows with w / h, the stored bin width
+against the bandwidth (a tiny number bandwidth, or a few far outliers stretching the range):
+the Model page shows w / h.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from scipy import sparse
 from scipy.signal import fftconvolve
 
 from nbapp.blocks.base import Block, check_table_budget
-from nbapp.blocks.grid import MAX_BINS, GridStats
+from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
@@ -126,24 +127,23 @@ class _ClassDensity:
 
     start: float             # position of node 0
     step: float              # node spacing
-    log_grid: np.ndarray     # log p at the nodes
-    slope: np.ndarray        # d log p / dx at the nodes, times the spacing (for cubic Hermite)
-    direct: np.ndarray       # True where a node is below the interpolation threshold
-    centroids: np.ndarray    # the stored bins' centroids (sorted) and log masses (direct evaluation)
+    cubic: np.ndarray        # per cell between nodes: the Hermite cubic's 4 coefficients in t
+    direct: np.ndarray       # per cell: True where a node is below the interpolation threshold
+    centroids: np.ndarray    # the stored bins' centroids (sorted), log (mass / width) and width^2
     log_mass: np.ndarray
+    width2: np.ndarray       # h^2 + the bin's spread
     tail: int                # bins within reach of either end: all a value beyond the grid needs
-    h: float
-    log_norm: float          # log (W_c h sqrt(2 pi))
+    log_norm: float          # log (W_c sqrt(2 pi))
 
     def log_density(self, x: np.ndarray) -> np.ndarray:
         u = (x - self.start) / self.step
         with np.errstate(invalid="ignore"):
-            inside = (u >= 0) & (u < len(self.log_grid) - 1)
+            inside = (u >= 0) & (u < len(self.direct))
         j = np.where(inside, u, 0).astype(np.int64)
-        inside &= ~(self.direct[j] | self.direct[j + 1])
+        inside &= ~self.direct[j]
         t = u - j
-        with np.errstate(invalid="ignore"):        # -inf at empty nodes: those rows go the direct way
-            out = _hermite(t, self.log_grid[j], self.log_grid[j + 1], self.slope[j], self.slope[j + 1])
+        a0, a1, a2, a3 = self.cubic[:, j]
+        out = a0 + t * (a1 + t * (a2 + t * a3))
         rest = ~inside & ~np.isnan(x)
         out[~inside] = np.nan
         if rest.any():
@@ -157,13 +157,13 @@ class _ClassDensity:
 
     def exact(self, x: np.ndarray, bins: slice) -> np.ndarray:
         """log p(x) summed over the bins (in chunks, so memory stays bounded)."""
-        centroids, log_mass = self.centroids[bins], self.log_mass[bins]
+        centroids, log_mass, scale = self.centroids[bins], self.log_mass[bins], -0.5 / self.width2[bins]
         out = np.empty(len(x))
         chunk = max(1, _EXACT_CELLS // max(1, len(centroids)))
         for s in range(0, len(x), chunk):
             a = x[s:s + chunk, None] - centroids[None, :]
             a *= a
-            a *= -0.5 / self.h**2
+            a *= scale[None, :]
             a += log_mass[None, :]
             top = a.max(axis=1)                     # a log-sum-exp: the largest term factored out
             a -= top[:, None]
@@ -178,45 +178,56 @@ def _eval_level(stats: GridStats, h: float) -> int:
     return max(int(np.floor(np.log2(h / _NODES_PER_BANDWIDTH))), int(np.ceil(np.log2(span / _MAX_NODES))))
 
 
-def _hermite(t: np.ndarray, y0: np.ndarray, y1: np.ndarray, d0: np.ndarray, d1: np.ndarray) -> np.ndarray:
-    """The cubic through (0, y0) and (1, y1) with slopes d0 and d1 (per unit of t)."""
-    dy = y1 - y0
-    return y0 + t * (d0 + t * ((3 * dy - 2 * d0 - d1) + t * (d0 + d1 - 2 * dy)))
+def _hermite(y: np.ndarray, d: np.ndarray, skip: np.ndarray) -> np.ndarray:
+    """Per cell [k, k + 1] of the nodes: the coefficients a0..a3 (in t = 0..1) of the cubic through
+    y_k and y_k+1 with slopes d_k and d_k+1 (per unit of t); zeros in the cells to ``skip``."""
+    y0, y1, d0, d1 = y[:-1], y[1:], d[:-1], d[1:]
+    with np.errstate(invalid="ignore"):
+        dy = y1 - y0
+        cubic = np.array([y0, d0, 3 * dy - 2 * d0 - d1, d0 + d1 - 2 * dy])
+    cubic[:, skip] = 0.0
+    return cubic
 
 
-def _direct_sums(nodes: np.ndarray, centroids: np.ndarray, mass: np.ndarray, h: float) -> tuple[np.ndarray, np.ndarray]:
-    """sum_i m_i exp(-z_i^2 / 2) and its derivative in x, z_i = (node - c_i) / h, node by node."""
+def _direct_sums(nodes: np.ndarray, centroids: np.ndarray, mass: np.ndarray, width2: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """sum_i m_i exp(-(node - c_i)^2 / (2 width2_i)) / sqrt(width2_i) and its derivative in x."""
     density, derivative = np.empty(len(nodes)), np.empty(len(nodes))
     chunk = max(1, _EXACT_CELLS // max(1, len(centroids)))
+    scale = mass / np.sqrt(width2)
     for s in range(0, len(nodes), chunk):
         d = nodes[s:s + chunk, None] - centroids[None, :]
-        e = mass[None, :] * np.exp(-0.5 * (d / h) ** 2)
+        e = scale[None, :] * np.exp(-0.5 * d * d / width2[None, :])
         density[s:s + chunk] = e.sum(axis=1)
-        derivative[s:s + chunk] = -(e * d).sum(axis=1) / h**2
+        derivative[s:s + chunk] = -(e * d / width2[None, :]).sum(axis=1)
     return density, derivative
 
 
-def _binned_sums(centroid: np.ndarray, mass: np.ndarray, first: int, count: int, level: int, reach: int,
-                 h: float) -> tuple[np.ndarray, np.ndarray]:
-    """The same sums from the bins split linearly onto the nodes, by FFT convolution (large data)."""
+def _binned_sums(centroid: np.ndarray, mass: np.ndarray, spread: np.ndarray, first: int, count: int, level: int,
+                 reach: int, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """The same sums from the bins split linearly onto the nodes, by FFT convolution (large data);
+    a bin's spread s^2 enters by the second-order term of its Taylor expansion, (s^2 / 2) phi''."""
     step = float(np.ldexp(1.0, level))
     u = np.ldexp(centroid, -level) - first          # node positions: exact for powers of two
     j = np.clip(np.floor(u).astype(np.int64), 0, count - 2)
     t = np.clip(u - j, 0.0, 1.0)
-    nodes = np.zeros(count)
-    np.add.at(nodes, j, mass * (1 - t))
-    np.add.at(nodes, j + 1, mass * t)
-    offsets = np.arange(-reach, reach + 1) * step
-    kernel = np.exp(-0.5 * (offsets / h) ** 2)
-    density = np.maximum(fftconvolve(nodes, kernel, mode="same"), 0.0)
-    return density, fftconvolve(nodes, -kernel * offsets / h**2, mode="same")
+    nodes, spread_nodes = np.zeros(count), np.zeros(count)
+    for target, weight in ((nodes, mass), (spread_nodes, mass * spread / 2)):
+        np.add.at(target, j, weight * (1 - t))
+        np.add.at(target, j + 1, weight * t)
+    z = np.arange(-reach, reach + 1) * step / h
+    phi = np.exp(-0.5 * z * z)
+    # the kernel and its second derivative (density); its first and third derivative (slope)
+    kernels = [(phi, phi * (z * z - 1) / h**2), (-phi * z / h, -phi * (z**3 - 3 * z) / h**3)]
+    density, derivative = (fftconvolve(nodes, k0, mode="same") + fftconvolve(spread_nodes, k2, mode="same")
+                           for k0, k2 in kernels)
+    return np.maximum(density, 0.0) / h, derivative / h
 
 
 def class_density(stats: GridStats, c: int, h: float) -> _ClassDensity:
     """The grid evaluation of class c's KDE with bandwidth h (see the module docstring)."""
-    fine_used = stats.mass[:, c] > 0
-    centroids = stats.moment[fine_used, c] / stats.mass[fine_used, c]
-    fine_mass = stats.mass[fine_used, c]
+    fine_mass, centroids, spread = stats.bin_moments(stats.exponent, c)
+    width2 = h * h + spread                          # a bin of spread s^2 smooths like a kernel of h^2 + s^2
     level = _eval_level(stats, h)
     step = float(np.ldexp(1.0, level))
     reach = int(np.ceil(_KERNEL_REACH * h / step))
@@ -224,25 +235,24 @@ def class_density(stats: GridStats, c: int, h: float) -> _ClassDensity:
     count = int(np.floor(np.ldexp(centroids[-1], -level))) - first + 2 + reach
     if count * len(centroids) <= _DIRECT_NODE_CELLS:     # exact sums at the nodes
         nodes = np.ldexp(np.arange(first, first + count, dtype=float), level)
-        density, derivative = _direct_sums(nodes, centroids, fine_mass, h)
+        density, derivative = _direct_sums(nodes, centroids, fine_mass, width2)
     else:
-        _, mass, moment = stats.at_level(max(level, stats.exponent))
-        used = mass[:, c] > 0
-        density, derivative = _binned_sums(moment[used, c] / mass[used, c], mass[used, c], first, count, level,
-                                           reach, h)
-    direct = density < _LOW_DENSITY * density.max()
-    log_norm = float(np.log(stats.n[c]) + np.log(h) + _LOG_SQRT_2PI)
+        mass, centroid, coarse_spread = stats.bin_moments(max(level, stats.exponent), c)
+        density, derivative = _binned_sums(centroid, mass, coarse_spread, first, count, level, reach, h)
+    low = density < _LOW_DENSITY * density.max()
+    direct = low[:-1] | low[1:]
+    log_norm = float(np.log(stats.n[c]) + _LOG_SQRT_2PI)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_grid = np.log(density) - log_norm
-        slope = np.where(direct, 0.0, derivative / density * step)
-    log_mass = np.log(fine_mass)
-    # Beyond the grid only the bins within sqrt(2 (log(W / m_min) + 50)) h of the end count: the
-    # others add less than e^-50 of the nearest bin's term.
-    reach_tail = np.sqrt(2 * (np.log(stats.n[c]) - log_mass.min() + 50)) * h
+        slope = np.where(low, 0.0, derivative / density * step)
+    log_mass = np.log(fine_mass) - 0.5 * np.log(width2)
+    # Beyond the grid only the bins within sqrt(2 (log(W / m_min) + 50) max width^2) of the end
+    # count: the others add less than e^-50 of the nearest bin's term.
+    reach_tail = np.sqrt(2 * (np.log(stats.n[c]) - np.log(fine_mass.min()) + 50) * width2.max())
     tail = int(max(np.searchsorted(centroids, centroids[0] + reach_tail, side="right"),
                    len(centroids) - np.searchsorted(centroids, centroids[-1] - reach_tail, side="left")))
-    return _ClassDensity(float(np.ldexp(float(first), level)), step, log_grid, slope, direct, centroids, log_mass,
-                         tail, float(h), log_norm)
+    return _ClassDensity(float(np.ldexp(float(first), level)), step, _hermite(log_grid, slope, direct), direct,
+                         centroids, log_mass, width2, tail, log_norm)
 
 
 class KDEBlock(Block):
@@ -260,10 +270,7 @@ class KDEBlock(Block):
         return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
 
     def check(self) -> None:
-        if not np.isfinite(self.stats.m2).all():
-            raise DataError(f"Column {self.column!r} holds values so large (beyond about 1e154), or weights so "
-                            "large, that their variance overflows; rescale the column (e.g. divide by a power "
-                            "of ten).")
+        check_finite(self.stats, self.column)
 
     # -- parameters ------------------------------------------------------------------------
     @derived
@@ -301,7 +308,9 @@ class KDEBlock(Block):
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         if not self.defined():
             return np.zeros((len(frame), n_classes))
-        return np.nan_to_num(self.log_density(self._values(frame)), nan=0.0, neginf=-np.inf)
+        log = self.log_density(self._values(frame))
+        log[np.isnan(log)] = 0.0              # a missing value adds nothing   [seed 000, Eq. 22]
+        return log
 
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         value = row.get(self.column)
@@ -345,15 +354,14 @@ class KDEBlock(Block):
         return float(np.dot(weights, self.stats.mean) / weights.sum()) if weights.sum() > 0 else 0.0
 
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
-        """x = the centroid of a bin drawn by its mass in class c, plus N(0, h_c^2) noise."""
+        """x = the centroid of a bin drawn by its mass in class c, plus N(0, h_c^2 + the bin's spread)."""
         out = np.full(len(y), np.nan)
         h = self.bandwidth()
         for c in np.unique(y):
             rows = np.flatnonzero(y == c)
-            mass = self.stats.mass[:, c]
-            if mass.sum() <= 0:
+            if self.stats.n[c] <= 0:
                 continue
+            mass, centroid, spread = self.stats.bin_moments(self.stats.exponent, c)
             picks = rng.choice(len(mass), size=len(rows), p=mass / mass.sum())
-            centroid = self.stats.moment[picks, c] / mass[picks]
-            out[rows] = centroid + rng.normal(0.0, h[c], len(rows))
+            out[rows] = centroid[picks] + rng.normal(0.0, 1.0, len(rows)) * np.sqrt(h[c] ** 2 + spread[picks])
         return {self.column: out}
