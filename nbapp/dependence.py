@@ -51,21 +51,18 @@ def discrete_codes(df: pd.DataFrame, column: str, spec: Any, y: np.ndarray, w: n
     return np.where(np.isnan(x), -1, np.searchsorted(cuts, x, side="right"))
 
 
-def _cmi(a: np.ndarray, b: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> float:
-    """I(A; B | C) in nats from code arrays (rows with a missing code are left out)."""
-    keep = (a >= 0) & (b >= 0) & (w > 0)
-    if not keep.any():
+def _cmi(joint: np.ndarray) -> float:
+    """I(A; B | C) in nats from weighted counts joint[c, a, b]."""
+    total = joint.sum()
+    if not total > 0:
         return np.nan
-    a, b, y, w = a[keep], b[keep], y[keep], w[keep]
-    na, nb = int(a.max()) + 1, int(b.max()) + 1
-    joint = np.bincount((y * na + a) * nb + b, weights=w, minlength=n_classes * na * nb).reshape(n_classes, na, nb)
     n_c = joint.sum(axis=(1, 2), keepdims=True)
     n_ca = joint.sum(axis=2, keepdims=True)
     n_cb = joint.sum(axis=1, keepdims=True)
     used = joint > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(used, joint * np.log(np.where(used, joint * n_c / (n_ca * n_cb), 1.0)), 0.0)
-    return max(float(terms.sum() / joint.sum()), 0.0)      # rounding can give -1e-17
+    return max(float(terms.sum() / total), 0.0)      # rounding can give -1e-17
 
 
 def conditional_mutual_information(df: pd.DataFrame, target: str, types: Mapping[str, Any], *,
@@ -89,12 +86,21 @@ def conditional_mutual_information(df: pd.DataFrame, target: str, types: Mapping
         w = pd.to_numeric(df[weight], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
         if not (np.isfinite(w) & (w >= 0)).all():
             raise DataError(f"The weight column {weight!r} holds a value that is not a number >= 0.")
-    codes = {c: discrete_codes(df, c, s, y, w, len(classes), bins) for c, s in specs.items()}
+    k = len(classes)
+    codes = {c: discrete_codes(df, c, s, y, w, k, bins) for c, s in specs.items()}
     names = list(codes)
+    size = {c: int(v.max(initial=-1)) + 1 for c, v in codes.items()}
+    # one bincount per pair over the cells (class, a, b); a row missing either value has weight 0
+    observed = {c: (v >= 0) for c, v in codes.items()}
+    by_class = {c: y * size[c] + np.maximum(v, 0) for c, v in codes.items()}
     out = np.zeros((len(names), len(names)))
     for i, a in enumerate(names):
         for j in range(i, len(names)):
-            out[i, j] = out[j, i] = _cmi(codes[a], codes[names[j]], y, w, len(classes))
+            b = names[j]
+            weight = w * (observed[a] & observed[b]) if not (observed[a].all() and observed[b].all()) else w
+            cells = by_class[a] * size[b] + np.maximum(codes[b], 0)
+            joint = np.bincount(cells, weights=weight, minlength=k * size[a] * size[b])
+            out[i, j] = out[j, i] = _cmi(joint.reshape(k, size[a], size[b]))
     return pd.DataFrame(out, index=pd.Index(names, dtype=object), columns=pd.Index(names, dtype=object))
 
 

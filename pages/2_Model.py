@@ -26,6 +26,7 @@ SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "
 PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
           "custom": "custom per class"}
 VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)"}
+MAX_CHECKED_FEATURES = 40   # the naive-assumption check: 780 pairs, about a second on 100,000 rows
 
 
 def _settings_ui() -> None:
@@ -267,13 +268,14 @@ def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Choosing a numeric type: Gaussian, KDE or Poisson")
     col = st.selectbox("Numeric feature", columns, format_func=str, key="model.choice_feature")
     df = ui.frame()
+    key = (ui.model_key(), col)
     try:
-        plot = fit_comparison_plot(model, col, df)
+        if ss.get("_model_choice_plot", (None,))[0] != key:     # three one-column fits: once per model
+            ss["_model_choice_plot"] = (key, fit_comparison_plot(model, col, df))
     except (DataError, KeyError) as err:
         st.info(f"No comparison for this column: {ui.md(err)}")
         return
-    st.plotly_chart(charts.fit_comparison(plot, col), key="model.choice_chart")
-    key = (ui.model_key(), col)
+    st.plotly_chart(charts.fit_comparison(ss["_model_choice_plot"][1], col), key="model.choice_chart")
     if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
         try:
             ss["_model_choice_cv"] = (key, compare_feature_types(model, df, col))
@@ -299,9 +301,13 @@ def _dependence_ui(model: Any) -> None:
                "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
     df = ui.frame()
     key = ui.model_key()
+    features = dict(list(model.features_.items())[:MAX_CHECKED_FEATURES])
+    if len(model.features_) > MAX_CHECKED_FEATURES:
+        st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "
+                   "(pairs grow with the square of their number).")
     try:
         if ss.get("_model_cmi", (None,))[0] != key:
-            ss["_model_cmi"] = (key, conditional_mutual_information(df, model.target_, model.features_,
+            ss["_model_cmi"] = (key, conditional_mutual_information(df, model.target_, features,
                                                                     weight=model.weight_))
     except (DataError, KeyError) as err:
         st.info(f"The check needs the training data: {ui.md(err)}")
