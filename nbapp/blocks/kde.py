@@ -66,7 +66,7 @@ _KIND = "a KDE"
 BANDWIDTH_RULES = ("scott", "silverman")
 KERNELS = ("gaussian",)
 _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
-_NODES_PER_BANDWIDTH = 64      # grid nodes per h (at most): log p interpolated with error ~ (1/64)^2 / 8
+_NODES_PER_BANDWIDTH = 64      # grid nodes per h (at least, unless the grid would exceed _MAX_NODES)
 _KERNEL_REACH = 10.0           # the kernel is cut at 10 h: phi(10) / phi(0) = 2e-22
 _LOW_DENSITY = 1e-10           # below this share of the peak, nodes are not interpolated
 _EXACT_CELLS = 4_000_000       # rows x bins per chunk of the direct evaluation
