@@ -81,11 +81,12 @@ def _cv(params: Mapping[str, Any], frame: pd.DataFrame, target: str, weight: str
 
 def compare_feature_types(model: Any, frame: pd.DataFrame, column: str, *, k: int = 5, seed: int = 0) -> pd.DataFrame:
     """The cross-validated log-loss and accuracy of the whole model with ``column`` typed as each
-    numeric choice (index: type; the model's own type is marked ``current``)."""
+    numeric choice, and as its own type (e.g. discretized) if that is another (index: type; the
+    model's own type is marked ``current``)."""
     params = model.params()
     current = params["features"][column].kind
     rows = []
-    for kind in numeric_choices(frame, column):
+    for kind in dict.fromkeys([*numeric_choices(frame, column), current]):
         features = {**params["features"], column: kind if kind != current else params["features"][column]}
         scores = _cv({**params, "features": features}, frame, model.target_, model.weight_, k, seed).scores
         rows.append((kind, scores.log_loss, scores.accuracy, kind == current))

@@ -94,3 +94,16 @@ def test_type_choices_of_a_count_column_are_cross_validated_and_plotted():
     assert set(plot.curves["type"]) == {"gaussian", "kde", "poisson"}
     hist = plot.histogram[plot.histogram["class"] == "p"]
     assert float(((hist["right"] - hist["left"]) * hist["density"]).sum()) == pytest.approx(1.0)
+
+
+def test_a_weight_counts_as_repeated_rows_and_a_discretized_column_is_compared_as_itself():
+    df = pd.DataFrame({"a": list("uvuvuv"), "b": list("uvvvuu"), "y": list("ppppqq"), "w": [3, 1, 2, 1, 1, 2]})
+    types = {"a": "categorical", "b": "categorical"}
+    repeated = df.loc[df.index.repeat(df["w"])]
+    pd.testing.assert_frame_equal(nbapp.conditional_mutual_information(df, "y", types, weight="w"),
+                                  nbapp.conditional_mutual_information(repeated, "y", types))
+    rng = np.random.default_rng(4)
+    data = pd.DataFrame({"x": rng.normal(0, 1, 120), "y": rng.choice(["p", "q"], 120)})
+    m = nbapp.NaiveBayes({"x": nbapp.Discretized(bins=3)}).fit(data, "y")
+    table = compare_feature_types(m, data, "x")
+    assert list(table.index) == ["gaussian", "kde", "discretized"] and table.loc["discretized", "current"]
