@@ -239,3 +239,10 @@ def test_a_kde_column_whose_variance_overflows_is_refused_by_name():
     df = pd.DataFrame({"x": [1e200, -1e200, 1.0, 2.0], "y": list("aabb")})
     with pytest.raises(DataError, match="Column 'x' holds values so large"):
         NaiveBayes({"x": "kde"}).fit(df, "y")
+
+
+def test_values_so_small_that_their_variance_underflows_are_refused_by_name():
+    df = pd.DataFrame({"x": [1e-200, 2e-200, 3e-200, 5e-200], "y": list("aabb")})
+    with pytest.raises(DataError, match="Column 'x' holds values so small that their variance underflows"):
+        NaiveBayes({"x": "kde"}).fit(df, "y")
+    assert NaiveBayes({"x": "discretized"}).fit(df, "y").predict(df).tolist() == list("aabb")

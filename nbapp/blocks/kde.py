@@ -271,6 +271,11 @@ class KDEBlock(Block):
 
     def check(self) -> None:
         check_finite(self.stats, self.column)
+        s = self.stats
+        distinct = int((s.mass.sum(axis=1) > 0).sum()) > 1 or bool((s.second > 0).any())
+        if distinct and pooled_moments(s.n[:, None], s.mean[:, None], s.m2[:, None])[2][0] == 0:
+            raise DataError(f"Column {self.column!r} holds values so small that their variance underflows to 0, "
+                            "so no bandwidth can be set; rescale the column (e.g. multiply by a power of ten).")
 
     # -- parameters ------------------------------------------------------------------------
     @derived
