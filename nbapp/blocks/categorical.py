@@ -252,19 +252,33 @@ class CategoricalBlock(Block):
         return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)))
 
     # -- prediction ------------------------------------------------------------------------
+    def _keyed_by_value(self) -> bool:
+        """Are categories looked up by the values themselves? Then strings may take the Arrow
+        paths. Not for blocks that key or bin values their own way (binary pairs, intervals)."""
+        return getattr(self.stats_type, "key", None) is python_scalar
+
     def codes(self, series: pd.Series) -> np.ndarray:
         """Category index per row; MISSING_CODE for no value, UNSEEN_CODE for a new value."""
-        strings = arrow_strings(series) if self.stats_type.key is python_scalar else None
+        strings = arrow_strings(series) if self._keyed_by_value() else None
         if strings is not None:           # Arrow text: pyarrow looks the strings up directly
-            return string_positions(strings, self.categories, MISSING_CODE, UNSEEN_CODE)
+            return self._unseen_policy(string_positions(strings, self.categories, MISSING_CODE, UNSEEN_CODE),
+                                       series)
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
         lookup = self._index().get_indexer(pd.Index([self._key(python_scalar(u)) for u in uniques], dtype=object))
-        if self.unseen == "error" and (lookup < 0).any():
-            first = int(np.flatnonzero(lookup < 0)[0])
-            row = series.index[int(np.flatnonzero(codes == first)[0])]
-            self._refuse(uniques[first], f" in row {row}")
-        lookup = np.where(lookup < 0, self.n_values if self.unseen == "smooth" else UNSEEN_CODE, lookup)
-        return np.append(lookup, MISSING_CODE)[codes]       # code -1 (missing) picks MISSING_CODE
+        lookup = np.where(lookup < 0, UNSEEN_CODE, lookup)
+        return self._unseen_policy(np.append(lookup, MISSING_CODE)[codes], series)  # code -1 picks MISSING_CODE
+
+    def _unseen_policy(self, codes: np.ndarray, series: pd.Series) -> np.ndarray:
+        """Apply the column's unseen policy to category codes: "skip" leaves UNSEEN_CODE (the
+        factor is left out, seed 000 Eq. 22), "error" refuses the first such row, "smooth" scores
+        it as the extra pseudo-category n_values."""
+        unseen = codes == UNSEEN_CODE
+        if self.unseen == "skip" or not unseen.any():
+            return codes
+        if self.unseen == "error":
+            first = int(np.flatnonzero(unseen)[0])
+            self._refuse(series.iloc[first], f" in row {series.index[first]}")
+        return np.where(unseen, self.n_values, codes)
 
     def _refuse(self, value: Any, where: str = "") -> None:
         raise DataError(f"Column {self.column!r} holds {python_scalar(value)!r}{where}, a value never seen in "
@@ -275,8 +289,9 @@ class CategoricalBlock(Block):
         if self.column not in frame:
             return np.zeros((len(frame), n_classes))
         series = frame[self.column]
-        known = remembered_codes(series) if self.stats_type.key is python_scalar else None
-        if known is not None:             # codes of this very array from the fit: one take per row
+        # Codes of this very array from the fit: one take per row (today's "skip" policy only).
+        known = remembered_codes(series) if self._keyed_by_value() and self.unseen == "skip" else None
+        if known is not None:
             codes, uniques = known
             rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
             return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
