@@ -93,12 +93,19 @@ def _cars_bernoulli() -> dict:
 
 
 @pytest.mark.parametrize("name", list(SMOOTHINGS))
-@pytest.mark.parametrize("data", ["tennis14", "stolen_cars_bernoulli", "counts"])
+@pytest.mark.parametrize("data", ["tennis14", "stolen_cars_bernoulli", "counts", "declared_and_unseen", "discretized"])
 def test_every_cpt_cell_formula_computes_the_library_value(name, data):
     if data == "tennis14":
         features, frame, target = example("tennis14").features, load_example("tennis14"), "Play"
     elif data == "stolen_cars_bernoulli":
         features, frame, target = _cars_bernoulli(), load_example("stolen_cars"), "Stolen"
+    elif data == "discretized":               # intervals of a number, counted as categories
+        frame, target = load_example("gender"), "Gender"
+        features = {"Height": "discretized", "Weight": "discretized"}
+    elif data == "declared_and_unseen":      # issue 12's declared domain and "smooth" unseen row
+        frame, target = load_example("tennis14"), "Play"
+        features = {"Outlook": nbapp.Categorical(categories=["Sunny", "Overcast", "Rain", "Snow"]),
+                    "Wind": nbapp.Categorical(unseen="smooth")}
     else:
         frame = pd.DataFrame({"a": [3, 0, 1, 2], "b": [0, 2, 1, 0], "c": [1, 1, 0, 4], "y": ["s", "s", "h", "h"]})
         features, target = {"a": "multinomial", "b": "multinomial", "c": "multinomial"}, "y"
