@@ -188,3 +188,7 @@ else:
     if result is not None:
         _scores_ui(result)
 _batch_ui(model)
+
+from ui import teaching  # noqa: E402 - seed 004's three-way split, a section of its own (issue 14)
+
+teaching.three_way_ui()

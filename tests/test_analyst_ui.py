@@ -446,3 +446,21 @@ def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(
     assert at.session_state["source"].reader == "path"
     assert not any(str(tmp_path) in str(at.query_params.get(k, "")) for k in at.query_params)
     assert any("A reload of this page loses this work" in w for w in texts(at, "warning"))
+
+
+def test_an_imported_model_brings_its_bernoulli_positives_and_m_estimate_form():
+    import nbapp
+
+    ex_model = nbapp.NaiveBayes(
+        features={"Outlook": "categorical", "Temperature": "categorical", "Humidity": "categorical",
+                  "Wind": nbapp.Bernoulli(positive="Weak")},
+        smoothing=nbapp.MEstimate(2.0, p=0.3, normalised=True))
+    from nbapp.examples import load_example
+
+    ex_model.fit(load_example("tennis14"), target="Play")
+    at = import_json(start(), "weak.json", ex_model)
+    config = at.session_state["settings"]
+    assert dict(config.positives) == {"Wind": "Weak"}
+    assert (config.smoothing, config.m, config.p, config.m_normalised) == ("m", 2.0, 0.3, True)
+    fresh = reload(at)
+    assert fresh.session_state["settings"] == config

@@ -150,7 +150,8 @@ def settings_from_dict(data: Any) -> Any:
                                                  else tuple(ts["stop_words"])}))
                      for col, ts in fields.pop("text", []))
         custom = tuple((c, float(p)) for c, p in fields.pop("custom_priors", []))
-        config = Settings(**fields, text=text, custom_priors=custom)
+        positives = tuple((str(c), v) for c, v in fields.pop("positives", []))
+        config = Settings(**fields, text=text, custom_priors=custom, positives=positives)
         for _column, ts in config.text:
             ts.spec()                                                # nbapp checks the text options
         make_model({"x": "categorical"}, config, [c for c, _ in custom])  # ... and l, priors, variance
