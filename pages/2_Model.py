@@ -227,8 +227,8 @@ def _categories_caption(spec: Any) -> None:
     declared, unseen = getattr(spec, "categories", None), getattr(spec, "unseen", None)
     if declared is None and unseen in (None, "skip"):
         return
-    parts = [f"K = the {len(declared)} declared categories (seed 000, Eq. 7)"] if declared is not None else []
-    parts.append({"skip": "a value never seen in training is left out (Eq. 22)",
+    parts = [f"K = the {len(declared)} declared categories{ui.ref('seed 000, Eq. 7')}"] if declared is not None else []
+    parts.append({"skip": f"a value never seen in training is left out{ui.ref('Eq. 22')}",
                   "error": "a value never seen in training is refused",
                   "smooth": "a value never seen in training is scored as the extra row (unseen)"}[unseen])
     st.caption("; ".join(parts) + ".")
@@ -323,7 +323,8 @@ def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
 
 def _dependence_ui(model: Any) -> None:
     st.subheader("Checking the naive assumption: I(X_a; X_b | C)")
-    st.caption("Naive Bayes assumes the features are independent given the class (seed 000, §2.2–2.5). The "
+    st.caption("Naive Bayes assumes the features are independent given the class"
+               f"{ui.ref('seed 000, §2.2–2.5')}. The "
                "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "
                "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
     df = ui.frame()

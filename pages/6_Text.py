@@ -107,7 +107,8 @@ def _pipeline_ui(model: Any, column: str, doc: str, df: pd.DataFrame) -> None:
     cells[3].metric("Types in the corpus", f"{corpus_types:,}")
     cells[4].metric("Vocabulary after pruning", f"{len(block.vocabulary_terms()):,}")
     st.caption("A token is one occurrence of a word, a type a distinct word: \"seven tokens drawn from five "
-               f"types\"{ui.ref('seed 004')}. Counted after the whole pipeline; pruning (min_df, maximum vocabulary size) "
+               f"types\"{ui.ref('seed 004')}. Counted after the whole pipeline; pruning (min_df, maximum "
+               "vocabulary size) "
                "is a corpus step that decides which types the model keeps.")
 
 
@@ -147,7 +148,8 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     else:
         st.info("The document has no tokens.")
     st.caption("Green pushes towards the first class, red towards the second. Marks: UNK = the unknown "
-               f"word{ui.ref('seed 004')}, unseen = not in the vocabulary (ignored), removed = a stop word or nothing left after "
+               f"word{ui.ref('seed 004')}, unseen = not in the vocabulary (ignored), removed = a stop word or nothing "
+               "left after "
                "preprocessing; the last two carry no colour.")
     block = text_block(model, column)
     if block.options.ngram_range != (1, 1):

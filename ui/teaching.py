@@ -15,6 +15,7 @@ from nbapp.examples import Example, example
 from nbapp.lessons.three_way import tune_on_development
 from nbapp.ordering import in_declared_order, sort_values
 from nbapp.propose import check_target
+from ui.lecture import ref
 from ui.state import class_list, features, fit_key, frame, make_model, set_settings, settings
 from ui.text import md
 from ui.widgets import show_error, synced
@@ -71,7 +72,7 @@ def positives_ui(model: Any, frame: pd.DataFrame) -> None:
         with cells[i % len(cells)]:
             synced(st.selectbox, md(col), key=f"_positive::{i}", value=current, options=options, format_func=str,
                    on_set=lambda v, col=col: set_settings(positives=_with(settings().positives, col, v)))
-    st.caption("θ = P(x = 1 | c) counts the rows holding the chosen value (seed 002); the other value is 0.")
+    st.caption(f"θ = P(x = 1 | c) counts the rows holding the chosen value{ref('seed 002')}; the other value is 0.")
 
 
 def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[tuple[str, Any], ...]:
@@ -81,7 +82,7 @@ def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[
 def three_way_ui() -> None:
     """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
     ss = st.session_state
-    st.subheader("Training, development and test data (seed 004)")
+    st.subheader(f"Training, development and test data{ref('seed 004')}")
     sample = (f" On the page's sample of {len(frame()):,} rows of the file." if ss["source"].reader == "path" else "")
     st.caption("Training rows estimate the counts, development rows choose the smoothing "
                f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
