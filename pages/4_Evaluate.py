@@ -65,6 +65,8 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     def progress(done: int, total: int, message: str) -> None:
         bar.progress(done / total, text=message)
 
+    if ss["source"].reader == "path":          # big data: k-fold over the whole file, out of core
+        return _run_on_path(key, make_model(), opts, bar)
     try:
         from nbapp.propose import check_target
 
@@ -80,6 +82,33 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
         ui.show_error(err)
         return None
     bar.empty()
+    ss["eval_result"] = (key, result)
+    return result
+
+
+def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
+    """k-fold on every row of a local path in two streamed passes (folds by a hash of each row's
+    place; each fold's model is the total statistics minus the fold's)."""
+    from nbapp.scale import cross_validate_file
+
+    source = ss["source"]
+    if opts["method"] != "kfold":
+        st.info("On a local path the Evaluate page cross-validates (k-fold); hold-out is for uploads.")
+    k = int(opts["k"])
+
+    def progress(done: int, total: int) -> None:
+        step = "summarising the folds" if done <= total // 2 else "predicting each row with its fold's model"
+        bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
+
+    try:
+        result = cross_validate_file(model, source.path, ss["target"], k=k, weight=ss.get("weight"), progress=progress)
+    except DataError as err:
+        bar.empty()
+        ui.show_error(err)
+        return None
+    bar.empty()
+    st.caption(f"Folds are assigned by a hash of each row's place in the files (the seed is not used); "
+               f"the table of predictions keeps the first {len(result.predictions):,} of {result.scores.n:,} rows.")
     ss["eval_result"] = (key, result)
     return result
 
@@ -144,6 +173,7 @@ def _batch_ui(model: Any) -> None:
 
 
 model = ui.require_model()
+ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 options = _options_ui()
 if ss.get("imported") is not None:
     st.info("The imported model is used for batch prediction below; the evaluation refits the current "
@@ -152,3 +182,7 @@ result = _run(options)
 if result is not None:
     _scores_ui(result)
 _batch_ui(model)
+
+from ui import teaching  # noqa: E402 - seed 004's three-way split, a section of its own (issue 14)
+
+teaching.three_way_ui()

@@ -23,12 +23,15 @@ Keys:
                   page ever reads a model of earlier settings (an imported model is not stored here)
     imported      Imported (file name, NaiveBayes, sha256 of the file) of a model loaded from JSON, or None
     data_upload   the last upload (bytes, file name, reader), kept while a built-in example is in use
+    pending_upload an upload received by the uploader's callback, read (with a progress bar) by the Data page
+    path_models   fit_key -> (model, rows) of the local path fitted out of core (frame is then its sample)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
@@ -59,6 +62,9 @@ __all__ = [
     "ensure_state",
     "load_example_into_state",
     "load_upload_into_state",
+    "load_path_into_state",
+    "big_data_note",
+    "path_rows",
     "set_target",
     "set_types",
     "set_settings",
@@ -82,8 +88,9 @@ class Source:
 
     name: str
     sha256: str
-    reader: str  # "example", "table" or "corpus"
+    reader: str  # "example", "table", "corpus" or "path" (a local file, folder or glob fitted out of core)
     example: str | None = None
+    path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
 
 
 @dataclass(frozen=True)
@@ -127,6 +134,7 @@ class Settings:
     alpha: float = 1.0  # Lidstone l (0 = MLE)
     m: float = 1.0
     p: float | None = None  # m-estimate prior; None = 1/K
+    m_normalised: bool = False  # m-estimate denominator n + K m p instead of seed 003's n + m
     beta_a: float = 1.0
     beta_b: float = 1.0
     priors: str = "empirical"  # "empirical", "uniform", "custom"
@@ -135,6 +143,7 @@ class Settings:
     variance: str = "mle"  # "mle" or "unbiased"
     var_smoothing: float = 1e-9
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
+    positives: tuple[tuple[str, Any], ...] = ()  # Bernoulli column -> the value that counts as 1
 
 
 class Imported(NamedTuple):
@@ -165,15 +174,27 @@ def _example_sha(key: str) -> str:
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
 def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
+    return _read(name, reader, _data)
+
+
+def _read(name: str, reader: str, data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     from nbapp.io import load_corpus, load_table
 
-    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name)
+    table = load_corpus(data, name) if reader == "corpus" else load_table(data, name)
     return table.frame, tuple(table.notes)
 
 
-def parse_upload(data: bytes, name: str, reader: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """The uploaded file as a DataFrame and the loader's notes (cached by content)."""
-    return _parse(sha256(data), name, reader, _data=data)
+# Larger uploads are read without the shared cache: storing one there pickles the whole frame
+# (0.7 s and 160 MB for a million rows), to spare a re-read that only the same file uploaded
+# again would need; the session keeps its frame anyway.
+CACHE_MAX_BYTES = 20 << 20
+
+
+def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The uploaded file as a DataFrame and the loader's notes (cached by content when small)."""
+    if len(data) > CACHE_MAX_BYTES:
+        return _read(name, reader, data)
+    return _parse(digest or sha256(data), name, reader, _data=data)
 
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32)
@@ -217,7 +238,7 @@ def load_example_into_state(key: str) -> None:
     ss["type_reasons"] = {c: ("set by the example" if c in ex.features else
                               "frequency weight" if c == ex.weight else "not used by the example")
                           for c in ss["types"]}
-    ss["settings"] = Settings(alpha=float(ex.alpha))
+    ss["settings"] = Settings(alpha=float(ex.alpha), positives=tuple(ex.positives.items()))
     ss["query"] = dict(ex.query)
     ss["query_missing"] = {c for c in ex.features if c not in ex.query}
     ss["imported"] = None
@@ -229,11 +250,12 @@ def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
     """Parse an upload and make it the current dataset; raises DataError on bad input."""
     from nbapp.propose import propose_target
 
-    df, notes = parse_upload(data, name, reader)
+    digest = sha256(data)
+    df, notes = parse_upload(data, name, reader, digest)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     ss = st.session_state
-    ss["source"] = Source(name=name, sha256=sha256(data), reader=reader)
+    ss["source"] = Source(name=name, sha256=digest, reader=reader)
     ss["data_bytes"] = data
     ss["data_upload"] = (data, name, reader)
     ss["frame"] = df
@@ -242,8 +264,106 @@ def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
     ss["settings"] = Settings()
     ss["imported"] = None
     _reset_text_state()
+    target = propose_target(proposal_rows(df))
+    set_target(target if target is not None else df.columns[-1])
+
+
+# -------------------------------------------------------------------- big tables (issue 11)
+# Types and the target are proposed from this many rows of a larger table (a seeded random
+# sample): the proposal's statistics (distinct values, words per cell) are settled long before,
+# and on a million rows they would cost seconds of the upload.
+PROPOSAL_ROWS = 100_000
+# Rows of a local path read to propose types and to show on the pages; the model sees every row.
+PATH_SAMPLE_ROWS = 20_000
+
+
+def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows the types are proposed from: all, or a seeded sample of PROPOSAL_ROWS."""
+    if len(df) <= PROPOSAL_ROWS:
+        return df
+    return df.iloc[np.sort(np.random.default_rng(0).choice(len(df), PROPOSAL_ROWS, replace=False))]
+
+
+def load_path_into_state(path: str) -> None:
+    """Open a local CSV / Parquet file, folder or glob: a sample of its first rows becomes the
+    frame the pages show and propose types from; the model is fitted on every row, out of core
+    (:func:`nbapp.fit_file`). Raises DataError for a path that cannot be read."""
+    from nbapp.propose import propose_target
+    from nbapp.scale.files import sample_rows
+
+    files = _path_files(path)
+    df = sample_rows(path, PATH_SAMPLE_ROWS)
+    if df.shape[1] < 2:
+        raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
+    signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
+    ss = st.session_state
+    ss["source"] = Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path)
+    ss["data_bytes"] = None
+    ss["frame"] = df
+    ss["load_notes"] = (f"A sample: the first {len(df):,} rows of {os.path.basename(files[0])!r} ({len(files)} file(s) "
+                        "in all). The model is fitted on every row of every file, out of core.",)
+    ss["weight"] = None
+    ss["settings"] = Settings()
+    ss["imported"] = None
+    _reset_text_state()
     target = propose_target(df)
     set_target(target if target is not None else df.columns[-1])
+
+
+def _path_files(path: str) -> list[str]:
+    """The files of a path; only CSV / TSV / Parquet files by name, and (when the environment
+    variable NBAPP_DATA_ROOT is set, as on a shared server) only under that folder."""
+    from nbapp.scale.files import CSV_SUFFIXES, PARQUET_SUFFIXES, _sources
+
+    path = os.path.expanduser(str(path).strip())
+    if not path:
+        raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
+    if os.path.isfile(path) and not path.lower().endswith(CSV_SUFFIXES + PARQUET_SUFFIXES):
+        raise DataError(f"{path!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet).")
+    files = list(_sources(path).files)
+    root = os.environ.get("NBAPP_DATA_ROOT")
+    if root:
+        root = os.path.realpath(root)
+        outside = [f for f in files if os.path.commonpath([root, os.path.realpath(f)]) != root]
+        if outside:
+            raise DataError(f"{outside[0]!r} is outside the data folder of this server ({root}); open files under it.")
+    return files
+
+
+def path_rows() -> int | None:
+    """Rows the model of a local path was fitted on (None before the fit or for other sources)."""
+    fitted = st.session_state.get("path_models", {}).get(fit_key())
+    return None if fitted is None else fitted[1]
+
+
+def big_data_note() -> None:
+    """On Model, Explain and Evaluate: for a local path, what the model saw and what the page shows."""
+    source: Source = st.session_state["source"]
+    if source.reader != "path":
+        return
+    rows = path_rows()
+    seen = f"all {rows:,} rows" if rows is not None else "every row"
+    st.info(f"The model was fitted on {seen} of {source.path!r}, out of core. Tables of the model are exact; "
+            f"rows and plots of data on this page come from a sample of {len(frame()):,} rows.")
+
+
+def _fit_path(model: Any, source: Source) -> tuple[Any, int]:
+    """fit_file with a progress bar; the model and the rows it saw."""
+    from nbapp.scale import fit_file
+
+    ss = st.session_state
+    bar = st.progress(0.0, text=f"Fitting on every row of {source.path}…")
+    seen = [0]
+
+    def progress(done: int, total: int) -> None:
+        seen[0] = total
+        bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
+
+    try:
+        fit_file(model, source.path, ss["target"], ss.get("weight"), progress=progress)
+    finally:
+        bar.empty()
+    return model, seen[0]
 
 
 def _reset_text_state() -> None:
@@ -261,7 +381,7 @@ def set_target(target: str) -> None:
     ss["target"] = target
     if ss.get("weight") == target:
         ss["weight"] = None
-    proposal = propose_feature_types(df, target)
+    proposal = propose_feature_types(proposal_rows(df), target)
     types = dict(zip(proposal["column"], proposal["type"]))
     reasons = dict(zip(proposal["column"], proposal["reason"]))
     ss["types"] = {c: types.get(c, "ignore") for c in df.columns if c != target}
@@ -351,7 +471,7 @@ def features() -> dict[str, str]:
 def smoothing(config: Settings) -> Any:
     """The nbapp smoothing object for the settings (None: plain Lidstone l via alpha)."""
     if config.smoothing == "m":
-        return nbapp.MEstimate(config.m, p=config.p)
+        return nbapp.MEstimate(config.m, p=config.p, normalised=bool(config.m_normalised))
     if config.smoothing == "beta":
         return nbapp.BetaPrior(config.beta_a, config.beta_b)
     return None
@@ -364,9 +484,11 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
     else:
         priors = config.priors
-    text = dict(config.text)
+    text, positives = dict(config.text), dict(config.positives)
     kwargs: dict[str, Any] = {
-        "features": {c: text[c].spec() if t == "text" and c in text else t for c, t in feature_types.items()},
+        "features": {c: text[c].spec() if t == "text" and c in text
+                     else nbapp.Bernoulli(positive=positives[c]) if t == "bernoulli" and c in positives
+                     else t for c, t in feature_types.items()},
         "alpha": float(config.alpha),
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),
@@ -421,12 +543,28 @@ def current_model() -> Any:
     try:
         if not features():
             raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
-        model = _fit(*fit_key(), _frame=ss["frame"])
+        if ss["source"].reader == "path":
+            model = _path_model()
+        else:
+            model = _fit(*fit_key(), _frame=ss["frame"])
     except DataError:
         ss.pop("model", None)  # never leave the model of earlier settings behind
         raise
     ss["model"] = model
     return model
+
+
+def _path_model() -> Any:
+    """The out-of-core model of a local path, fitted once per configuration (kept in the session:
+    a click that changes nothing refits nothing)."""
+    ss = st.session_state
+    key = fit_key()
+    store = ss.setdefault("path_models", {})
+    if key not in store:
+        model = make_model(features(), settings(), class_list(ss["frame"], ss["target"]))
+        store.clear()                                  # one big model per session at a time
+        store[key] = _fit_path(model, ss["source"])
+    return store[key][0]
 
 
 def import_model(name: str, data: bytes) -> Imported:

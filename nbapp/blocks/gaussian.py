@@ -37,7 +37,7 @@ from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments
+from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "class_moments"]
@@ -85,6 +85,9 @@ class MomentStats(Stats):
 
     def __add__(self, other: "MomentStats") -> "MomentStats":
         return MomentStats(*merge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
+
+    def __sub__(self, other: "MomentStats") -> "MomentStats":
+        return MomentStats(*unmerge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
 
     def reindex_classes(self, take: np.ndarray) -> "MomentStats":
         return MomentStats(*(take_classes(m, take, axis=0) for m in (self.n, self.mean, self.m2)))

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -56,6 +56,9 @@ class CountStats(Stats):
 
     def __add__(self, other: "CountStats") -> "CountStats":
         return CountStats(self.counts + other.counts)
+
+    def __sub__(self, other: "CountStats") -> "CountStats":
+        return CountStats(subtract_counts(self.counts, other.counts))
 
     def reindex_classes(self, take: np.ndarray) -> "CountStats":
         return CountStats(take_classes(self.counts, take, axis=1))
@@ -114,7 +117,8 @@ class MultinomialBlock(Block):
     # -- parameters ------------------------------------------------------------------------
     @derived
     def probabilities(self) -> np.ndarray:
-        return smoothed(self.counts_, self.smoothing.pseudo_counts(len(self.columns)))
+        return smoothed(self.counts_, self.smoothing.pseudo_counts(len(self.columns)),
+                        float(self.smoothing.pseudo_total(len(self.columns))))
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -129,7 +133,7 @@ class MultinomialBlock(Block):
     def _fractions(self) -> list[list[Fraction | None]]:
         """theta_ac as exact fractions."""
         pseudo = self.smoothing.pseudo_fractions(len(self.columns))
-        dens = exact_denominators(self.counts_, pseudo)
+        dens = exact_denominators(self.counts_, pseudo, self.smoothing.pseudo_total(len(self.columns)))
         return [[smoothed_fraction(self.counts_[a, c], pseudo[a], den) for c, den in enumerate(dens)]
                 for a in range(len(self.columns))]
 

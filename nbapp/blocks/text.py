@@ -35,7 +35,7 @@ import pandas as pd
 from scipy import sparse
 
 from nbapp import text as _pipeline
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, subtract_counts, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -109,6 +109,20 @@ class TextStats(Stats):
         word_counts[position] += other.word_counts
         doc_freq[position] += other.doc_freq
         return TextStats(terms, word_counts, doc_freq, self.n_docs + other.n_docs)
+
+    def __sub__(self, other: "TextStats") -> "TextStats":
+        position = pd.Index(self.terms, dtype=object).get_indexer(pd.Index(other.terms, dtype=object))
+        if (position < 0).any():
+            raise ValueError("subtracting statistics with words that are not in the total")
+        taken_words, taken_docs = np.zeros_like(self.word_counts), np.zeros_like(self.doc_freq)
+        taken_words[position], taken_docs[position] = other.word_counts, other.doc_freq
+        word_counts = subtract_counts(self.word_counts, taken_words)
+        doc_freq = subtract_counts(self.doc_freq, taken_docs)
+        gone = np.zeros(len(self.terms), dtype=bool)
+        gone[position] = ~(word_counts[position].any(axis=1) | doc_freq[position].any(axis=1))
+        kept = np.flatnonzero(~gone)
+        return TextStats(tuple(self.terms[i] for i in kept), word_counts[kept], doc_freq[kept],
+                         subtract_counts(self.n_docs, other.n_docs))
 
     def reindex_classes(self, take: np.ndarray) -> "TextStats":
         return TextStats(self.terms, take_classes(self.word_counts, take, axis=1),
@@ -214,7 +228,8 @@ class TextBlock(Block):
                 weights = np.log(counts + a) - np.log(den)
                 return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
                         "unk": np.log(a) - np.log(den)}
-            theta = (counts + a) / (counts.sum(axis=0) + a * v)
+            total = float(self.smoothing.pseudo_total(v)) if v else 0.0   # l V, or seed 003's m
+            theta = (counts + a) / (counts.sum(axis=0) + total)
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
@@ -325,7 +340,9 @@ class TextBlock(Block):
         """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
         params = self.params()
         counts = self.word_counts[params["vocab"]]
-        return exact_denominators(counts, [to_fraction(params["alpha"])] * len(params["vocab"]))
+        pseudo = [to_fraction(params["alpha"])] * len(params["vocab"])
+        total = self.smoothing.pseudo_total(len(params["vocab"])) if params["vocab"].size else None
+        return exact_denominators(counts, pseudo, total)
 
     # -- tables ----------------------------------------------------------------------------
     def top_words(self, column: str, classes: list[Any], n: int = 10) -> pd.DataFrame:
