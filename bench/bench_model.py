@@ -16,7 +16,7 @@ twice, normalise). Ways of doing that, all timed:
   logsumexp (what the scikit-learn docs lead to);
 * ``sklearn fastest f64``: the fastest way found (see docs/scale.md): each column's codes from
   pandas' categorical dtype (``astype("category").cat.codes``, pyarrow's dictionary encoding:
-  8-20x faster than OrdinalEncoder), the labels as integer codes (``pd.factorize``; string labels
+  15-20x faster than OrdinalEncoder), the labels as integer codes (``pd.factorize``; string labels
   make both estimators 8-10x slower), no ColumnTransformer, the codes computed once and used for
   both fit and prediction, float64 numbers, normalised in place (max, exp, divide);
 * ``sklearn fastest f32``: the same with the numbers as float32 (GaussianNB's prediction is then
