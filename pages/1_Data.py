@@ -127,7 +127,7 @@ def _path_ui() -> None:
     ui.synced(st.text_input, "Path on this machine (a CSV or Parquet file, a folder of them, or a glob)",
               key="_data_path", value=ss.get("data_path", ""), on_set=lambda v: ss.update(data_path=v),
               placeholder="/data/exports/sales_2025.csv")
-    st.button("Open", key="data.open_path", on_click=_open_path)
+    st.button("Open the path", key="data.open_path", on_click=_open_path)
     st.caption("For files beyond the uploader's limit (or beyond memory): types are proposed from the first "
                f"{ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on every row with DuckDB, in "
                "bounded memory. Decimal commas and encodings other than UTF-8 are not read here.")
