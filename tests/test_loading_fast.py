@@ -91,6 +91,8 @@ MESSY = {
     "single column": rows("a", "1", "2", "x", n=100),
     "dots in text": rows("x,y", ".,a", "-.,b", "e,c", n=50),
     "plus sign alone": rows("x,y", "+,a", "1,b", n=50),
+    "plus sign alone at the end": rows("y,x", *(["a,1"] * 50), "b,+"),
+    "minus sign alone at the end": rows("y,x", *(["a,1.5"] * 50), "b,-"),
     "exponent without digits": rows("x,y", "1e,a", "2,b", n=50),
     "dashes as ranges": rows("x,y", "1-2,a", "3,b", n=50),
     "two points": rows("x,y", "1.2.3,a", "4,b", n=50),

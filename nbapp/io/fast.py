@@ -175,8 +175,10 @@ def _number_look(chunk: Any) -> bool | None:
     starts = offsets[:-1]
     first = values[starts]
     signed = ((first == ord("+")) | (first == ord("-"))).astype(np.int32)
-    zero = np.flatnonzero((values[starts + signed] == ord("0")) & (lengths > signed + 1))
-    if len(zero) and ((values[starts[zero] + signed[zero] + 1] - np.uint8(ord("0"))) <= 9).any():
+    room = np.flatnonzero(lengths > signed + 1)       # cells with a byte after the sign and a first "0"
+    first_digit = starts[room] + signed[room]
+    zero = first_digit[values[first_digit] == ord("0")]
+    if len(zero) and ((values[zero + 1] - np.uint8(ord("0"))) <= 9).any():
         return None
     long = lengths > MAX_EXACT_DIGITS
     if long.any() and (whole or (_fraction_marks(cells, offsets - offsets[0])[long] == 0).any()):
