@@ -75,7 +75,9 @@ def _upload_ui() -> None:
         st.error(ui.md(ss["upload_error"]))
     source = ss["source"]
     kept = ss.get("data_upload")
-    if source.reader != "example":
+    if source.reader == "path":
+        st.info(f"The local path {ui.md(source.path)} is in use; upload a file to use that instead.")
+    elif source.reader != "example":
         df = ss["frame"]
         st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
     elif kept is not None:
