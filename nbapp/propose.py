@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
@@ -36,6 +37,11 @@ MANY_CLASSES = 100
 # A count block is several non-negative integer columns that are mostly zero (bag of words).
 COUNT_BLOCK_MIN_COLUMNS = 3
 COUNT_ZERO_SHARE = 0.5
+# Shape rules for numbers (issue 12): on at least 30 values, counts with variance <= 1.5 x mean
+# are Poisson-like (equal for a Poisson), |skewness| >= 1 or two modes is clearly non-normal.
+SHAPE_MIN_VALUES = 30
+POISSON_DISPERSION = 1.5
+KDE_SKEWNESS = 1.0
 # A float target with this many distinct non-integer values is a measurement, not a class.
 CONTINUOUS_TARGET_VALUES = 20
 
@@ -92,8 +98,43 @@ def _propose_number(present: pd.Series, name: str, distinct: int, count_block: s
             "Gaussian if they are measurements)"
         )
     if integers:
-        return "gaussian", f"integers with {distinct} distinct values -> Gaussian"
-    return "gaussian", "float -> Gaussian"
+        return _propose_shape(values, integers) or ("gaussian", f"integers with {distinct} distinct values -> Gaussian")
+    return _propose_shape(values, integers) or ("gaussian", "float -> Gaussian")
+
+
+def _propose_shape(values: np.ndarray, integers: bool) -> tuple[str, str] | None:
+    """Poisson for non-negative integer counts whose variance is near their mean; KDE for a
+    clearly non-normal shape (|skewness| >= 1 or two modes, on at least 30 values); else None."""
+    values = values[np.isfinite(values)]
+    if len(values) < SHAPE_MIN_VALUES:
+        return None
+    mean, var = float(values.mean()), float(values.var())
+    if integers and values.min() >= 0 and mean > 0 and var <= POISSON_DISPERSION * mean:
+        return "poisson", f"non-negative integer counts (mean {mean:.3g}, variance {var:.3g}) -> Poisson"
+    skew = float(stats.skew(values)) if var > 0 else 0.0
+    if abs(skew) >= KDE_SKEWNESS:
+        return "kde", f"skewness {skew:.1f} -> KDE"
+    modes = _modes(values)
+    if modes >= 2:
+        return "kde", f"{'two' if modes == 2 else modes} modes -> KDE"
+    return None
+
+
+def _modes(values: np.ndarray) -> int:
+    """Peaks of a Gaussian KDE (Scott's bandwidth) of up to 5,000 values that hold at least 10% of
+    the highest peak and are separated from the next peak by a dip to below 80% of the lower one."""
+    sample = np.random.default_rng(0).choice(values, 5000, replace=False) if len(values) > 5000 else values
+    if np.ptp(sample) == 0 or len(np.unique(sample)) < 3:
+        return 1
+    grid = np.linspace(sample.min(), sample.max(), 256)
+    density = stats.gaussian_kde(sample)(grid)
+    peaks = [i for i in range(1, len(grid) - 1) if density[i] >= density[i - 1] and density[i] > density[i + 1]
+             and density[i] >= 0.1 * density.max()]
+    count = 1 if peaks else 0
+    for a, b in zip(peaks, peaks[1:]):
+        if density[a:b + 1].min() < 0.8 * min(density[a], density[b]):
+            count += 1
+    return max(count, 1)
 
 
 def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str, str]:
