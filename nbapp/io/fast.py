@@ -35,7 +35,6 @@ from nbapp.io.common import (
     MAX_EXACT_DIGITS,
     NA_TOKENS,
     VARIANCE_OVERFLOW,
-    Table,
     _DOT_NUMBER,
     _RowNumbers,
 )
