@@ -147,7 +147,8 @@ def _batch_ui(model: Any) -> None:
     st.subheader("Predict a new file")
     names = list(model.features_)
     st.caption("A table with the model's feature columns (" + ", ".join(ui.md(c) for c in names[:20])
-               + (f" and {len(names) - 20:,} more" if len(names) > 20 else "") + "; the target column may be absent). Each row gets the predicted class and one probability "
+               + (f" and {len(names) - 20:,} more" if len(names) > 20 else "")
+               + "; the target column may be absent). Each row gets the predicted class and one probability "
                "column per class.")
     upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx"], key="eval.batch")
     if upload is None:
