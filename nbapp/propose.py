@@ -15,6 +15,7 @@ import pandas as pd
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError
+from nbapp.ordering import python_scalar
 
 __all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
 
@@ -31,6 +32,17 @@ MAX_TARGET_CLASSES = 50
 TEXT_MIN_WORDS = 3
 # Integers with at most this many distinct values are categories (ratings, years, levels).
 SMALL_INTEGER_LEVELS = 5
+# Whole numbers that run 0..k or 1..k without gaps, k at most this, are codes (occupation 1-6).
+CODE_LEVELS = 9
+# Integers with at least this share of distinct values per row identify rows (biopsy's ID:
+# 645 distinct in 699 rows, 92%); a Gaussian on them adds nothing but a huge variance, which
+# also sets the Gaussian epsilon of every other column (nbapp.blocks.gaussian).
+ID_SHARE = 0.9
+ID_MIN_ROWS = 20
+# A column named like an identifier or a code (ID, zip, code, number) with more distinct
+# integers than this is a code, not a measurement.
+CODE_NAME = re.compile(r"(^|[_ ])(id|uuid|key|code|zip|no|nr|num|number)$|^(id|code|zip)([_ ]|$)", re.IGNORECASE)
+MANY_CODES = 50
 MAX_CATEGORIES = 1000
 MANY_CLASSES = 100
 # A count block is several non-negative integer columns that are mostly zero (bag of words).
@@ -44,10 +56,12 @@ def propose_feature_types(df: pd.DataFrame, target: str) -> pd.DataFrame:
     """One row per non-target column, in frame order: ``column``, ``type``, ``reason``.
 
     Rules, in order: all missing / constant / dates -> ignore; two yes/no-like values ->
-    Bernoulli; long multi-word strings -> text; every value distinct (strings, or integer
-    row numbers) -> ignore (ID-like); a column named like a row count -> ignore (use it as
-    the weight); several mostly-zero integer columns -> multinomial; few integer levels or
-    strings -> categorical; other numbers -> Gaussian.
+    Bernoulli; long multi-word strings -> text; whole numbers that identify rows (every value
+    distinct, or 90% of the rows distinct) or codes named like one (zip, code, ...) with many
+    values -> ignore (ID-like); short runs of codes 1..k -> categorical; every string distinct
+    -> ignore; a column named like a row count -> ignore (use it as the weight); several
+    mostly-zero integer columns -> multinomial; few integer levels or strings -> categorical;
+    other numbers -> Gaussian.
     """
     if target not in df.columns:
         raise DataError(f"The target {target!r} is not a column; choose one of {_shown(df.columns)}.")
@@ -66,7 +80,7 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
         return "ignore", "every value missing -> ignore"
     distinct = present.nunique()
     if distinct == 1:
-        return "ignore", f"constant (always {present.iloc[0]!r}) -> ignore"
+        return "ignore", f"constant (always {_shown_value(present.iloc[0])}) -> ignore"
     if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
         return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
     if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
@@ -80,8 +94,9 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
 def _propose_number(present: pd.Series, name: str, distinct: int, count_block: set[str]) -> tuple[str, str]:
     values = present.to_numpy(dtype=float)
     integers = bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
-    if integers and distinct == len(values) and len(values) >= 5 and (_consecutive(values) or ID_NAME.search(name)):
-        return "ignore", "ID-like (every value distinct) -> ignore"
+    code = _propose_integer_code(values, name, distinct) if integers else None
+    if code is not None:
+        return code
     if integers and name.strip().lower() in WEIGHT_NAMES and (values >= 0).all():
         return "ignore", f"named {name!r}, like a row count -> ignore (use it as the row weight)"
     if name in count_block:
@@ -96,6 +111,36 @@ def _propose_number(present: pd.Series, name: str, distinct: int, count_block: s
     return "gaussian", "float -> Gaussian"
 
 
+def _propose_integer_code(values: np.ndarray, name: str, distinct: int) -> tuple[str, str] | None:
+    """Whole numbers that identify rows or encode categories, never measurements.
+
+    Row identifiers (every value distinct and consecutive, or named like an ID; or at least
+    ``ID_SHARE`` of the rows distinct) and codes named like one with many values are ignored;
+    short runs of codes (1..k, 0..k, k <= ``CODE_LEVELS``) are categorical. None: no rule fits.
+    """
+    n = len(values)
+    if distinct == n and n >= 5 and (_consecutive(values) or ID_NAME.search(name)):
+        return "ignore", "ID-like (every value distinct) -> ignore"
+    if n >= ID_MIN_ROWS and distinct >= ID_SHARE * n:
+        return "ignore", (
+            f"ID-like: {distinct:,} distinct whole numbers in {n:,} rows ({distinct / n:.0%} of the rows) -> "
+            "ignore (as a Gaussian it would learn nothing and its huge variance would blur every other "
+            "Gaussian column; choose Gaussian if it is a real measurement)"
+        )
+    if distinct > MANY_CODES and CODE_NAME.search(name):
+        return "ignore", (
+            f"a code named {name!r} with {distinct:,} distinct values in {n:,} rows -> ignore "
+            "(choose categorical to use it anyway)"
+        )
+    low = values.min()
+    if SMALL_INTEGER_LEVELS < distinct <= CODE_LEVELS and low in (0, 1) and values.max() - low + 1 == distinct:
+        return "categorical", (
+            f"codes {low:.0f} to {values.max():.0f} ({distinct} values) -> categorical (choose Gaussian if "
+            "they are measurements on a scale)"
+        )
+    return None
+
+
 def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str, str]:
     words = present.str.count(r"\S+").mean()
     if words >= TEXT_MIN_WORDS:
@@ -104,10 +149,25 @@ def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str,
         return "ignore", "ID-like (every value distinct) -> ignore"
     if distinct > MAX_CATEGORIES or (distinct > MANY_CLASSES and distinct > 0.5 * len(present)):
         return "ignore", (
-            f"{distinct:,} distinct values, nearly one per row -> ignore "
-            "(choose categorical to use it anyway; it will rarely generalise)"
+            f"{distinct:,} distinct values in {len(present):,} rows ({_per_value(len(present), distinct)}) "
+            "-> ignore (choose categorical to use it anyway; it will rarely generalise)"
         )
     return "categorical", f"{distinct} distinct values -> categorical"
+
+
+def _per_value(rows: int, distinct: int) -> str:
+    """How often a value repeats, said honestly: "nearly one per row" only when it is."""
+    per = rows / distinct
+    if per < 2:
+        return "nearly one value per row"
+    return f"about {per:,.0f} rows per value, more than {MAX_CATEGORIES:,} categories" if distinct > MAX_CATEGORIES \
+        else f"about {per:,.0f} rows per value"
+
+
+def _shown_value(value: object) -> str:
+    """A value as the user typed it: 2013, not np.int64(2013); strings quoted."""
+    value = python_scalar(value)
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 def _binary_pair(present: pd.Series) -> bool:

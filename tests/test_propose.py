@@ -136,3 +136,59 @@ def test_single_row_classes_and_many_classes_are_warned():
 def test_unknown_target_column_is_refused_naming_the_columns():
     with pytest.raises(DataError, match=r"'z' is not a column; choose one of 'a'"):
         check_target(pd.DataFrame({"a": [1]}), "z")
+
+
+def _biopsy_like(rows: int = 699, seed: int = 0) -> pd.DataFrame:
+    """Like MASS's biopsy: a patient ID (645 distinct integers in 699 rows, some repeated),
+    nine 1-10 scores and a benign / malignant class."""
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(rng.integers(60_000, 13_500_000, size=645), size=rows - 645, replace=True)
+    ids = np.concatenate([rng.permutation(rng.integers(60_000, 13_500_000, size=645)), ids])
+    y = rng.choice(["benign", "malignant"], size=rows, p=[0.655, 0.345])
+    base = np.where(y == "malignant", 7.0, 2.0)
+    scores = {f"V{j}": np.clip(np.round(base + rng.normal(0, 2.0, rows)), 1, 10).astype(np.int64)
+              for j in range(1, 10)}
+    return pd.DataFrame({"ID": ids, **scores, "class": y})
+
+
+def test_a_nearly_unique_integer_id_is_ignored_with_its_numbers():
+    frame = _biopsy_like()
+    distinct = frame["ID"].nunique()
+    assert 600 < distinct < 699        # repeated IDs: "every value distinct" does not hold
+    kind, reason = proposal(frame, "class")["ID"]
+    assert kind == "ignore"
+    assert f"{distinct:,} distinct whole numbers in 699 rows" in reason
+    assert proposal(frame, "class")["V1"][0] == "gaussian"     # 1-10 scores stay measurements
+
+
+def test_a_row_number_is_ignored_even_without_an_id_name():
+    frame = pd.DataFrame({"n_obs": np.arange(100) * 3 + 7, "y": ["a", "b"] * 50})
+    assert proposal(frame, "y")["n_obs"][0] == "ignore"
+
+
+def test_a_code_with_hundreds_of_values_named_like_a_code_is_ignored():
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"zip_code": rng.integers(1000, 1400, size=5000), "y": ["a", "b"] * 2500})
+    kind, reason = proposal(frame, "y")["zip_code"]
+    assert kind == "ignore" and "a code named 'zip_code'" in reason and "5,000 rows" in reason
+
+
+def test_numeric_codes_one_to_six_are_categorical():
+    frame = pd.DataFrame({"occupation": [1, 2, 3, 4, 5, 6] * 10, "y": ["a", "b", "c"] * 20})
+    kind, reason = proposal(frame, "y")["occupation"]
+    assert kind == "categorical" and reason.startswith("codes 1 to 6 (6 values)")
+
+
+def test_a_constant_number_is_printed_as_a_number():
+    frame = pd.DataFrame({"year": np.full(10, 2013, dtype=np.int64), "y": ["a", "b"] * 5})
+    assert proposal(frame, "y")["year"] == ("ignore", "constant (always 2013) -> ignore")
+
+
+def test_many_categories_with_many_rows_each_are_not_called_one_per_row():
+    rng = np.random.default_rng(2)
+    tails = np.array([f"N{i:04d}" for i in range(1_200)])
+    frame = pd.DataFrame({"tailnum": rng.choice(tails, size=60_000), "y": ["a", "b"] * 30_000})
+    kind, reason = proposal(frame, "y")["tailnum"]
+    assert kind == "ignore"
+    assert "one per row" not in reason
+    assert "1,200 distinct values in 60,000 rows (about 50 rows per value, more than 1,000 categories)" in reason
