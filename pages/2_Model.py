@@ -24,6 +24,8 @@ SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "
 PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
           "custom": "custom per class"}
 VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)"}
+EPSILON_MODES = {"global": "one ε: var_smoothing × largest column variance (scikit-learn)",
+                 "per_feature": "per feature: ε_a = var_smoothing × variance of that column"}
 
 
 def _settings_ui() -> None:
@@ -88,6 +90,9 @@ def _variance_ui(config: ui.Settings) -> None:
     ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × largest variance)",
               key="_model_var_smoothing", value=float(config.var_smoothing), min_value=0.0, format="%.1e",
               step=1e-9, on_set=lambda v: ui.set_settings(var_smoothing=float(v)))
+    ui.synced(st.radio, "Variance floor ε", key="_model_var_smoothing_mode", value=config.var_smoothing_mode,
+              options=list(EPSILON_MODES), format_func=EPSILON_MODES.get,
+              on_set=lambda v: ui.set_settings(var_smoothing_mode=v))
 
 
 def _priors_changed(kind: str) -> None:
@@ -210,6 +215,19 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     right.dataframe(fits, key="model.gauss_table")
     cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
+    _epsilon_ui(model)
+
+
+def _epsilon_ui(model: Any) -> None:
+    eps = model.gaussian_epsilon()
+    if eps.mode == "global":
+        st.caption(f"ε = {ui.fmt_number(eps.value)} is added to every variance: var_smoothing "
+                   f"({eps.var_smoothing:g}) × the variance of column {ui.md(eps.column)}, the largest.")
+    else:
+        st.caption(f"ε per feature (var_smoothing {eps.var_smoothing:g} × each column's variance); the largest, "
+                   f"{ui.fmt_number(eps.value)}, is {ui.md(eps.column)}'s.")
+    for note in eps.notes:
+        st.warning(ui.md(note))
 
 
 def _poisson_ui(model: Any, columns: list[str]) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import biopsy_like
 from nbapp.errors import DataError
 from nbapp.io import load_table
 from nbapp.propose import check_target, propose_feature_types, propose_target
@@ -138,21 +139,8 @@ def test_unknown_target_column_is_refused_naming_the_columns():
         check_target(pd.DataFrame({"a": [1]}), "z")
 
 
-def _biopsy_like(rows: int = 699, seed: int = 0) -> pd.DataFrame:
-    """Like MASS's biopsy: a patient ID (645 distinct integers in 699 rows, some repeated),
-    nine 1-10 scores and a benign / malignant class."""
-    rng = np.random.default_rng(seed)
-    ids = rng.choice(rng.integers(60_000, 13_500_000, size=645), size=rows - 645, replace=True)
-    ids = np.concatenate([rng.permutation(rng.integers(60_000, 13_500_000, size=645)), ids])
-    y = rng.choice(["benign", "malignant"], size=rows, p=[0.655, 0.345])
-    base = np.where(y == "malignant", 7.0, 2.0)
-    scores = {f"V{j}": np.clip(np.round(base + rng.normal(0, 2.0, rows)), 1, 10).astype(np.int64)
-              for j in range(1, 10)}
-    return pd.DataFrame({"ID": ids, **scores, "class": y})
-
-
 def test_a_nearly_unique_integer_id_is_ignored_with_its_numbers():
-    frame = _biopsy_like()
+    frame = biopsy_like()
     distinct = frame["ID"].nunique()
     assert 600 < distinct < 699        # repeated IDs: "every value distinct" does not hold
     kind, reason = proposal(frame, "class")["ID"]

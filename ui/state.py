@@ -134,6 +134,7 @@ class Settings:
     prior_alpha: float = 0.0  # Dirichlet pseudo-count on the class prior
     variance: str = "mle"  # "mle" or "unbiased"
     var_smoothing: float = 1e-9
+    var_smoothing_mode: str = "global"  # "global" (scikit-learn) or "per_feature" Gaussian epsilon
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
 
 
@@ -371,6 +372,7 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),
         "variance": config.variance,
+        "var_smoothing_mode": config.var_smoothing_mode,
     }
     smooth = smoothing(config)
     if smooth is not None:
