@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from nbapp.model import NaiveBayes
 from nbapp.propose import propose_feature_types
 
-__all__ = ["NaiveBayesClassifier"]
+__all__ = ["NaiveBayesClassifier", "logistic_regression_scores"]
 
 _TARGET = "__nbapp_target__"
 _WEIGHT = "__nbapp_weight__"
@@ -201,3 +201,47 @@ def _class_array(classes: list[Any], labels: np.ndarray) -> np.ndarray:
     except (TypeError, ValueError):
         return np.asarray(classes, dtype=object)
 
+
+
+def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapping[str, Any], *,
+                               C: float = 1.0, max_iter: int = 1000) -> Any:
+    """scikit-learn's LogisticRegression on the same folds as ``evaluation`` (an
+    :class:`nbapp.evaluate.Evaluation`), scored the same way (:func:`nbapp.evaluate.score`).
+
+    The columns are encoded as in the generative-vs-discriminative lesson
+    (:func:`nbapp.lessons.curves.logistic_pipeline`): categorical and Bernoulli one-hot,
+    Gaussian standardised, counts as they are, text as word counts. A class missing from a
+    training fold gets probability 0 there, as for Naive Bayes.
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from nbapp.errors import DataError
+    from nbapp.evaluate import _prepare, score
+    from nbapp.lessons.curves import logistic_inputs, logistic_pipeline
+    from nbapp.specs import parse_features
+
+    if evaluation.folds is None or evaluation.target is None:
+        raise DataError("This evaluation keeps no folds; run nbapp.evaluate.cross_validate or holdout again.")
+    data, y = _prepare(df, evaluation.target, evaluation.weight)
+    specs = parse_features(features)
+    inputs = logistic_inputs(data, specs)
+    labels = y.to_numpy(dtype=object)
+    parts = []
+    for fold in range(evaluation.n_splits):
+        test = np.flatnonzero(evaluation.folds == fold)
+        train = np.flatnonzero(evaluation.folds == -1 if evaluation.method == "holdout" else evaluation.folds != fold)
+        if not len(test):
+            continue
+        if len(set(labels[train])) < 2:
+            raise DataError(f"Fold {fold + 1} trains on one class only; logistic regression needs two.")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            pipeline = logistic_pipeline(specs, C, max_iter).fit(inputs.iloc[train], labels[train])
+        log_proba = pd.DataFrame(pipeline.predict_log_proba(inputs.iloc[test]), index=test,
+                                 columns=pd.Index(list(pipeline.classes_), dtype=object))
+        parts.append(log_proba.reindex(columns=list(evaluation.classes), fill_value=-np.inf))
+    log_all = pd.concat(parts)
+    positions = log_all.index.to_numpy()
+    return score(y.iloc[positions], log_all.reset_index(drop=True))
