@@ -11,7 +11,7 @@ import pytest
 import streamlit as st
 
 from conftest import biopsy_like
-from tests.test_pages import metric, open_page, start, texts, upload
+from tests.test_pages import downloads, metric, open_page, start, texts, upload  # noqa: F401 (fixture)
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +39,59 @@ def test_the_model_page_names_the_column_that_sets_epsilon_and_warns():
     assert not at.exception
     assert at.session_state["model"].var_smoothing_mode == "per_feature"
     assert not any("set by column 'ID'" in w for w in texts(at, "warning"))
+
+
+def _weather_on_evaluate(downloads=None):
+    from test_diagnostics import weather
+
+    at = upload(start(), "weather.csv", weather().to_csv(index=False).encode())
+    assert at.session_state["target"] == "weather" and at.session_state["types"]["date_id"] == "ignore"
+    return open_page(at, "Evaluate")
+
+
+def test_evaluate_shows_exact_and_clipped_log_loss_and_the_row_behind_it():
+    from sklearn.metrics import log_loss
+
+    at = _weather_on_evaluate()
+    result = at.session_state["eval_result"][1]
+    p = result.predictions[[f"P({c})" for c in result.classes]].fillna(0.0).to_numpy()
+    clipped = log_loss(result.predictions["true"], p, labels=list(result.classes))
+    assert metric(at, "Log-loss, clipped") == f"{clipped:.4g}"
+    assert float(metric(at, "Log-loss")) > 1000
+    assert any("[ε, 1 − ε] with ε = 2.22e-16" in c for c in texts(at, "caption"))
+    rows = [d.value for d in at.dataframe if "cause" in d.value.columns][0]
+    assert rows.iloc[0]["cause"] == "tiny class variance" and rows.iloc[0]["true"] == "sun"
+    assert any("tiny" in w and "Raise var" in w for w in texts(at, "warning"))
+    assert not any("l = 0" in w for w in texts(at, "warning"))
+
+
+def test_evaluate_draws_curves_with_a_threshold_and_compares_and_ranks(downloads):
+    at = _weather_on_evaluate()
+    at.selectbox(key="eval.curve_class").set_value("rain").run()
+    at.slider(key="eval.threshold").set_value(0.3).run()
+    assert not at.exception
+    point = [d.value for d in at.dataframe if "TP" in d.value.columns][0]
+    c = at.session_state["eval_extras"]["curves::1"][1]
+    assert point.iloc[0]["TP"] == int(np.sum((c.score >= 0.3) & c.truth))
+    assert len([ch for ch in at.get("plotly_chart")]) >= 3             # confusion, ROC, PR
+    at.toggle(key="eval.compare").set_value(True).run()
+    at.toggle(key="eval.importance").set_value(True).run()
+    assert not at.exception and not at.error
+    comparison = [d.value for d in at.dataframe if "log-loss, clipped" in d.value.columns][0]
+    assert list(comparison.index) == ["Naive Bayes (nbapp)", "Logistic regression (one-hot / standardised)"]
+    importance = [d.value for d in at.dataframe if "mean_abs_log_odds" in d.value.columns][0]
+    assert importance.index[0] == "precipitation"
+    data, _ = downloads["Download the out-of-sample predictions (CSV)"]
+    header = data.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith("row,date_id,precipitation,temp_max,wind,fold,true,predicted")
+
+
+def test_the_confusion_matrix_of_many_classes_keeps_every_label():
+    from ui.charts import confusion_heatmap
+
+    classes = [f"class {i:02d}" for i in range(40)]
+    counts = pd.DataFrame(np.eye(40, dtype=int) * 5 + 1, index=classes, columns=classes)
+    fig = confusion_heatmap(counts, normalise=True)
+    assert list(fig.layout.xaxis.tickvals) == classes and list(fig.layout.yaxis.tickvals) == classes
+    assert fig.layout.height >= 40 * 18
+    np.testing.assert_allclose(np.asarray(fig.data[0].z).sum(axis=1), 1.0)
