@@ -61,9 +61,10 @@ def _example_ui() -> None:
 
 
 def _upload_ui() -> None:
-    st.file_uploader("Upload a file", type=["csv", "tsv", "txt", "xlsx", "zip"], key="data.uploader",
+    st.file_uploader("Upload a file", type=["csv", "tsv", "txt", "xlsx", "xls", "ods", "zip"], key="data.uploader",
                      on_change=_uploaded)
-    st.caption("Tables: CSV or TSV (delimiter and encoding detected), Excel .xlsx. Text corpora: a CSV "
+    st.caption("Tables: CSV or TSV (delimiter and encoding detected), Excel .xlsx / .xls, OpenDocument .ods "
+               "(choose the sheet once loaded). Text corpora: a CSV "
                "with a text and a label column, a .zip with one folder of .txt files per class, or "
                "`label<TAB>text` lines.")
     ss.setdefault("upload_reader", "table")
@@ -71,16 +72,31 @@ def _upload_ui() -> None:
               options=list(ui.READERS), format_func=ui.READERS.get, horizontal=True, on_set=_reader_changed)
     if ss.get("upload_error"):
         st.error(ui.md(ss["upload_error"]))
+        failed = ss.get("data.uploader")
+        if failed is not None and ss.get("upload_reader", "table") == "table":
+            _sheet_ui(failed.getvalue(), failed.name, None)     # the table may be on another sheet
     source = ss["source"]
     kept = ss.get("data_upload")
     if source.reader != "example":
         df = ss["frame"]
         st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
+        if source.reader == "table" and ss.get("data_bytes") is not None:
+            _sheet_ui(ss["data_bytes"], source.name, source.sheet)
     elif kept is not None:
         st.info(f"The built-in example {ui.md(source.name)} is in use; your last upload, {ui.md(kept[1])}, is kept.")
         st.button(f"Use {ui.md(kept[1])} again", key="data.restore_upload", on_click=_restore_upload)
     elif not ss.get("upload_error"):
         st.info("No file uploaded yet; the example below stays in use until you upload one.")
+
+
+def _sheet_ui(data: bytes, name: str, current: str | None) -> None:
+    """A workbook with several sheets: choose the one to read."""
+    from nbapp.io import workbook_sheets
+
+    sheets = workbook_sheets(data, name)
+    if len(sheets) > 1:
+        ui.synced(st.selectbox, "Sheet", key="_data_sheet", value=current if current in sheets else sheets[0],
+                  options=sheets, on_set=lambda sheet: _load(data, name, "table", sheet))
 
 
 def _uploaded() -> None:
@@ -100,9 +116,9 @@ def _reader_changed(reader: str) -> None:
         _load(ss["data_bytes"], source.name, reader)
 
 
-def _load(data: bytes, name: str, reader: str) -> None:
+def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None:
     try:
-        ui.load_upload_into_state(data, name, reader)
+        ui.load_upload_into_state(data, name, reader, sheet)
     except DataError as err:
         ss["upload_error"] = str(err)
     else:

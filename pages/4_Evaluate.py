@@ -224,7 +224,7 @@ def _batch_ui(model: Any) -> None:
     st.subheader("Predict a new file")
     st.caption("A table with the same feature columns (the target column may be absent). Each row gets the "
                "predicted class and one probability column per class.")
-    upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx"], key="eval.batch")
+    upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx", "xls", "ods"], key="eval.batch")
     if upload is None:
         return
     try:

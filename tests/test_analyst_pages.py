@@ -95,3 +95,28 @@ def test_the_confusion_matrix_of_many_classes_keeps_every_label():
     assert list(fig.layout.xaxis.tickvals) == classes and list(fig.layout.yaxis.tickvals) == classes
     assert fig.layout.height >= 40 * 18
     np.testing.assert_allclose(np.asarray(fig.data[0].z).sum(axis=1), 1.0)
+
+
+def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
+    from conftest import ROOT
+
+    data = (ROOT / "tests" / "data" / "two_sheets.xls").read_bytes()
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+        pd.DataFrame({"a": [1, 2], "y": ["p", "q"]}).to_excel(writer, sheet_name="small", index=False)
+        biopsy_like().to_excel(writer, sheet_name="biopsy", index=False)
+    at = upload(start(), "book.xlsx", buffer.getvalue(),
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert at.session_state["frame"].shape == (2, 2)
+    first_sha = at.session_state["source"].sha256
+    at.selectbox(key="_data_sheet").set_value("biopsy").run()
+    assert not at.exception and not at.error
+    assert at.session_state["frame"].shape == (699, 11)
+    assert at.session_state["source"].sheet == "biopsy" and at.session_state["source"].sha256 != first_sha
+    assert at.session_state["target"] == "class"
+    # an old .xls whose first sheet holds no table: refused in place, the other sheet is offered
+    at = upload(start(), "two_sheets.xls", data, "application/vnd.ms-excel")
+    assert any("choose another sheet" in e.value for e in at.error)
+    at.selectbox(key="_data_sheet").set_value("days").run()
+    assert not at.exception and not at.error
+    assert list(at.session_state["frame"].columns) == ["Outlook", "Temp", "Day", "Play"]

@@ -78,12 +78,14 @@ READERS = {"table": "Table (CSV, TSV, Excel)", "corpus": "Text corpus (label + t
 
 @dataclass(frozen=True)
 class Source:
-    """Where the current data came from; ``sha256`` is of the file's bytes."""
+    """Where the current data came from; ``sha256`` is of the file's bytes (and of the sheet
+    read, for a workbook sheet chosen by the user: two sheets are two datasets)."""
 
     name: str
     sha256: str
     reader: str  # "example", "table" or "corpus"
     example: str | None = None
+    sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
 
 
 @dataclass(frozen=True)
@@ -164,17 +166,18 @@ def _example_sha(key: str) -> str:
 
 
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
-def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
+def _parse(digest: str, name: str, reader: str, sheet: str | None, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
     from nbapp.io import load_corpus, load_table
 
-    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name)
+    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name, sheet=sheet)
     return table.frame, tuple(table.notes)
 
 
-def parse_upload(data: bytes, name: str, reader: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """The uploaded file as a DataFrame and the loader's notes (cached by content)."""
-    return _parse(sha256(data), name, reader, _data=data)
+def parse_upload(data: bytes, name: str, reader: str, sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The uploaded file (the chosen sheet of a workbook) as a DataFrame and the loader's notes
+    (cached by content)."""
+    return _parse(sha256(data), name, reader, sheet, _data=data)
 
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32)
@@ -226,15 +229,17 @@ def load_example_into_state(key: str) -> None:
     _reset_text_state()
 
 
-def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
-    """Parse an upload and make it the current dataset; raises DataError on bad input."""
+def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | None = None) -> None:
+    """Parse an upload (a workbook's ``sheet``) and make it the current dataset; raises DataError
+    on bad input."""
     from nbapp.propose import propose_target
 
-    df, notes = parse_upload(data, name, reader)
+    df, notes = parse_upload(data, name, reader, sheet)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     ss = st.session_state
-    ss["source"] = Source(name=name, sha256=sha256(data), reader=reader)
+    digest = sha256(data) if sheet is None else sha256(data + b"\0sheet\0" + sheet.encode("utf-8"))
+    ss["source"] = Source(name=name, sha256=digest, reader=reader, sheet=sheet)
     ss["data_bytes"] = data
     ss["data_upload"] = (data, name, reader)
     ss["frame"] = df
