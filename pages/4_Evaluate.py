@@ -130,6 +130,8 @@ def _log_loss_rows_ui(result: evaluate.Evaluation) -> None:
     s = result.scores
     dominated = not np.isfinite(s.log_loss) or s.log_loss > 2 * s.log_loss_clipped + 0.01
     with st.expander("Rows that dominate the log-loss", expanded=dominated):
+        if not dominated and not st.toggle("Find them (refits the models of their folds)", key="eval.log_loss_find"):
+            return
         try:
             report = _cached("log_loss_report", lambda: diagnostics.log_loss_report(
                 result, _model_factory(), _evaluated_data(), top=10))
