@@ -220,7 +220,9 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
 
 def _epsilon_ui(model: Any) -> None:
     eps = model.gaussian_epsilon()
-    if eps.mode == "global":
+    if eps.column is None:
+        st.caption("ε = 0: every Gaussian column is constant.")
+    elif eps.mode == "global":
         st.caption(f"ε = {ui.fmt_number(eps.value)} is added to every variance: var_smoothing "
                    f"({eps.var_smoothing:g}) × the variance of column {ui.md(eps.column)}, the largest.")
     else:

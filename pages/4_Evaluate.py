@@ -149,8 +149,7 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
     left, right = st.columns(2)
     with left:
         normalise = st.toggle("Show shares of each true class", key="eval.confusion_normalise")
-        by_rows = st.toggle("Most frequent classes first", key="eval.confusion_sorted",
-                            value=len(s.confusion) > 8)
+        by_rows = st.toggle("Most frequent classes first", key="eval.confusion_sorted", value=True)
         confusion = s.confusion
         if by_rows:
             order = list(s.per_class["support"].sort_values(ascending=False, kind="stable").index)

@@ -74,6 +74,8 @@ def test_evaluate_draws_curves_with_a_threshold_and_compares_and_ranks(downloads
     c = at.session_state["eval_extras"]["curves::1"][1]
     assert point.iloc[0]["TP"] == int(np.sum((c.score >= 0.3) & c.truth))
     assert len([ch for ch in at.get("plotly_chart")]) >= 3             # confusion, ROC, PR
+    at.toggle(key="eval.confusion_normalise").set_value(True).run()
+    assert not at.exception
     at.toggle(key="eval.compare").set_value(True).run()
     at.toggle(key="eval.importance").set_value(True).run()
     assert not at.exception and not at.error
