@@ -176,6 +176,7 @@ def _types_ui() -> None:
     st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
     types = ss["types"]
     reasons = ss.get("type_reasons", {})
+    _batch_types_ui()
     head = st.columns([3, 2, 5])
     head[0].markdown("**Column**")
     head[1].markdown("**Type**")
@@ -194,8 +195,25 @@ def _types_ui() -> None:
 
 
 def _type_changed(col: str, kind: str) -> None:
-    ui.set_types({**ss["types"], col: kind})
-    ss["type_reasons"] = {**ss.get("type_reasons", {}), col: "chosen by you"}
+    _types_changed([col], kind)
+
+
+def _types_changed(columns: list[str], kind: str) -> None:
+    ui.set_types({**ss["types"], **{c: kind for c in columns}})
+    ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in columns}}
+
+
+def _batch_types_ui() -> None:
+    """Several columns, one type: a form, so the model is refitted once."""
+    columns = [c for c in ss["types"] if c != ss.get("weight")]
+    with st.form("data.batch_types", border=False):
+        left, middle, right = st.columns([5, 2, 2], vertical_alignment="bottom")
+        chosen = left.multiselect("Set the type of several columns at once", columns, format_func=str,
+                                  key="data.batch_columns")
+        kind = middle.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
+        if right.form_submit_button("Set", key="data.batch_set") and chosen:
+            _types_changed(chosen, kind)
+            st.rerun()
 
 
 _source_ui()

@@ -122,3 +122,14 @@ def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
     at.selectbox(key="_data_sheet").set_value("days").run()
     assert not at.exception and not at.error
     assert list(at.session_state["frame"].columns) == ["Outlook", "Temp", "Day", "Play"]
+
+
+def test_several_columns_get_one_type_at_once():
+    at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode())
+    at.multiselect(key="data.batch_columns").set_value(["V1", "V2", "V3"])
+    at.selectbox(key="data.batch_type").set_value("categorical")
+    at.button(key="data.batch_set").click().run()
+    assert not at.exception
+    types = at.session_state["types"]
+    assert [types[c] for c in ("V1", "V2", "V3", "V4")] == ["categorical", "categorical", "categorical", "gaussian"]
+    assert at.session_state["model"].features_["V2"].kind == "categorical"
