@@ -242,9 +242,9 @@ def feature_importance(model: Any, df: pd.DataFrame, *, cross_validated: bool = 
     rows = np.arange(len(df))
     first, second = ranked[:, 0], ranked[:, 1]
     mean_abs, ruled_out = [], []
-    k = len(model.classes_)
+    n_classes = len(model.classes_)
     for column in features:                 # one vectorised pass per feature, through its block only
-        alone = model.block_of(column).joint_log(df[[column]], k)
+        alone = model.block_of(column).joint_log(df[[column]], n_classes)
         with np.errstate(invalid="ignore"):
             gap = np.abs(alone[rows, first] - alone[rows, second])
         infinite = np.isinf(gap)
