@@ -87,7 +87,7 @@ def _variance_ui(config: ui.Settings) -> None:
     st.markdown("**Gaussian features**")
     ui.synced(st.radio, "Variance", key="_model_variance", value=config.variance, options=list(VARIANCES),
               format_func=VARIANCES.get, on_set=lambda v: ui.set_settings(variance=v))
-    ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × largest variance)",
+    ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × a column variance, below)",
               key="_model_var_smoothing", value=float(config.var_smoothing), min_value=0.0, format="%.1e",
               step=1e-9, on_set=lambda v: ui.set_settings(var_smoothing=float(v)))
     ui.synced(st.radio, "Variance floor ε", key="_model_var_smoothing_mode", value=config.var_smoothing_mode,

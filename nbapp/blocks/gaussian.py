@@ -177,7 +177,7 @@ class GaussianBlock(Block):
         """eps_a per column: var_smoothing * max_a Var(x_a) for all ("global", as GaussianNB),
         or var_smoothing * Var(x_a) ("per_feature")."""
         column_var = self.column_variance()
-        if getattr(self.settings, "var_smoothing_mode", "global") == "per_feature":
+        if self.settings.var_smoothing_mode == "per_feature":
             return self.settings.var_smoothing * column_var
         return np.full(len(self.columns), self.settings.var_smoothing * float(column_var.max(initial=0.0)))
 
@@ -196,7 +196,7 @@ class GaussianBlock(Block):
         swamped = pd.DataFrame({"column": [self.columns[a] for a in col],
                                 "class": pd.Series([classes[c] for c in cls], dtype=object),
                                 "variance": raw[cls, col], "epsilon": eps[col]})
-        mode = getattr(self.settings, "var_smoothing_mode", "global")
+        mode = self.settings.var_smoothing_mode
         notes = _swamp_notes(swamped, setter, float(eps.max(initial=0.0)), mode)
         return GaussianEpsilon(value=float(eps.max(initial=0.0)), column=setter, mode=mode,
                                var_smoothing=self.settings.var_smoothing,
