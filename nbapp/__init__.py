@@ -12,7 +12,7 @@ from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes,
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
-from nbapp.scale import fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
+from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Poisson, Text
 from nbapp.stats import ModelStats
@@ -51,6 +51,7 @@ __all__ = [
     "predict_spark",
     "fit_dask",
     "predict_dask",
+    "cross_validate_file",
 ]
 
 __version__ = "0.1.0"

@@ -34,6 +34,7 @@ __all__ = [
     "Evaluation",
     "Progress",
     "score",
+    "scores_from_counts",
     "holdout",
     "cross_validate",
     "stratified_folds",
@@ -146,35 +147,50 @@ def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
     pred_code = np.where(undetermined, k, np.argmax(logp, axis=1))
 
     counts = np.bincount(true_code * (k + 1) + pred_code, minlength=k * (k + 1)).reshape(k, k + 1)
+    true_logp = logp[np.arange(len(y)), true_code]
+    with np.errstate(invalid="ignore"):
+        log_loss = float(-np.mean(true_logp))
+    return scores_from_counts(counts, all_classes, log_loss, int(np.isneginf(true_logp).sum()),
+                              log_loss_clipped=float(np.mean(clipped_losses(true_logp))))
+
+
+def clipped_losses(true_logp: np.ndarray) -> np.ndarray:
+    """-log clip(P(true), eps, 1 - eps) per row, eps = ``CLIP_EPS`` (scikit-learn's log_loss)."""
+    with np.errstate(under="ignore"):
+        return -np.log(np.clip(np.exp(true_logp), CLIP_EPS, 1 - CLIP_EPS))
+
+
+def scores_from_counts(counts: np.ndarray, classes: list[Any], log_loss: float, zero_probability: int, *,
+                       log_loss_clipped: float = float("nan")) -> Scores:
+    """Scores from a confusion table counts[true, predicted] (classes x classes + 1: the last
+    column counts undetermined rows), the log-loss (exact and clipped) and the rows whose true
+    class got 0. What :func:`score` computes from predictions, and a streamed evaluation from
+    its running counts."""
+    k = len(classes)
     tp = np.diag(counts[:, :k]).astype(float)
     support = counts.sum(axis=1).astype(float)
     predicted = counts[:, :k].sum(axis=0).astype(float)
     precision = _ratio(tp, predicted)
     recall = _ratio(tp, support)
     f1 = _ratio(2 * precision * recall, precision + recall)
-
-    true_logp = logp[np.arange(len(y)), true_code]
-    with np.errstate(invalid="ignore"):
-        log_loss = float(-np.mean(true_logp))
-    with np.errstate(under="ignore"):
-        clipped = -np.log(np.clip(np.exp(true_logp), CLIP_EPS, 1 - CLIP_EPS))
-
-    columns = [*all_classes, UNDETERMINED] if undetermined.any() else all_classes
-    confusion = pd.DataFrame(counts[:, : len(columns)], index=pd.Index(all_classes, name="true"),
+    undetermined = int(counts[:, k].sum())
+    columns = [*classes, UNDETERMINED] if undetermined else list(classes)
+    confusion = pd.DataFrame(counts[:, : len(columns)], index=pd.Index(classes, name="true"),
                              columns=pd.Index(columns, name="predicted"))
     per_class = pd.DataFrame(
         {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)},
-        index=pd.Index(all_classes, name="class"),
+        index=pd.Index(classes, name="class"),
     )
+    n = int(counts.sum())
     return Scores(
-        n=len(y),
-        accuracy=float(tp.sum() / len(y)),
+        n=n,
+        accuracy=float(tp.sum() / n),
         log_loss=log_loss,
         confusion=confusion,
         per_class=per_class,
-        undetermined=int(undetermined.sum()),
-        zero_probability=int(np.isneginf(true_logp).sum()),
-        log_loss_clipped=float(np.mean(clipped)),
+        undetermined=undetermined,
+        zero_probability=zero_probability,
+        log_loss_clipped=log_loss_clipped,
     )
 
 
@@ -337,6 +353,7 @@ def _run(
     fold_scores: list[Scores] = []
     positions: list[np.ndarray] = []
     fold_stats = _fold_statistics(make_model, data, target, folds, n_splits) if method == "kfold" else None
+    total = reduce(add, fold_stats.values()) if fold_stats else None
     for fold in range(n_splits):
         test = folds == fold
         train = ~test if method == "kfold" else folds == -1
@@ -344,8 +361,8 @@ def _run(
             continue
         model = make_model()
         try:
-            if fold_stats is not None:      # the other folds' statistics, merged: no refit per fold
-                model.fit_stats(reduce(add, [s for f, s in fold_stats.items() if f != fold]), target)
+            if fold_stats is not None:      # the total minus this fold's statistics: no refit per fold
+                model.fit_stats(training_statistics(total, fold_stats, fold), target)
             else:
                 model.fit(data.iloc[np.flatnonzero(train)], target=target)
             log_proba = log_proba_for_scoring(model, data.iloc[np.flatnonzero(test)])
@@ -380,10 +397,20 @@ def _run(
     )
 
 
+def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> Any:
+    """The statistics of every fold but ``fold``: the total minus that fold's (one subtraction,
+    not k - 1 additions; equal to a fit on those rows, see ``Stats.__sub__``). A statistics type
+    without subtraction yet is served by adding the other folds."""
+    try:
+        return total - fold_stats[fold]
+    except NotImplementedError:
+        return reduce(add, [s for f, s in fold_stats.items() if f != fold])
+
+
 def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: str,
                      folds: np.ndarray, n_splits: int) -> dict[int, Any]:
     """Each fold's sufficient statistics, from one pass over the rows. A fold's training model is
-    built from the sum of the other folds' statistics, which equals a fit on those rows
+    built from the total minus the fold's statistics, which equals a fit on the other folds' rows
     (statistics are values, see nbapp.stats), so k-fold costs about one fit, not k."""
     out = {}
     for fold in range(n_splits):

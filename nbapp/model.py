@@ -23,6 +23,7 @@ import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
 from nbapp.blocks.gaussian import VAR_SMOOTHING_MODES, GaussianEpsilon
+from nbapp.encode import factorize
 from nbapp.errors import DataError
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
@@ -137,7 +138,7 @@ class NaiveBayes:
         labels = df[target]
         _check_labels(labels, target)
         w = _weights(df, weight)
-        codes, uniques = pd.factorize(labels)
+        codes, uniques = factorize(labels)
         found = [python_scalar(u) for u in uniques]
         classes = tuple(sort_values(found))
         y = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))[codes]
@@ -303,18 +304,20 @@ class NaiveBayes:
         frame = _as_frame(df)
         return pd.DataFrame(self._joint_log(frame), index=frame.index, columns=self._class_index())
 
-    def _joint_log(self, frame: pd.DataFrame) -> np.ndarray:
+    def _joint_log(self, frame: pd.DataFrame, log_prior: np.ndarray | None = None) -> np.ndarray:
         self._check_fitted()
         _check_unique_columns(frame)
         k = len(self.classes_)
-        total = np.repeat(self.log_prior_[None, :], len(frame), axis=0)
+        log_prior = self.log_prior_ if log_prior is None else log_prior
+        total = np.repeat(log_prior[None, :], len(frame), axis=0)
         for block in self._blocks:
             total += block.joint_log(frame, k)
         return total
 
     def _normalised(self, df: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
         frame = _as_frame(df)
-        log_post, _, undetermined = normalise_log(self._joint_log(frame), self.log_prior_)
+        log_prior = self.log_prior_
+        log_post, _, undetermined = normalise_log(self._joint_log(frame, log_prior), log_prior)
         return frame, log_post, undetermined
 
     def log_posterior(self, df: pd.DataFrame | Mapping[str, Any]) -> tuple[pd.DataFrame, pd.Series]:
@@ -329,7 +332,8 @@ class NaiveBayes:
     def predict_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
         """P(c | x) per row, columns = classes_ (sorted). Undetermined rows get the prior."""
         frame, log_post, _ = self._normalised(df)
-        return pd.DataFrame(np.exp(log_post), index=frame.index, columns=self._class_index())
+        return pd.DataFrame(np.exp(log_post, out=log_post), index=frame.index, columns=self._class_index(),
+                            copy=False)
 
     def predict(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.Series:
         """The argmax class per row; <NA> where every class is impossible (undetermined)."""

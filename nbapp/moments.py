@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["merge_moments", "pooled_moments"]
+__all__ = ["merge_moments", "unmerge_moments", "pooled_moments"]
 
 
 def merge_moments(n_a: np.ndarray, mean_a: np.ndarray, m2_a: np.ndarray,
@@ -21,6 +21,30 @@ def merge_moments(n_a: np.ndarray, mean_a: np.ndarray, m2_a: np.ndarray,
         mean = np.where(n > 0, mean_a + delta * (n_b / safe_n), 0.0)
         m2 = m2_a + m2_b + delta**2 * (n_a * n_b / safe_n)
     return n, mean, m2
+
+
+def unmerge_moments(n: np.ndarray, mean: np.ndarray, m2: np.ndarray,
+                    n_b: np.ndarray, mean_b: np.ndarray, m2_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (n, mean, M2) of the rows of a merge without part b: Chan's update solved for part a.
+
+        n_a = n - n_b,   mean_a = mean + (mean - mean_b) n_b / n_a,
+        M2_a = M2 - M2_b - (mean_b - mean_a)^2 n_a n_b / n
+
+    Entries left with n_a = 0 (every row of a class taken out) carry mean 0 and M2 0, as in
+    merge_moments.
+    """
+    n_a = n - n_b
+    n_a = np.where(np.abs(n_a) <= 8 * np.finfo(float).eps * np.abs(n), 0.0, n_a)   # weighted rounding
+    some = n_a > 0
+    safe_a, safe_n = np.where(some, n_a, 1.0), np.where(n > 0, n, 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean_a = np.where(some, mean + (mean - mean_b) * (n_b / safe_a), 0.0)
+        delta = mean_b - mean_a
+        m2_a = m2 - m2_b - delta**2 * (n_a * n_b / safe_n)
+    # M2 is a sum of squares, so >= 0; the subtraction of two nearly equal sums can round
+    # below 0 by a few units in the last place (a class whose remaining values are all equal).
+    m2_a = np.where(some, np.maximum(m2_a, 0.0), 0.0)
+    return np.where(some, n_a, 0.0), mean_a, m2_a
 
 
 def pooled_moments(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -34,6 +34,12 @@ def is_missing(value: Any) -> bool:
 
 def numeric_column(series: pd.Series, column: str, kind: str) -> np.ndarray:
     """A column as float64, NaN for missing; text or infinite values are refused by name."""
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
+        # numpy numbers (the common case): nothing to parse, only infinities to refuse
+        x = series.to_numpy(dtype=float)
+        if np.isinf(x).any():
+            return _finite(x, series, column, kind)
+        return x
     if pd.api.types.is_bool_dtype(series):
         series = series.astype(float)
     blank = series.map(_blank) if series.dtype == object else None
@@ -48,7 +54,10 @@ def numeric_column(series: pd.Series, column: str, kind: str) -> np.ndarray:
             f"Column {column!r} is {kind} but row {rows} holds {first.iloc[0]!r}, which is not a number; "
             f"clean the column or type it categorical."
         )
-    x = values.to_numpy(dtype=float, na_value=np.nan)
+    return _finite(values.to_numpy(dtype=float, na_value=np.nan), series, column, kind)
+
+
+def _finite(x: np.ndarray, series: pd.Series, column: str, kind: str) -> np.ndarray:
     inf = np.isinf(x)
     if inf.any():
         row = series.index[np.flatnonzero(inf)[0]]

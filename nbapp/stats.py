@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from nbapp.blocks.base import Stats, frozen, take_classes
+from nbapp.blocks.base import Stats, frozen, subtract_counts, take_classes
 from nbapp.ordering import sort_values
 
 __all__ = ["ModelStats", "class_order"]
@@ -51,6 +51,25 @@ class ModelStats:
         classes, take_a, take_b = class_order(self.classes, other.classes)
         a, b = self.reindex_classes(classes, take_a), other.reindex_classes(classes, take_b)
         return a + b
+
+    def __sub__(self, other: "ModelStats") -> "ModelStats":
+        """The statistics of self's rows without other's (which must be among self's): exact for
+        counts, the inverse of Chan's update for moments (see each block's ``__sub__``). Classes
+        left with no weight are dropped, as a summary of the remaining rows would not have them."""
+        missing = [c for c in other.classes if c not in self.classes]
+        if missing:
+            raise ValueError(f"subtracting statistics of class {missing[0]!r}, which the total does not have")
+        taken = np.isin(np.arange(len(self.classes)), [self.classes.index(c) for c in other.classes])
+        if other.classes != self.classes:
+            position = {c: i for i, c in enumerate(other.classes)}
+            other = other.reindex_classes(self.classes, np.array([position.get(c, -1) for c in self.classes]))
+        left = subtract_counts(self.class_counts, other.class_counts)
+        blocks = tuple(a - b for a, b in zip(self.blocks, other.blocks))
+        kept = np.flatnonzero(~(taken & (left == 0)))
+        if len(kept) == len(self.classes):
+            return ModelStats(self.classes, left, blocks)
+        return ModelStats(tuple(self.classes[i] for i in kept), left[kept],
+                          tuple(s.reindex_classes(kept) for s in blocks))
 
     def reindex_classes(self, classes: tuple[Any, ...], take: np.ndarray) -> "ModelStats":
         return ModelStats(classes, take_classes(self.class_counts, take, axis=0),

@@ -10,25 +10,26 @@ from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
 
 ui.ensure_state()
-ui.sidebar_summary()
 ui.page_header("Data", "Pick a built-in example or upload your own table or text corpus; then say which "
                "column to predict and how to read every other column.")
 
 ss = st.session_state
-MODES = ("Built-in example", "Upload a file")
+MODES = ("Built-in example", "Upload a file", "Open a local path")
 CORPUS_SUFFIXES = {".zip", ".txt"}
 NO_WEIGHT = "(none)"
 
 
 def _source_ui() -> None:
     source = ss["source"]
-    ss.setdefault("data_mode", MODES[0] if source.reader == "example" else MODES[1])
+    ss.setdefault("data_mode", {"example": MODES[0], "path": MODES[2]}.get(source.reader, MODES[1]))
     mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
                      horizontal=True, on_set=_mode_changed)
     if mode == MODES[0]:
         _example_ui()
-    else:
+    elif mode == MODES[1]:
         _upload_ui()
+    else:
+        _path_ui()
 
 
 def _mode_changed(mode: str) -> None:
@@ -39,10 +40,11 @@ def _mode_changed(mode: str) -> None:
     """
     ss["data_mode"] = mode
     source = ss["source"]
+    if source.reader == "example":
+        ss["_data_last_example"] = source.example
     if mode == MODES[0] and source.reader != "example":
         ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE)
-    elif mode == MODES[1] and source.reader == "example":
-        ss["_data_last_example"] = source.example
+    elif mode == MODES[1] and source.reader in ("example", "path"):
         _restore_upload()
 
 
@@ -100,13 +102,69 @@ def _sheet_ui(data: bytes, name: str, current: str | None) -> None:
 
 
 def _uploaded() -> None:
-    """The uploader's callback: parse the new file before the page is drawn (so the sidebar is current)."""
+    """The uploader's callback: keep the new file; the page reads it first thing, with a progress bar."""
     uploaded = ss.get("data.uploader")
     if uploaded is None:
         return
     if PurePath(uploaded.name).suffix.lower() in CORPUS_SUFFIXES:
         ss["upload_reader"] = "corpus"
-    _load(uploaded.getvalue(), uploaded.name, ss.get("upload_reader", "table"))
+    ss["pending_upload"] = (uploaded.getvalue(), uploaded.name, ss.get("upload_reader", "table"))
+
+
+def _read_pending_upload() -> None:
+    """Read a new upload and fit its model under a progress bar, before anything else is drawn
+    (so the sidebar and the page show the new data). A click later reads and fits nothing again:
+    both are cached by the file's content and the settings."""
+    pending = ss.pop("pending_upload", None)
+    if pending is None:
+        return
+    data, name, reader = pending
+    with st.status(f"Reading {ui.md(name)} ({len(data) / 1e6:,.1f} MB)…", expanded=True) as status:
+        bar = st.progress(0.05, text="Reading the file and proposing types…")
+        _load(data, name, reader)
+        if ss.get("upload_error"):
+            status.update(label=f"Could not read {ui.md(name)}", state="error", expanded=False)
+            return
+        rows = len(ss["frame"])
+        bar.progress(0.5, text=f"Read {rows:,} rows; fitting the model…")
+        try:
+            ui.current_model()
+        except DataError:
+            status.update(label=f"Read {ui.md(name)}; the model cannot be fitted yet (see below)",
+                          state="complete", expanded=False)
+            return
+        bar.progress(1.0, text="Fitted.")
+        status.update(label=f"Read {ui.md(name)} ({rows:,} rows) and fitted the model", state="complete",
+                      expanded=False)
+
+
+def _path_ui() -> None:
+    """A local file, folder or glob of any size: a sample is shown, the model sees every row."""
+    ui.synced(st.text_input, "Path on this machine (a CSV or Parquet file, a folder of them, or a glob)",
+              key="_data_path", value=ss.get("data_path", ""), on_set=lambda v: ss.update(data_path=v),
+              placeholder="/data/exports/sales_2025.csv")
+    st.button("Open", key="data.open_path", on_click=_open_path)
+    st.caption("For files beyond the uploader's limit (or beyond memory): types are proposed from the first "
+               f"{ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on every row with DuckDB, in "
+               "bounded memory. Decimal commas and encodings other than UTF-8 are not read here.")
+    if ss.get("path_error"):
+        st.error(ui.md(ss["path_error"]))
+    source = ss["source"]
+    if source.reader == "path":
+        rows = ui.path_rows()
+        seen = f"all {rows:,} rows" if rows is not None else "every row"
+        st.success(f"Opened {ui.md(source.path)}: the model is fitted on {seen}; the tables below show a "
+                   f"sample of the first {len(ss['frame']):,} rows.")
+
+
+def _open_path() -> None:
+    path = ss.get("data_path", "")
+    try:
+        ui.load_path_into_state(path)
+    except DataError as err:
+        ss["path_error"] = str(err)
+    else:
+        ss["path_error"] = None
 
 
 def _reader_changed(reader: str) -> None:
@@ -125,23 +183,29 @@ def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None
         ss["upload_error"] = None
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def _column_summary(digest: str, _df: pd.DataFrame) -> pd.DataFrame:
+    """Missing and distinct values per column, once per data (seconds on a million rows)."""
+    return pd.DataFrame({
+        "column": _df.columns.astype(str),
+        "dtype": _df.dtypes.astype(str).to_numpy(),
+        "missing": _df.isna().sum().to_numpy(),
+        "distinct": _df.nunique().to_numpy(),
+    })
+
+
 def _overview_ui(df: pd.DataFrame) -> None:
     notes = ss.get("load_notes", ())
     if notes:
         st.info("\n".join(f"- {ui.md(note)}" for note in notes))
+    summary = _column_summary(ss["source"].sha256, df)
     c1, c2, c3 = st.columns(3)
     c1.metric("Rows", f"{len(df):,}")
     c2.metric("Columns", df.shape[1])
-    c3.metric("Missing cells", f"{int(df.isna().sum().sum()):,}")
+    c3.metric("Missing cells", f"{int(summary['missing'].sum()):,}")
     st.dataframe(df.head(500), height=260)
     if len(df) > 500:
         st.caption(f"The first 500 of {len(df):,} rows.")
-    summary = pd.DataFrame({
-        "column": df.columns.astype(str),
-        "dtype": df.dtypes.astype(str).to_numpy(),
-        "missing": df.isna().sum().to_numpy(),
-        "distinct": df.nunique().to_numpy(),
-    })
     with st.expander("Missing and distinct values per column"):
         st.dataframe(summary, hide_index=True)
 
@@ -216,6 +280,8 @@ def _batch_types_ui() -> None:
             st.rerun()
 
 
+_read_pending_upload()
+ui.sidebar_summary()
 _source_ui()
 df = ss["frame"]
 _overview_ui(df)
@@ -226,7 +292,8 @@ try:
 except DataError as err:
     st.error(f"The model cannot be fitted with these types: {ui.md(err)}")
 else:
-    st.success(f"Model fitted: {len(model.classes_)} classes, {len(ui.features())} features. "
+    seen = f" on all {ui.path_rows():,} rows" if ss["source"].reader == "path" and ui.path_rows() else ""
+    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.features())} features. "
                "Go on to the Model or Explain page.")
     if "text" in ui.features().values():
         st.caption("Text columns: set the preprocessing (stop words, stemming, n-grams) and the event model on the "

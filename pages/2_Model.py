@@ -287,6 +287,7 @@ text_columns = [c for c, t in ui.features().items() if t == "text"]
 if text_columns:
     textviews.text_settings_ui(text_columns, prefix="model")
 model = ui.require_model()
+ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 kinds = formulas.feature_kinds(model)
 _priors_ui(model)
 discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]

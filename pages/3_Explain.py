@@ -225,4 +225,5 @@ def explain_ui(model: Any) -> None:
 
 
 model = ui.require_model()
+ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 explain_ui(model)

@@ -73,6 +73,8 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     def progress(done: int, total: int, message: str) -> None:
         bar.progress(done / total, text=message)
 
+    if ss["source"].reader == "path":          # big data: k-fold over the whole file, out of core
+        return _run_on_path(key, make_model(), opts, bar)
     try:
         data = _evaluated_data()
         if opts["method"] == "kfold":
@@ -99,6 +101,33 @@ def _cached(name: str, build: Any) -> Any:
     return store[name][1]
 
 
+def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
+    """k-fold on every row of a local path in two streamed passes (folds by a hash of each row's
+    place; each fold's model is the total statistics minus the fold's)."""
+    from nbapp.scale import cross_validate_file
+
+    source = ss["source"]
+    if opts["method"] != "kfold":
+        st.info("On a local path the Evaluate page cross-validates (k-fold); hold-out is for uploads.")
+    k = int(opts["k"])
+
+    def progress(done: int, total: int) -> None:
+        step = "summarising the folds" if done <= total // 2 else "predicting each row with its fold's model"
+        bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
+
+    try:
+        result = cross_validate_file(model, source.path, ss["target"], k=k, weight=ss.get("weight"), progress=progress)
+    except DataError as err:
+        bar.empty()
+        ui.show_error(err)
+        return None
+    bar.empty()
+    st.caption(f"Folds are assigned by a hash of each row's place in the files (the seed is not used); "
+               f"the table of predictions keeps the first {len(result.predictions):,} of {result.scores.n:,} rows.")
+    ss["eval_result"] = (key, result)
+    return result
+
+
 def _scores_ui(result: evaluate.Evaluation) -> None:
     s = result.scores
     c1, c2, c3, c4, c5 = st.columns(5)
@@ -113,13 +142,16 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
     if s.undetermined:
         st.info(f"{s.undetermined} test case(s) were undetermined (every class had probability 0); "
                 "they count as wrong.")
-    _log_loss_rows_ui(result)
+    in_memory = result.folds is not None        # a local path is evaluated out of core, without its rows
+    if in_memory:
+        _log_loss_rows_ui(result)
     _confusion_ui(result)
     _curves_ui(result)
-    _comparison_ui(result)
-    _importance_ui(result)
+    if in_memory:
+        _comparison_ui(result)
+        _importance_ui(result)
     predictions_csv = ui.download_bytes("eval_predictions", ss["eval_result"][0], lambda: safe_csv_bytes(
-        diagnostics.predictions_with_inputs(result, _evaluated_data())))
+        diagnostics.predictions_with_inputs(result, _evaluated_data()) if in_memory else result.predictions))
     st.download_button("Download the out-of-sample predictions (CSV)", predictions_csv,
                        file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")
     st.caption("One row per test case: its row number in the data, every input column (an ID column included), "
@@ -251,6 +283,7 @@ def _batch_ui(model: Any) -> None:
 
 
 model = ui.require_model()
+ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 options = _options_ui()
 if ss.get("imported") is not None:
     st.info("The imported model is used for batch prediction below; the evaluation refits the current "

@@ -193,3 +193,16 @@ def test_logistic_regression_runs_on_the_same_folds():
         correct += (pipe.predict(frame[test]) == frame["weather"][test]).sum()
     assert lr.accuracy == pytest.approx(correct / len(frame))
     assert lr.n == len(frame)
+
+
+def test_a_streamed_file_evaluation_reports_the_clipped_log_loss_too(tmp_path):
+    from nbapp.scale import cross_validate_file
+
+    frame = weather()
+    path = tmp_path / "weather.csv"
+    frame.to_csv(path, index=False)
+    result = cross_validate_file(NaiveBayes(FEATURES), path, "weather", k=5)
+    p, truth = _probabilities(result)                      # every row is kept in a small file
+    assert result.scores.log_loss_clipped == pytest.approx(log_loss(truth, p, labels=list(result.classes)),
+                                                           rel=1e-9)
+    assert result.scores.log_loss > 10 * result.scores.log_loss_clipped

@@ -23,12 +23,15 @@ Keys:
                   page ever reads a model of earlier settings (an imported model is not stored here)
     imported      Imported (file name, NaiveBayes, sha256 of the file) of a model loaded from JSON, or None
     data_upload   the last upload (bytes, file name, reader), kept while a built-in example is in use
+    pending_upload an upload received by the uploader's callback, read (with a progress bar) by the Data page
+    path_models   fit_key -> (model, rows) of the local path fitted out of core (frame is then its sample)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
@@ -59,6 +62,9 @@ __all__ = [
     "ensure_state",
     "load_example_into_state",
     "load_upload_into_state",
+    "load_path_into_state",
+    "big_data_note",
+    "path_rows",
     "set_target",
     "set_types",
     "set_settings",
@@ -83,8 +89,9 @@ class Source:
 
     name: str
     sha256: str
-    reader: str  # "example", "table" or "corpus"
+    reader: str  # "example", "table", "corpus" or "path" (a local file, folder or glob fitted out of core)
     example: str | None = None
+    path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
     sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
 
 
@@ -167,17 +174,30 @@ def _example_sha(key: str) -> str:
 
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
 def _parse(digest: str, name: str, reader: str, sheet: str | None, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
+    """Parse uploaded bytes; keyed by their sha256 and the sheet (``_data`` is not hashed)."""
+    return _read(name, reader, _data, sheet)
+
+
+def _read(name: str, reader: str, data: bytes, sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
     from nbapp.io import load_corpus, load_table
 
-    table = load_corpus(_data, name) if reader == "corpus" else load_table(_data, name, sheet=sheet)
+    table = load_corpus(data, name) if reader == "corpus" else load_table(data, name, sheet=sheet)
     return table.frame, tuple(table.notes)
 
 
-def parse_upload(data: bytes, name: str, reader: str, sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+# Larger uploads are read without the shared cache: storing one there pickles the whole frame
+# (0.7 s and 160 MB for a million rows), to spare a re-read that only the same file uploaded
+# again would need; the session keeps its frame anyway.
+CACHE_MAX_BYTES = 20 << 20
+
+
+def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
+                 sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """The uploaded file (the chosen sheet of a workbook) as a DataFrame and the loader's notes
-    (cached by content)."""
-    return _parse(sha256(data), name, reader, sheet, _data=data)
+    (cached by content when small)."""
+    if len(data) > CACHE_MAX_BYTES:
+        return _read(name, reader, data, sheet)
+    return _parse(digest or sha256(data), name, reader, sheet, _data=data)
 
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32)
@@ -234,11 +254,13 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
     on bad input."""
     from nbapp.propose import propose_target
 
-    df, notes = parse_upload(data, name, reader, sheet)
+    digest = sha256(data)
+    df, notes = parse_upload(data, name, reader, digest, sheet)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     ss = st.session_state
-    digest = sha256(data) if sheet is None else sha256(data + b"\0sheet\0" + sheet.encode("utf-8"))
+    if sheet is not None:            # two sheets of one file are two datasets (fit cache keys)
+        digest = sha256(data + b"\0sheet\0" + sheet.encode("utf-8"))
     ss["source"] = Source(name=name, sha256=digest, reader=reader, sheet=sheet)
     ss["data_bytes"] = data
     ss["data_upload"] = (data, name, reader)
@@ -248,8 +270,106 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
     ss["settings"] = Settings()
     ss["imported"] = None
     _reset_text_state()
+    target = propose_target(proposal_rows(df))
+    set_target(target if target is not None else df.columns[-1])
+
+
+# -------------------------------------------------------------------- big tables (issue 11)
+# Types and the target are proposed from this many rows of a larger table (a seeded random
+# sample): the proposal's statistics (distinct values, words per cell) are settled long before,
+# and on a million rows they would cost seconds of the upload.
+PROPOSAL_ROWS = 100_000
+# Rows of a local path read to propose types and to show on the pages; the model sees every row.
+PATH_SAMPLE_ROWS = 20_000
+
+
+def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows the types are proposed from: all, or a seeded sample of PROPOSAL_ROWS."""
+    if len(df) <= PROPOSAL_ROWS:
+        return df
+    return df.iloc[np.sort(np.random.default_rng(0).choice(len(df), PROPOSAL_ROWS, replace=False))]
+
+
+def load_path_into_state(path: str) -> None:
+    """Open a local CSV / Parquet file, folder or glob: a sample of its first rows becomes the
+    frame the pages show and propose types from; the model is fitted on every row, out of core
+    (:func:`nbapp.fit_file`). Raises DataError for a path that cannot be read."""
+    from nbapp.propose import propose_target
+    from nbapp.scale.files import sample_rows
+
+    files = _path_files(path)
+    df = sample_rows(path, PATH_SAMPLE_ROWS)
+    if df.shape[1] < 2:
+        raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
+    signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
+    ss = st.session_state
+    ss["source"] = Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path)
+    ss["data_bytes"] = None
+    ss["frame"] = df
+    ss["load_notes"] = (f"A sample: the first {len(df):,} rows of {os.path.basename(files[0])!r} ({len(files)} file(s) "
+                        "in all). The model is fitted on every row of every file, out of core.",)
+    ss["weight"] = None
+    ss["settings"] = Settings()
+    ss["imported"] = None
+    _reset_text_state()
     target = propose_target(df)
     set_target(target if target is not None else df.columns[-1])
+
+
+def _path_files(path: str) -> list[str]:
+    """The files of a path; only CSV / TSV / Parquet files by name, and (when the environment
+    variable NBAPP_DATA_ROOT is set, as on a shared server) only under that folder."""
+    from nbapp.scale.files import CSV_SUFFIXES, PARQUET_SUFFIXES, _sources
+
+    path = os.path.expanduser(str(path).strip())
+    if not path:
+        raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
+    if os.path.isfile(path) and not path.lower().endswith(CSV_SUFFIXES + PARQUET_SUFFIXES):
+        raise DataError(f"{path!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet).")
+    files = list(_sources(path).files)
+    root = os.environ.get("NBAPP_DATA_ROOT")
+    if root:
+        root = os.path.realpath(root)
+        outside = [f for f in files if os.path.commonpath([root, os.path.realpath(f)]) != root]
+        if outside:
+            raise DataError(f"{outside[0]!r} is outside the data folder of this server ({root}); open files under it.")
+    return files
+
+
+def path_rows() -> int | None:
+    """Rows the model of a local path was fitted on (None before the fit or for other sources)."""
+    fitted = st.session_state.get("path_models", {}).get(fit_key())
+    return None if fitted is None else fitted[1]
+
+
+def big_data_note() -> None:
+    """On Model, Explain and Evaluate: for a local path, what the model saw and what the page shows."""
+    source: Source = st.session_state["source"]
+    if source.reader != "path":
+        return
+    rows = path_rows()
+    seen = f"all {rows:,} rows" if rows is not None else "every row"
+    st.info(f"The model was fitted on {seen} of {source.path!r}, out of core. Tables of the model are exact; "
+            f"rows and plots of data on this page come from a sample of {len(frame()):,} rows.")
+
+
+def _fit_path(model: Any, source: Source) -> tuple[Any, int]:
+    """fit_file with a progress bar; the model and the rows it saw."""
+    from nbapp.scale import fit_file
+
+    ss = st.session_state
+    bar = st.progress(0.0, text=f"Fitting on every row of {source.path}…")
+    seen = [0]
+
+    def progress(done: int, total: int) -> None:
+        seen[0] = total
+        bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
+
+    try:
+        fit_file(model, source.path, ss["target"], ss.get("weight"), progress=progress)
+    finally:
+        bar.empty()
+    return model, seen[0]
 
 
 def _reset_text_state() -> None:
@@ -267,7 +387,7 @@ def set_target(target: str) -> None:
     ss["target"] = target
     if ss.get("weight") == target:
         ss["weight"] = None
-    proposal = propose_feature_types(df, target)
+    proposal = propose_feature_types(proposal_rows(df), target)
     types = dict(zip(proposal["column"], proposal["type"]))
     reasons = dict(zip(proposal["column"], proposal["reason"]))
     ss["types"] = {c: types.get(c, "ignore") for c in df.columns if c != target}
@@ -428,12 +548,28 @@ def current_model() -> Any:
     try:
         if not features():
             raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
-        model = _fit(*fit_key(), _frame=ss["frame"])
+        if ss["source"].reader == "path":
+            model = _path_model()
+        else:
+            model = _fit(*fit_key(), _frame=ss["frame"])
     except DataError:
         ss.pop("model", None)  # never leave the model of earlier settings behind
         raise
     ss["model"] = model
     return model
+
+
+def _path_model() -> Any:
+    """The out-of-core model of a local path, fitted once per configuration (kept in the session:
+    a click that changes nothing refits nothing)."""
+    ss = st.session_state
+    key = fit_key()
+    store = ss.setdefault("path_models", {})
+    if key not in store:
+        model = make_model(features(), settings(), class_list(ss["frame"], ss["target"]))
+        store.clear()                                  # one big model per session at a time
+        store[key] = _fit_path(model, ss["source"])
+    return store[key][0]
 
 
 def import_model(name: str, data: bytes) -> Imported:

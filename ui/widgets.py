@@ -46,9 +46,10 @@ def sidebar_summary() -> None:
     config = settings()
     with st.sidebar:
         st.subheader("Current work")
-        kind = "built-in example" if source.reader == "example" else "upload"
+        kind = {"example": "built-in example", "path": "local path, fitted out of core"}.get(source.reader, "upload")
+        rows = f"a sample of {len(df):,} rows" if source.reader == "path" else f"{len(df):,} rows"
         st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
-                    f"{len(df):,} rows × {df.shape[1]} columns")
+                    f"{rows} × {df.shape[1]} columns")
         st.markdown(f"**Target:** {md(ss['target'])}")
         feats = features()
         counts: dict[str, int] = {}

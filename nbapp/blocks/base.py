@@ -35,15 +35,29 @@ from nbapp.errors import DataError
 from nbapp.factor import Factor
 
 __all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
-           "check_table_budget", "MAX_TABLE_CELLS"]
+           "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
 
 
 class Stats(ABC):
-    """Additive sufficient statistics of one block (a frozen value)."""
+    """Additive sufficient statistics of one block (a frozen value).
+
+    The protocol is ``+`` (rows of both), ``-`` (rows of self without those of other),
+    :meth:`reindex_classes` and the model-file state. Subtraction is what makes k-fold
+    cross-validation cost one pass: fold f's training statistics are the total minus fold f's
+    (:mod:`nbapp.evaluate`, :func:`nbapp.scale.cross_validate_file`). Every statistics type
+    implements ``__sub__``: exact for counts; for moments the inverse of Chan's update.
+    """
 
     @abstractmethod
     def __add__(self, other: "Stats") -> "Stats":
         """The statistics of the union of both sets of rows (same class order)."""
+
+    def __sub__(self, other: "Stats") -> "Stats":
+        """The statistics of self's rows without other's rows, which must be among self's (same
+        class order): ``(A + B) - B == A``. Values (categories, words) that keep no weight are
+        dropped, as a summary of the remaining rows would not have them. Part of the protocol;
+        a type that does not implement it yet makes callers fall back to adding parts."""
+        raise NotImplementedError(f"{type(self).__name__} has no subtraction yet")
 
     @abstractmethod
     def reindex_classes(self, take: np.ndarray) -> "Stats":
@@ -205,6 +219,17 @@ def take_classes(matrix: np.ndarray, take: np.ndarray, axis: int) -> np.ndarray:
     source[axis] = take[keep]
     out[tuple(index)] = matrix[tuple(source)]
     return frozen(out)
+
+
+def subtract_counts(total: np.ndarray, part: np.ndarray) -> np.ndarray:
+    """total - part for weighted counts of rows that part took out of total. Whole-number
+    weights subtract exactly; fractional weights leave rounding residues of the size of one
+    unit in the last place of the total, which are set to 0 (else a category no remaining row
+    has would keep a count of 1e-17 and count as seen)."""
+    total, part = np.asarray(total, dtype=float), np.asarray(part, dtype=float)
+    left = total - part
+    residue = np.abs(left) <= 8 * np.finfo(float).eps * np.abs(total)
+    return frozen(np.where(residue | (left < 0), 0.0, left))
 
 
 def state_matrix(value: Any, shape: tuple[int, ...], where: str, *, non_negative: bool = True) -> np.ndarray:

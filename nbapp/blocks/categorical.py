@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
 from nbapp.derived import derived
+from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
@@ -73,6 +74,18 @@ class CategoricalStats(Stats):
             counts[index.get_indexer(pd.Index(part.keys(), dtype=object))] += part.counts
         return type(self)(tuple(values), counts)
 
+    def __sub__(self, other: "CategoricalStats") -> "CategoricalStats":
+        position = pd.Index(self.keys(), dtype=object).get_indexer(pd.Index(other.keys(), dtype=object))
+        if (position < 0).any():
+            raise ValueError("subtracting statistics with values that are not in the total")
+        taken = np.zeros_like(self.counts)
+        taken[position] = other.counts
+        counts = subtract_counts(self.counts, taken)
+        gone = np.zeros(len(self.values), dtype=bool)
+        gone[position] = ~counts[position].any(axis=1)
+        kept = np.flatnonzero(~gone)
+        return type(self)(tuple(self.values[i] for i in kept), counts[kept])
+
     def reindex_classes(self, take: np.ndarray) -> "CategoricalStats":
         return type(self)(self.values, take_classes(self.counts, take, axis=1))
 
@@ -98,7 +111,7 @@ class CategoricalStats(Stats):
     @classmethod
     def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":
         """One pass: factorize the column, then one bincount over (value, class) pairs."""
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        codes, uniques = factorize(series)
         check_table_budget(len(uniques), n_classes, str(series.name))
         representatives: dict[Any, Any] = {}
         raw_keys = []
@@ -110,10 +123,11 @@ class CategoricalStats(Stats):
         values = sort_values(representatives.values())
         index = pd.Index([cls.key(v) for v in values], dtype=object)
         lookup = index.get_indexer(pd.Index(raw_keys, dtype=object))
-        rows = codes >= 0
-        cat = lookup[codes[rows]] if len(lookup) else np.zeros(0, dtype=int)
         k = len(values)
-        flat = np.bincount(cat * n_classes + y[rows], weights=w[rows], minlength=k * n_classes)
+        # a missing value (code -1) counts in an extra last bin, dropped: no row masks to copy
+        cat = (np.append(lookup, k) * n_classes)[codes]
+        cat += y
+        flat = np.bincount(cat, weights=w, minlength=(k + 1) * n_classes)[:k * n_classes]
         return cls(tuple(values), flat.reshape(k, n_classes))
 
 
@@ -170,6 +184,9 @@ class CategoricalBlock(Block):
     # -- prediction ------------------------------------------------------------------------
     def codes(self, series: pd.Series) -> np.ndarray:
         """Category index per row; MISSING_CODE for no value, UNSEEN_CODE for a new value."""
+        strings = arrow_strings(series) if self.stats_type.key is python_scalar else None
+        if strings is not None:           # Arrow text: pyarrow looks the strings up directly
+            return string_positions(strings, self.categories, MISSING_CODE, UNSEEN_CODE)
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
         lookup = self._index().get_indexer(pd.Index([self._key(python_scalar(u)) for u in uniques], dtype=object))
         lookup = np.where(lookup < 0, UNSEEN_CODE, lookup)
@@ -178,7 +195,13 @@ class CategoricalBlock(Block):
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         if self.column not in frame:
             return np.zeros((len(frame), n_classes))
-        return self._lookup_table()[self.codes(frame[self.column])]
+        series = frame[self.column]
+        known = remembered_codes(series) if self.stats_type.key is python_scalar else None
+        if known is not None:             # codes of this very array from the fit: one take per row
+            codes, uniques = known
+            rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
+            return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
+        return np.take(self._lookup_table(), self.codes(series), axis=0)
 
     @derived
     def _lookup_table(self) -> np.ndarray:

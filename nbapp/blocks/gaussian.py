@@ -42,7 +42,7 @@ from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments
+from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "VAR_SMOOTHING_MODES"]
@@ -52,6 +52,8 @@ __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class
 _POINT_MASS_FLOOR = np.finfo(float).eps
 _LOG_2PI = np.log(2.0 * np.pi)
 _KIND = "Gaussian"
+# Rows scored at a time: a block's temporaries (rows x columns) stay in the CPU cache.
+_BLOCK_ROWS = 16_384
 VARIANCES = ("mle", "unbiased", "pooled")
 VarianceKind = Literal["mle", "unbiased", "pooled"]
 VAR_SMOOTHING_MODES = ("global", "per_feature")
@@ -110,6 +112,9 @@ class MomentStats(Stats):
     def __add__(self, other: "MomentStats") -> "MomentStats":
         return MomentStats(*merge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
 
+    def __sub__(self, other: "MomentStats") -> "MomentStats":
+        return MomentStats(*unmerge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
+
     def reindex_classes(self, take: np.ndarray) -> "MomentStats":
         return MomentStats(*(take_classes(m, take, axis=0) for m in (self.n, self.mean, self.m2)))
 
@@ -126,16 +131,39 @@ class MomentStats(Stats):
 
 
 def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:
-    """Weighted n, mean and M2 per class of each column of x (NaN = missing), one pass."""
-    observed = ~np.isnan(x)
-    x0 = np.where(observed, x, 0.0)
-    onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
-    n = np.asarray(onehot.T @ observed.astype(float))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, np.asarray(onehot.T @ x0) / np.where(n > 0, n, 1.0), 0.0)
-    with np.errstate(over="ignore", invalid="ignore"):   # overflow is refused by the caller
-        dev2 = np.where(observed, (x0 - mean[y]) ** 2, 0.0)
-    return MomentStats(n, mean, np.asarray(onehot.T @ dev2))
+    """Weighted n, mean and M2 per class of each column of x (NaN = missing), one pass.
+
+    Column by column (x in Fortran order reads each column contiguously): weighted bincounts
+    of the class codes, never a rows x columns temporary."""
+    d = x.shape[1] if x.ndim == 2 else 0
+    n, mean, m2 = (np.zeros((n_classes, d)) for _ in range(3))
+    unit = bool((w == 1).all())          # weights of one: w * v is v, skip the products
+    class_weight = None
+    buffer = np.empty(len(y))
+    for a in range(d):
+        col = x[:, a]
+        missing = np.isnan(col)
+        if missing.any():
+            col = np.where(missing, 0.0, col)
+            wa = np.where(missing, 0.0, w)
+            n[:, a] = np.bincount(y, weights=wa, minlength=n_classes)
+        else:
+            missing, wa = None, w
+            if class_weight is None:
+                class_weight = np.bincount(y, weights=w, minlength=n_classes)
+            n[:, a] = class_weight
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            total = np.bincount(y, weights=col if unit and missing is None else wa * col, minlength=n_classes)
+            mean[:, a] = np.where(n[:, a] > 0, total / np.where(n[:, a] > 0, n[:, a], 1.0), 0.0)
+            dev2 = np.take(mean[:, a], y, out=buffer)   # one buffer for every column
+            np.subtract(col, dev2, out=dev2)              # overflow is refused by the caller
+            dev2 *= dev2
+            if missing is not None:
+                dev2[missing] = 0.0
+            if not (unit and missing is None):
+                dev2 *= wa
+        m2[:, a] = np.bincount(y, weights=dev2, minlength=n_classes)
+    return MomentStats(n, mean, m2)
 
 
 class GaussianBlock(Block):
@@ -155,10 +183,10 @@ class GaussianBlock(Block):
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:
-        x = np.column_stack([numeric_column(frame[c], c, _KIND) for c in columns])
+        x = _matrix(frame, columns, len(frame))
         stats = class_moments(x, y, w, n_classes)
         _check_finite_moments(stats.m2, columns)
-        _check_representable(np.where((w > 0)[:, None], x, np.nan), stats, columns)   # rows that count
+        _check_representable(x, w, stats, columns)
         return stats
 
     def check(self) -> None:
@@ -238,32 +266,44 @@ class GaussianBlock(Block):
         return -0.5 * (_LOG_2PI + np.log(var))[None] - 0.5 * z
 
     # -- prediction ------------------------------------------------------------------------
-    def _values(self, frame: pd.DataFrame) -> np.ndarray:
-        cols = [numeric_column(frame[c], c, _KIND) if c in frame else np.full(len(frame), np.nan)
-                for c in self.columns]
-        return np.column_stack(cols) if cols else np.zeros((len(frame), 0))
+    def _values(self, frame: pd.DataFrame, columns: Sequence[str] | None = None) -> np.ndarray:
+        return _matrix(frame, self.columns if columns is None else columns, len(frame))
 
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
+        """sum_a log N(x_a; mu_ca, var_ca) over the observed columns, (x - mu)^2 / var computed
+        directly (no expansion into x^2 terms, which would cancel), in blocks of rows that stay
+        in cache."""
         usable = self.defined().all(axis=0)
-        x = self._values(frame)[:, usable]
+        x = self._values(frame, [c for c, u in zip(self.columns, usable) if u])
         var, mean = self.variance()[:, usable], self.mean[:, usable]
         log_norm = -0.5 * (_LOG_2PI + np.log(var))
         missing = np.isnan(x)
-        observed = (~missing).astype(float)
+        any_missing = bool(missing.any())
         out = np.empty((len(frame), n_classes))
         far = np.zeros(len(frame), dtype=bool)
-        for c in range(n_classes):        # a loop over classes; each step is whole-column numpy
-            with np.errstate(over="ignore", invalid="ignore"):
-                z = x - mean[c]
-                z *= z
-                z /= var[c]
-            np.copyto(z, 0.0, where=missing)
-            far |= np.isinf(z).any(axis=1)
-            out[:, c] = observed @ log_norm[c] - 0.5 * z.sum(axis=1)
+        full_norm = log_norm.sum(axis=1)
+        buffer = np.empty((min(_BLOCK_ROWS, len(frame)), x.shape[1]), order="F")
+        for start in range(0, len(frame), _BLOCK_ROWS):
+            rows = slice(start, start + _BLOCK_ROWS)
+            xb = x[rows]
+            norm = (~missing[rows]).astype(float) @ log_norm.T if any_missing else None
+            for c in range(n_classes):    # each step is whole-block numpy
+                with np.errstate(over="ignore", invalid="ignore"):
+                    z = np.subtract(xb, mean[c], out=buffer[:len(xb)])
+                    z *= z
+                    z /= var[c]
+                if any_missing:
+                    np.copyto(z, 0.0, where=missing[rows])
+                total = z.sum(axis=1)
+                far[rows] |= np.isinf(total)
+                total *= -0.5
+                total += norm[:, c] if any_missing else full_norm[c]
+                out[rows, c] = total
         if far.any():                     # far tails: redo those rows in extended precision
+            observed = (~missing[far]).astype(float)
             z = _squared_z(x[far][:, None, :], mean[None], var[None])
             z[np.broadcast_to(missing[far][:, None, :], z.shape)] = 0.0
-            out[far] = _representable(observed[far] @ log_norm.T - 0.5 * z.sum(axis=2))
+            out[far] = _representable(observed @ log_norm.T - 0.5 * z.sum(axis=2))
         return out
 
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
@@ -365,6 +405,15 @@ def _swamp_notes(swamped: pd.DataFrame, setter: str | None, eps: float, mode: st
             "epsilon (var_smoothing_mode=\"per_feature\"), or lower var_smoothing.",)
 
 
+def _matrix(frame: pd.DataFrame, columns: Sequence[str], n_rows: int) -> np.ndarray:
+    """The columns as a rows x columns float64 matrix in Fortran order (each column contiguous);
+    a column the frame lacks is all missing."""
+    x = np.empty((n_rows, len(columns)), order="F")
+    for a, c in enumerate(columns):
+        x[:, a] = numeric_column(frame[c], c, _KIND) if c in frame else np.nan
+    return x
+
+
 def _squared_z(x: np.ndarray, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """(x - mu)^2 / var in extended precision, so far tails do not overflow to inf."""
     with np.errstate(invalid="ignore"):
@@ -400,14 +449,18 @@ def _check_finite_moments(m2: np.ndarray, columns: Sequence[str]) -> None:
                         "or type it categorical.")
 
 
-def _check_representable(x: np.ndarray, stats: MomentStats, columns: Sequence[str]) -> None:
+def _check_representable(x: np.ndarray, w: np.ndarray, stats: MomentStats, columns: Sequence[str]) -> None:
     """Values that differ (among rows of weight > 0) but whose squared deviations underflow to 0
-    (|x| below about 1e-154)."""
+    (|x| below about 1e-154). Only a column whose pooled M2 is 0 can be such a column."""
+    zero = pooled_moments(stats.n, stats.mean, stats.m2)[2] == 0
+    if not zero.any():
+        return
+    x = np.where((w > 0)[:, None], x[:, zero], np.nan)     # rows that count
     hi = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
     lo = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
     spread = np.where(hi > lo, hi - lo, 0.0)
-    lost = (spread > 0) & (pooled_moments(stats.n, stats.mean, stats.m2)[2] == 0)
+    lost = spread > 0
     if lost.any():
-        column = columns[int(np.flatnonzero(lost)[0])]
+        column = [c for c, z in zip(columns, zero) if z][int(np.flatnonzero(lost)[0])]
         raise DataError(f"Column {column!r} holds values so small (around {spread[lost][0]:.1e}) that their "
                         "variance underflows to 0; rescale the column (e.g. multiply by a power of ten).")

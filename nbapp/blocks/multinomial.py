@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, take_classes
+from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -57,6 +57,9 @@ class CountStats(Stats):
     def __add__(self, other: "CountStats") -> "CountStats":
         return CountStats(self.counts + other.counts)
 
+    def __sub__(self, other: "CountStats") -> "CountStats":
+        return CountStats(subtract_counts(self.counts, other.counts))
+
     def reindex_classes(self, take: np.ndarray) -> "CountStats":
         return CountStats(take_classes(self.counts, take, axis=1))
 
@@ -70,6 +73,12 @@ class CountStats(Stats):
 
 def counts_matrix(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
     """Count columns as a sparse matrix (missing -> 0) and the missing mask; negative counts refused."""
+    x, missing = _dense_counts(frame, columns)
+    return sparse.csr_matrix(x), missing
+
+
+def _dense_counts(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Count columns as a dense rows x columns matrix (missing -> 0) and the missing mask."""
     cols = [numeric_column(frame[c], c, _KIND) if c in frame else np.full(len(frame), np.nan) for c in columns]
     x = np.column_stack(cols) if cols else np.zeros((len(frame), 0))
     missing = np.isnan(x)
@@ -80,7 +89,7 @@ def counts_matrix(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[sparse.c
             f"Column {columns[a]!r} is a count (multinomial) but row {frame.index[r]} holds {x[r, a]:g}; "
             "counts must be >= 0: fix the value or type the column Gaussian."
         )
-    return sparse.csr_matrix(np.where(missing, 0.0, x)), missing
+    return np.where(missing, 0.0, x), missing
 
 
 class MultinomialBlock(Block):
@@ -98,9 +107,12 @@ class MultinomialBlock(Block):
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> CountStats:
-        x, _ = counts_matrix(frame, columns)
-        onehot = sparse.csr_matrix((w, (np.arange(len(y)), y)), shape=(len(y), n_classes))
-        return CountStats(np.asarray((x.T @ onehot).todense()))
+        x, _ = _dense_counts(frame, columns)
+        x = np.asfortranarray(x)         # N_ac = sum of w * x_a over class c's rows, a bincount per column
+        counts = np.zeros((len(columns), n_classes))
+        for a in range(len(columns)):
+            counts[a] = np.bincount(y, weights=x[:, a] * w, minlength=n_classes)
+        return CountStats(counts)
 
     # -- parameters ------------------------------------------------------------------------
     @derived

@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import gammaln
 
-from nbapp.blocks.base import Block, Stats, frozen, state_vector, take_classes
+from nbapp.blocks.base import Block, Stats, frozen, state_vector, subtract_counts, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
@@ -70,6 +70,9 @@ class PoissonStats(Stats):
 
     def __add__(self, other: "PoissonStats") -> "PoissonStats":
         return PoissonStats(self.n + other.n, self.total + other.total)
+
+    def __sub__(self, other: "PoissonStats") -> "PoissonStats":
+        return PoissonStats(subtract_counts(self.n, other.n), subtract_counts(self.total, other.total))
 
     def reindex_classes(self, take: np.ndarray) -> "PoissonStats":
         return PoissonStats(take_classes(self.n, take, axis=0), take_classes(self.total, take, axis=0))

@@ -35,7 +35,7 @@ import pandas as pd
 from scipy import sparse
 
 from nbapp import text as _pipeline
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, subtract_counts, take_classes
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -109,6 +109,20 @@ class TextStats(Stats):
         word_counts[position] += other.word_counts
         doc_freq[position] += other.doc_freq
         return TextStats(terms, word_counts, doc_freq, self.n_docs + other.n_docs)
+
+    def __sub__(self, other: "TextStats") -> "TextStats":
+        position = pd.Index(self.terms, dtype=object).get_indexer(pd.Index(other.terms, dtype=object))
+        if (position < 0).any():
+            raise ValueError("subtracting statistics with words that are not in the total")
+        taken_words, taken_docs = np.zeros_like(self.word_counts), np.zeros_like(self.doc_freq)
+        taken_words[position], taken_docs[position] = other.word_counts, other.doc_freq
+        word_counts = subtract_counts(self.word_counts, taken_words)
+        doc_freq = subtract_counts(self.doc_freq, taken_docs)
+        gone = np.zeros(len(self.terms), dtype=bool)
+        gone[position] = ~(word_counts[position].any(axis=1) | doc_freq[position].any(axis=1))
+        kept = np.flatnonzero(~gone)
+        return TextStats(tuple(self.terms[i] for i in kept), word_counts[kept], doc_freq[kept],
+                         subtract_counts(self.n_docs, other.n_docs))
 
     def reindex_classes(self, take: np.ndarray) -> "TextStats":
         return TextStats(self.terms, take_classes(self.word_counts, take, axis=1),

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io.fast import fast_path_applies, read_fast
 from nbapp.io.common import DELIMITER_NAMES, MAX_COLUMNS, SHOWN, Table, _Raw, _RowNumbers, _shape
 from nbapp.io.sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io.tidy import _tidy
@@ -74,15 +75,19 @@ def _detect_delimiter(sample: str, truncated: bool) -> str:
     return tied[0]
 
 
-def _read_delimited(data: bytes, filename: str, max_rows: int | None) -> Table:
+def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: bool = True) -> Table:
+    """``fast=False`` forces the careful path (the tests compare both paths)."""
     encoding, notes, data = _detect_encoding(data, filename)
     sample, truncated = _sample_text(data, encoding)
     _refuse_binary_text(sample, filename)
     delimiter = _detect_delimiter(sample, truncated)
     _refuse_wide(sample, delimiter, filename)
     source = _Source(data, encoding, delimiter)
-    raw = _read_records(source, filename, max_rows, notes)
-    table = _tidy(raw, filename)
+    quick = read_fast(source, filename, _first_record(source), notes) if fast and fast_path_applies(source, max_rows) else None
+    if quick is not None:
+        table = Table(*quick)
+    else:
+        table = _tidy(_read_records(source, filename, max_rows, notes), filename)
     shape = _shape(table.frame)
     how = f"{DELIMITER_NAMES[delimiter]}-separated" if table.frame.shape[1] > 1 else "one column"
     lead = f"Read {filename!r} as {encoding.label} text, {how}{_line_endings(sample)}: {shape}."
@@ -108,7 +113,9 @@ def _line_endings(sample: str) -> str:
     return ""
 
 
-def _read_records(source: _Source, filename: str, max_rows: int | None, notes: list[str]) -> _Raw:
+def _records(source: _Source, filename: str, max_rows: int | None) -> tuple[np.ndarray, bool, np.ndarray]:
+    """Fields per record, whether max_rows left rows unread, and which records hold data (the
+    records after the header that are not blank or only spaces)."""
     counts, more = _count_fields(source, filename, max_rows)
     blank = counts == 0
     if (counts == 1).any():
@@ -116,8 +123,19 @@ def _read_records(source: _Source, filename: str, max_rows: int | None, notes: l
     records = np.flatnonzero(~blank)
     if len(records) == 0:
         raise DataError(f"The file {filename!r} is empty; upload a file with a header row and data rows.")
+    return counts, more, records[1:]
+
+
+def _data_record_lines(source: _Source, filename: str) -> np.ndarray:
+    """The line where each data record starts, as the notes number them."""
+    counts, _, data_records = _records(source, filename, None)
+    starts = source.record_start_lines()
+    return (starts if starts is not None else np.arange(1, len(counts) + 1))[data_records]
+
+
+def _read_records(source: _Source, filename: str, max_rows: int | None, notes: list[str]) -> _Raw:
+    counts, more, data_records = _records(source, filename, max_rows)
     header = _first_record(source)
-    data_records = records[1:]
     width, trailing = _check_widths(source, filename, header, counts[data_records], data_records)
     if width < len(header):
         notes.append(

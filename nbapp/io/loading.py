@@ -18,6 +18,12 @@ How a delimited file is read:
 5. pandas' C parser reads every cell as text, and columns that are cleanly numeric are
    converted afterwards (so "007" stays an ID and "N/A" is reported, never guessed).
 
+Steps 4-5 and the per-column checks are the careful path, the specification. A clean
+comma-separated file (UTF-8, no quotes, at least 1 MiB) first tries the fast path of
+:mod:`nbapp.io.fast`: Arrow reads the cells, each column is proved cheaply to read as the
+careful path reads it, and only columns (or files) without such a proof take the careful path;
+the frame and the notes are the same either way.
+
 This module holds the entry points; the steps live by concern in :mod:`nbapp.io.sniffing`
 (container and encoding), :mod:`nbapp.io.delimited`, :mod:`nbapp.io.workbook`,
 :mod:`nbapp.io.tidy` (names, empty rows and columns), :mod:`nbapp.io.numbers` (which columns

@@ -1,0 +1,238 @@
+"""The fast path for clean comma-separated files: Arrow's multi-threaded reader, then cheap
+proofs that each column reads as the careful path (:mod:`nbapp.io.delimited`) would read it.
+
+The careful path counts every record's fields with the :mod:`csv` module, parses every cell as
+text with pandas and tests every cell with regular expressions; a clean 1,000,000-row file
+spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (both cores),
+and each column is *proved* to need none of the careful path's checks:
+
+* a number column: every byte is one of ``0-9 + - . e E`` and Arrow parses every cell
+  (together: every cell matches the loader's number pattern, see :func:`_number_column`), no
+  value has a leading zero or is an integer of more than 15 digits, none is infinite or beyond
+  1e154 in size; then Arrow's cast gives the careful path's numbers (it uses the same cast);
+* a text column: its distinct values (a few, usually) hold no missing-value token, no number
+  and no infinity; then the careful reader run on the distinct values in order of appearance
+  gives the column's notes (only the yes/no note can remain).
+
+A column without such a proof goes through the careful reader (:class:`_NumberReader`), cells
+and line numbers as the careful path gives them; a file the fast reader cannot take (quotes,
+ragged rows, blank names, another delimiter or encoding, ``max_rows``) goes the careful way
+whole. ``tests/test_loading_fast.py`` checks that both paths give equal frames and notes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbapp.io.common import (
+    INF_TOKENS,
+    MAX_EXACT_DIGITS,
+    NA_TOKENS,
+    VARIANCE_OVERFLOW,
+    Table,
+    _DOT_NUMBER,
+    _RowNumbers,
+)
+from nbapp.io.numbers import _NumberReader
+from nbapp.io.tidy import _clean_names
+
+
+# The first column of an export's row index (tidy._drop_index_column looks at such a column).
+_INDEX_NAMES = r"|Unnamed: ?\d+|index"
+
+# Below this size the careful path takes a few milliseconds and the fast path has nothing to win.
+FAST_MIN_BYTES = 1 << 20
+
+# Arrow reads the file in blocks of this many bytes, one block per thread at a time.
+BLOCK_BYTES = 4 << 20
+
+
+def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
+    """The table and notes of a clean comma-separated file, as the careful path gives them,
+    or None when this file needs the careful path as a whole."""
+    import re
+
+    if len(header) < 2 or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
+        return None
+    cells = _arrow_cells(source.data, len(header))
+    if cells is None or cells.num_rows == 0:
+        return None
+    verdicts = _in_threads(lambda column: _number_column(column) or _text_column(column), cells.columns)
+    if all(v is None for v in verdicts):
+        return None       # no column proves that no row is blank: tidy's row checks are needed
+    notes = list(notes)
+    names = _clean_names(header, notes)
+    careful = [i for i, v in enumerate(verdicts) if v is None]
+    reader = _careful_reader(cells, careful, source, filename)
+    columns = {}
+    for position, (name, verdict) in enumerate(zip(names, verdicts)):
+        if verdict is None:
+            columns[name] = reader.convert(position, name, notes)
+        else:
+            series, column_notes = verdict
+            columns[name] = series
+            notes.extend(note.replace(repr(_PLACEHOLDER), repr(name)) for note in column_notes)
+    if reader is not None:
+        notes.extend(reader.summary())
+    frame = pd.DataFrame(columns)
+    frame.index = pd.RangeIndex(len(frame))
+    return frame, notes
+
+
+def _in_threads(work: Any, columns: list[Any]) -> list[Any]:
+    """``work`` on each column, on every core: Arrow's kernels and numpy's reductions release
+    the GIL, so the columns' checks run side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(columns), os.cpu_count() or 1))) as pool:
+        return list(pool.map(work, columns))
+
+
+def fast_path_applies(source: Any, max_rows: int | None) -> bool:
+    """A comma-separated UTF-8 file without quotes, starting with its header line: the careful
+    path's record counting and quote handling then reduce to splitting lines at commas."""
+    return (max_rows is None and len(source.data) >= FAST_MIN_BYTES and source.delimiter == "," and source.encoding.codec == "utf-8"
+            and source.encoding.errors == "strict" and b'"' not in source.data
+            and _first_line(source.data).strip() != b"")
+
+
+def _first_line(data: bytes) -> bytes:
+    ends = [i for i in (data.find(b"\n", 0, 1 << 16), data.find(b"\r", 0, 1 << 16)) if i >= 0]
+    return data[:min(ends)] if ends else data[:1 << 16]
+
+
+def _arrow_cells(data: bytes, width: int) -> Any:
+    """Every cell as an Arrow string; None when a line has another number of fields than the
+    header (the careful path then finds and names those lines)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    names = [str(i) for i in range(width)]
+    try:
+        return pcsv.read_csv(
+            io.BytesIO(data),
+            read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES),
+            parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False, ignore_empty_lines=True),
+            convert_options=pcsv.ConvertOptions(column_types={n: pa.string() for n in names}, null_values=[],
+                                                strings_can_be_null=False, quoted_strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, pa.ArrowException):
+        return None
+
+
+def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
+    """The column as the careful path's int64 / float64 numbers when it provably reads so
+    without a note (numbers.py: _NumberReader.convert, _kept_as_text, _numbers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    looks = []
+    for chunk in column.chunks:                       # a text column fails on its first chunk
+        looks.append(_number_look(chunk))
+        if looks[-1] is None:
+            return None
+    # Only number bytes and Arrow parses every cell: the cells then match the loader's number
+    # pattern ([+-]? digits [. digits] [e [+-] digits], or .digits; no NaN or inf words).
+    if all(whole for whole in looks):
+        try:
+            return pd.Series(pc.cast(column, pa.int64()).to_numpy()), []
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            pass                                      # "+5" is a number but not an Arrow integer
+    try:
+        numbers = pc.cast(column, pa.float64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None                                   # not every cell a number (e.g. "1-2", "e")
+    if not np.isfinite(numbers).all() or (np.abs(numbers) > VARIANCE_OVERFLOW).any():
+        return None                                   # infinities and huge values get notes
+    return pd.Series(numbers), []
+
+
+def _number_look(chunk: Any) -> bool | None:
+    """None unless every cell of an Arrow string chunk is non-empty, holds only bytes a number
+    can hold, has no leading zero ("007", "-01.5": kept as text, a code) and is no integer of
+    more than 15 digits (kept as text: a float cannot hold it); else whether every cell is
+    written as a whole number (digits and a sign only). Counting compares, not masks: fast."""
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+    if len(offsets) < 2:
+        return True
+    lengths = np.diff(offsets)
+    if (lengths == 0).any():
+        return None
+    values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+    cells = values[offsets[0]:offsets[-1]]
+    # Besides digits a number holds only + - . e E (no thousands separator: a comma inside a cell
+    # of a comma-separated file needs quotes, and quoted files go the careful way).
+    digits = np.count_nonzero((cells - np.uint8(ord("0"))) <= 9)   # uint8 wraps below "0"
+    marks = {mark: np.count_nonzero(cells == mark) for mark in b"+-.eE"} if digits < len(cells) else {}
+    if digits + sum(marks.values()) != len(cells):
+        return None
+    whole = not any(marks.get(mark) for mark in b".eE")
+    starts = offsets[:-1]
+    first = values[starts]
+    signed = ((first == ord("+")) | (first == ord("-"))).astype(np.int32)
+    zero = np.flatnonzero((values[starts + signed] == ord("0")) & (lengths > signed + 1))
+    if len(zero) and ((values[starts[zero] + signed[zero] + 1] - np.uint8(ord("0"))) <= 9).any():
+        return None
+    long = lengths > MAX_EXACT_DIGITS
+    if long.any() and (whole or (_fraction_marks(cells, offsets - offsets[0])[long] == 0).any()):
+        return None
+    return whole
+
+
+def _fraction_marks(cells: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """How many '.', 'e' or 'E' each cell holds (cells are cells[bounds[i]:bounds[i + 1]])."""
+    marks = (cells == ord(".")) | (cells == ord("e")) | (cells == ord("E"))
+    running = np.concatenate([[0], np.cumsum(marks, dtype=np.int64)])
+    return running[bounds[1:]] - running[bounds[:-1]]
+
+
+# The careful reader runs on a column of distinct values under this name; its notes are then
+# given the column's real name.
+_PLACEHOLDER = "\x00column\x00"
+
+
+def _text_column(column: Any) -> tuple[pd.Series, list[str]] | None:
+    """The column as the careful path's text when none of its distinct values is missing, a
+    number or an infinity; its notes are those of the careful reader on the distinct values."""
+    import pyarrow.compute as pc
+
+    distinct = _strings(pc.unique(column))      # in order of first appearance, as pandas' unique
+    stripped = distinct.str.strip()
+    lower = stripped.str.lower()
+    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(_DOT_NUMBER.pattern).any():
+        return None
+    notes: list[str] = []
+    text = _NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)
+    if not isinstance(text.dtype, pd.StringDtype):
+        return None
+    return _strings(column), notes
+
+
+def _strings(column: Any) -> pd.Series:
+    """An Arrow string column as the pandas text column the careful path builds."""
+    return pd.Series(column, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+
+
+def _no_rows() -> _RowNumbers:
+    def refuse() -> np.ndarray:
+        raise AssertionError("a note with line numbers was asked of a column proved to need none")
+
+    return _RowNumbers("line", refuse)
+
+
+def _careful_reader(cells: Any, careful: list[int], source: Any, filename: str) -> _NumberReader | None:
+    """The careful number reader on the columns that need it, with the careful path's line
+    numbers (computed only if a note asks for them)."""
+    if not careful:
+        return None
+    from nbapp.io.delimited import _data_record_lines
+
+    frame = pd.DataFrame({i: _strings(cells.column(i)) for i in careful})
+    rows = _RowNumbers("line", lambda: _data_record_lines(source, filename))
+    return _NumberReader(frame, rows, source.delimiter)
+

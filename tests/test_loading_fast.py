@@ -1,0 +1,175 @@
+"""The fast path of load_table (nbapp/io/fast.py) gives the careful path's frame and notes.
+
+The careful path (nbapp/io/delimited.py with fast=False) is the specification: on every input
+below, clean or messy, load_table with the fast path switched on for any size must return an
+equal frame (values, dtypes, names) and the same notes, or the same DataError.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nbapp.errors import DataError
+from nbapp.io import fast, load_table
+from nbapp.io.delimited import _read_delimited
+
+
+@pytest.fixture(autouse=True)
+def fast_for_any_size(monkeypatch):
+    monkeypatch.setattr(fast, "FAST_MIN_BYTES", 0)
+    monkeypatch.setattr(fast, "BLOCK_BYTES", 1 << 10)   # many Arrow chunks even in small files
+
+
+def careful(data: bytes, name: str = "t.csv"):
+    return _read_delimited(data, name, None, fast=False)
+
+
+def assert_same(data: bytes, name: str = "t.csv") -> None:
+    try:
+        expected = careful(data, name)
+    except DataError as exc:
+        with pytest.raises(DataError) as raised:
+            load_table(data, name)
+        assert str(raised.value) == str(exc)
+        return
+    got = load_table(data, name)
+    pd.testing.assert_frame_equal(got.frame, expected.frame)
+    assert got.notes == expected.notes
+
+
+def rows(header: str, *lines: str, n: int = 1, end: str = "\n") -> bytes:
+    return (end.join([header, *(list(lines) * n)]) + end).encode()
+
+
+CLEAN = {
+    "mixed": rows("city,age,income,score,plan", "Paris,31,52000.5,-1.25e-3,gold", "Rome,45,38000,2.5,silver",
+                  "Oslo,29,61000.25,.5,bronze", n=300),
+    "signs and exponents": rows("a,b,c", "+5,1E+05,5.", "-0,-3e2,.25", n=200),
+    "yes/no column": rows("answer,x", "Yes,1", "No,2", "yes,3", n=100),
+    "unicode text": rows("name,x", "café,1", "naïve,2", "東京,3", n=100),
+    "crlf": rows("a,b", "x,1", "y,2", n=200, end="\r\n"),
+    "old mac": rows("a,b", "x,1", "y,2", n=200, end="\r"),
+    "blank lines": rows("a,b", "x,1", "", "y,2.5", n=150),
+    "long floats": rows("p,q", "0.8444218515250481,x", "0.7579544029403025,y", n=100),
+    "ids with many digits": rows("id,q", "1234567890123456,x", "99,y", n=50),
+    "negative 15 digits": rows("id,q", "-123456789012345,x", n=50),
+    "one distinct text": rows("k,v", "same,1", n=200),
+    "header with spaces": rows(" a , b ", "x,1", n=100),
+    "duplicate names": rows("a,a,A ", "x,1,2", n=100),
+}
+
+MESSY = {
+    "leading zeros": rows("id,x", "007,1", "012,2", n=100),
+    "signed leading zero float": rows("x,y", "-01.5,a", "2,b", n=100),
+    "missing tokens in numbers": rows("x,y", "1,a", "N/A,b", ",c", "?,d", n=80),
+    "missing tokens after blank lines": rows("x,y", "1,a", "", "N/A,b", n=80),
+    "missing tokens in text": rows("x,y", "1,a", "2,-", "3,none", "4,n/a", "5,", n=80),
+    "infinity and nan words": rows("x,y", "1,inf", "2,nan", "3,-Infinity", n=80),
+    "overflowing number": rows("x,y", "1,1e309", "2,3", n=80),
+    "huge numbers": rows("x,y", "1,1e200", "2,3", n=80),
+    "spaces around cells": rows("x,y", " 5 ,a ", "6, b", n=80),
+    "hexadecimal": rows("x,y", "0x1F,a", "12,b", n=80),
+    "numbers mixed with text": rows("x,y", "12,a", "13,b", "abc,c", n=80),
+    "mostly text with some numbers": rows("x,y", "12,a", "foo,b", "bar,c", n=80),
+    "ragged row": rows("a,b", "1,2", "3", "4,5", n=50),
+    "trailing delimiter on data lines": rows("a,b", "1,2,", n=50),
+    "trailing delimiter on every line": rows("a,b,", "1,2,", n=50),
+    "blank name": rows("a,,c", "1,2,3", n=50),
+    "row of empty cells": rows("a,b", "1,x", ",", "2,y", n=50),
+    "whitespace-only line": rows("a,b", "1,x", "   ", "2,y", n=50),
+    "index column": rows(",a,b", *(f"{i},{i % 3},x" for i in range(200))),
+    "unnamed index": rows("Unnamed: 0,a", *(f"{i},y" for i in range(200))),
+    "empty column": rows("a,b", "1,", "2,", n=100),
+    "first line blank": b"\n" + rows("a,b", "1,x", n=100),
+    "quotes": rows("a,b", '"x, y",1', "z,2", n=100),
+    "semicolons": rows("a;b", "1,5;x", "2,25;y", n=100),
+    "header only": b"a,b\n",
+    "single column": rows("a", "1", "2", "x", n=100),
+    "dots in text": rows("x,y", ".,a", "-.,b", "e,c", n=50),
+    "plus sign alone": rows("x,y", "+,a", "1,b", n=50),
+    "exponent without digits": rows("x,y", "1e,a", "2,b", n=50),
+    "dashes as ranges": rows("x,y", "1-2,a", "3,b", n=50),
+    "two points": rows("x,y", "1.2.3,a", "4,b", n=50),
+    "boolean words among others": rows("x,y", "yes,1", "no,2", "maybe,3", n=50),
+}
+
+
+@pytest.mark.parametrize("name", list(CLEAN))
+def test_clean_files_read_alike_on_both_paths(name):
+    assert_same(CLEAN[name])
+
+
+@pytest.mark.parametrize("name", list(MESSY))
+def test_messy_files_read_alike_on_both_paths(name):
+    assert_same(MESSY[name])
+
+
+def test_a_clean_file_takes_the_fast_path(monkeypatch):
+    """The careful cell parser is never called for a clean file (else this test proves nothing)."""
+    import nbapp.io.delimited as delimited
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the careful path was taken")
+
+    monkeypatch.setattr(delimited, "_read_records", refuse)
+    table = load_table(CLEAN["mixed"], "t.csv")
+    assert table.frame.dtypes.astype(str).tolist() == ["str", "int64", "float64", "float64", "str"]
+    assert table.frame.shape == (900, 5)
+
+
+def test_only_the_columns_that_need_it_go_the_careful_way(monkeypatch):
+    """A column with 'N/A' is read carefully (its note names the lines); the others fast."""
+    from nbapp.io import numbers
+
+    seen = []
+    convert = numbers._NumberReader.convert
+
+    def spy(self, position, name, notes):
+        seen.append((name, len(self.frame)))
+        return convert(self, position, name, notes)
+
+    monkeypatch.setattr(numbers._NumberReader, "convert", spy)
+    data = rows("a,b,c", "1,x,2.5", "N/A,y,3.5", n=50)
+    table = load_table(data, "t.csv")
+    assert [name for name, n in seen if n == 100] == ["a"]         # full columns read carefully
+    assert "Column 'a': 50 cell(s) read as missing ('N/A' x50; lines 3, 5, 7, 9, 11 and 45 more)." in table.notes
+    assert_same(data)
+
+
+CELLS = st.sampled_from(["0", "1", "-2", "+3", "4.5", ".5", "6.", "1e3", "007", "00.5", "12345678901234567",
+                         "N/A", "", " ", "?", "-", "none", "inf", "nan", "abc", "Yes", "no", "é", " 7 ", "0x1F",
+                         "1e309", "1e200", "True", ".", "e"])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(columns=st.integers(1, 4), cells=st.lists(st.lists(CELLS, min_size=4, max_size=4), min_size=1, max_size=40),
+       base=st.sampled_from(["1", "2.5", "word"]))
+def test_random_tables_read_alike_on_both_paths(columns, cells, base):
+    """Columns of one base value with random tricky cells mixed in."""
+    header = ",".join(f"c{i}" for i in range(columns))
+    lines = [",".join(row[:columns]) for row in cells] + [",".join([base] * columns)] * 30
+    assert_same(("\n".join([header, *lines]) + "\n").encode())
+
+
+def test_order_of_distinct_values_is_order_of_appearance_across_chunks():
+    """The yes/no note shows values in order of first appearance, also when Arrow reads the
+    column in many blocks (the fixture makes blocks of 1 KiB)."""
+    data = rows("answer,x", *(["No,1"] * 300 + ["Yes,2"] * 300 + ["no,3"]))
+    table = load_table(data, "t.csv")
+    assert "Column 'answer' looks yes/no ('No' / 'Yes' / 'no'); kept as its text values." in table.notes
+    assert_same(data)
+
+
+def test_numbers_equal_pandas_on_a_generated_clean_file():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"g": np.round(rng.normal(size=2000), 6), "k": rng.integers(-50, 50, 2000),
+                          "s": np.array(["a", "b", "c"])[rng.integers(0, 3, 2000)]})
+    data = frame.to_csv(index=False).encode()
+    got = load_table(data, "g.csv").frame
+    np.testing.assert_array_equal(got["g"].to_numpy(), frame["g"].to_numpy())
+    np.testing.assert_array_equal(got["k"].to_numpy(), frame["k"].to_numpy())
+    assert_same(data)
