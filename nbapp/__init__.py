@@ -14,7 +14,8 @@ from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
-from nbapp.specs import Bernoulli, Categorical, Gaussian, Multinomial, Poisson, Text
+from nbapp.dependence import conditional_mutual_information
+from nbapp.specs import KDE, Bernoulli, Categorical, Discretized, Gaussian, Multinomial, Poisson, Text
 from nbapp.stats import ModelStats
 
 __all__ = [
@@ -34,8 +35,10 @@ __all__ = [
     "Bernoulli",
     "Categorical",
     "DataError",
+    "Discretized",
     "Explanation",
     "Gaussian",
+    "KDE",
     "Lidstone",
     "LinearForm",
     "MEstimate",
@@ -45,6 +48,7 @@ __all__ = [
     "Poisson",
     "Text",
     "merge",
+    "conditional_mutual_information",
     "fit_file",
     "predict_file",
     "fit_spark",

@@ -1,7 +1,10 @@
 """What a Gaussian-fit plot draws, computed here so pages only draw it   [seed 000, Eq. 12-14].
 
 Per class: the training values binned into a histogram scaled as a density (so the bars
-and the curve share one axis), and the fitted normal density N(mu_c, var_c) on a grid.
+and the curve share one axis), and the fitted normal density N(mu_c, var_c) on a grid. A
+class's bins are at least its fitted standard deviation wide: four points in thirty narrow
+bins would be spikes of density 1 / (n h) that dwarf the curve (peak 1 / (sigma sqrt(2 pi))).
+The test example's x* is marked on each curve with its density p(x* | c).
 Binning happens here, so a plot of a million rows sends a few hundred numbers to the
 browser, not a million.
 """
@@ -21,12 +24,15 @@ __all__ = ["GaussianFitPlot", "gaussian_fit_plot", "PoissonFitPlot", "poisson_fi
 class GaussianFitPlot:
     histogram: pd.DataFrame   # class, left, right, density
     curves: pd.DataFrame      # class, x, density
+    marks: pd.DataFrame | None = None   # class, x, density: p(x* | c) at the test example's x*
 
 
 def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
-                      *, bins: int = 30, points: int = 300) -> GaussianFitPlot:
+                      *, bins: int = 30, points: int = 300, x_star: float | None = None) -> GaussianFitPlot:
     """The histogram of frame[column] per class of the model's target (weighted by the model's
-    weight column, as it was fitted) and the fitted density p(x | c) on a grid around the data."""
+    weight column, as it was fitted), at most ``bins`` bins per class and each at least the
+    class's fitted standard deviation wide, the fitted density p(x | c) on a grid around the
+    data, and p(x* | c) at ``x_star`` (None: no mark)."""
     fits = model.gaussian(column)
     labels = frame[model.target_]
     weights = frame[model.weight_] if model.weight_ in frame else None
@@ -35,18 +41,25 @@ def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
     lo, hi = (float(x[finite].min()), float(x[finite].max())) if finite.any() else (-1.0, 1.0)
     sd = float(np.sqrt(fits["var"].max())) if len(fits) else 1.0
     pad = max(3 * sd, (hi - lo) * 0.1, 1e-9)
-    edges = np.linspace(lo, hi if hi > lo else lo + 1.0, bins + 1)
+    top = hi if hi > lo else lo + 1.0
     grid = np.linspace(lo - pad, hi + pad, points)
     hist_rows, curve_rows = [], []
     labels = labels.to_numpy()
     w = np.ones(len(x)) if weights is None else pd.to_numeric(weights, errors="coerce").to_numpy(dtype=float)
     curves = model.gaussian_density(column, grid)
-    for cls in fits.index:
+    for cls, var in zip(fits.index, fits["var"].to_numpy(dtype=float)):
         in_class = finite & (labels == cls) & (w > 0)
+        width = max((top - lo) / bins, float(np.sqrt(var)) if np.isfinite(var) else 0.0)
+        edges = np.linspace(lo, top, max(1, min(bins, int(np.floor((top - lo) / width)))) + 1)
         density, _ = np.histogram(x[in_class], bins=edges, weights=w[in_class], density=bool(in_class.any()))
         hist_rows.append(pd.DataFrame({"class": cls, "left": edges[:-1], "right": edges[1:], "density": density}))
         curve_rows.append(pd.DataFrame({"class": cls, "x": grid, "density": curves[cls].to_numpy()}))
-    return GaussianFitPlot(pd.concat(hist_rows, ignore_index=True), pd.concat(curve_rows, ignore_index=True))
+    marks = None
+    if x_star is not None and np.isfinite(x_star):
+        at = model.gaussian_density(column, np.array([float(x_star)]))
+        marks = pd.DataFrame({"class": list(fits.index), "x": float(x_star),
+                              "density": [float(at[c].iloc[0]) for c in fits.index]})
+    return GaussianFitPlot(pd.concat(hist_rows, ignore_index=True), pd.concat(curve_rows, ignore_index=True), marks)
 
 
 @dataclass(frozen=True)

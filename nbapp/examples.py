@@ -6,7 +6,7 @@ test example and the seed's smoothing, so a notebook can reproduce a lecture in 
 
     from nbapp.examples import example, load_example
     ex = example("tennis14")
-    model = nbapp.NaiveBayes(features=ex.features, alpha=ex.alpha)
+    model = nbapp.NaiveBayes(features=ex.feature_specs(), alpha=ex.alpha)
     model.fit(load_example("tennis14"), target=ex.target, weight=ex.weight)
     model.explain(ex.query)
 """
@@ -14,7 +14,7 @@ test example and the seed's smoothing, so a notebook can reproduce a lecture in 
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -43,6 +43,21 @@ class Example:
     weight: str | None = None
     alpha: float = 1.0
     notes: str = ""
+    # How the example's notes write things: the smoothing symbol (l in seed 000 and 003, α in
+    # 001 and 004), the classes and values in the order the notes list them (Yes before No), and
+    # the value that counts as 1 for each binary feature (seed 002: Red, SUV, Domestic).
+    # These order what is *shown*; the model's classes_ keep the one sorted rule of ordering.py.
+    symbol: str = "l"
+    class_order: tuple[Any, ...] = ()
+    value_order: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    positives: Mapping[str, Any] = field(default_factory=dict)
+
+    def feature_specs(self) -> dict[str, Any]:
+        """The features as nbapp specs: a Bernoulli column gets the notes' positive value."""
+        from nbapp.specs import Bernoulli
+
+        return {c: Bernoulli(positive=self.positives[c]) if t == "bernoulli" and c in self.positives else t
+                for c, t in self.features.items()}
 
     @property
     def path(self) -> Path:
@@ -70,6 +85,9 @@ EXAMPLES: tuple[Example, ...] = (
         alpha=0.0,
         notes="At l = 0 P(Overcast | No) = 0/5, so the answer is Yes with posterior 1; "
         "try l = 1 (Overcast | No becomes 1/8).",
+        class_order=("Yes", "No"),
+        value_order={"Outlook": ("Sunny", "Overcast", "Rain"), "Temperature": ("Hot", "Mild", "Cool"),
+                     "Humidity": ("High", "Normal"), "Wind": ("Weak", "Strong")},
     ),
     Example(
         key="tennis6",
@@ -88,6 +106,10 @@ EXAMPLES: tuple[Example, ...] = (
         alpha=0.0,
         notes="Seed 001 counts relative frequencies, then smooths with alpha over the distinct "
         "values of each attribute.",
+        symbol="α",
+        class_order=("yes", "no"),
+        value_order={"outlook": ("sunny", "clouded", "rain"), "temperature": ("hot", "mild", "cool"),
+                     "humidity": ("high", "normal"), "wind": ("weak", "strong")},
     ),
     Example(
         key="sentiment",
@@ -100,6 +122,7 @@ EXAMPLES: tuple[Example, ...] = (
         query={"text": "just had my first cheeto ever it was awesome"},
         alpha=1.0,
         notes="At l = 0 both classes are impossible; the exercise asks for l = 1.",
+        class_order=("positive", "negative"),
     ),
     Example(
         key="gender",
@@ -112,6 +135,7 @@ EXAMPLES: tuple[Example, ...] = (
         query={"Height": 6, "Weight": 130, "Foot_Size": 8},
         alpha=0.0,
         notes="Gaussian features need no smoothing (Ex. 2.3 c); l does not apply.",
+        class_order=("male", "female"),
     ),
     Example(
         key="stolen_cars",
@@ -120,10 +144,15 @@ EXAMPLES: tuple[Example, ...] = (
         seed="seed 002, Ex. 4.a and 4.b",
         file="stolen_cars.csv",
         target="Stolen",
-        features={"Color": "categorical", "Type": "categorical", "Origin": "categorical"},
+        features={"Color": "bernoulli", "Type": "bernoulli", "Origin": "bernoulli"},
         query={"Color": "Red", "Type": "SUV", "Origin": "Domestic"},
         alpha=0.0,
-        notes="The seed's MLE; the Beta(a, b) prior gives (N_cd + a) / (N_c + a + b).",
+        notes="The seed's MLE, Bernoulli with Red, SUV and Domestic as 1; the Beta(a, b) prior gives "
+        "(N_cd + a) / (N_c + a + b), e.g. Beta(2, 1): P(Red | Yes) = 5/8.",
+        symbol="a, b",
+        class_order=("Yes", "No"),
+        value_order={"Color": ("Red", "Yellow"), "Type": ("Sports", "SUV"), "Origin": ("Domestic", "Imported")},
+        positives={"Color": "Red", "Type": "SUV", "Origin": "Domestic"},
     ),
     Example(
         key="bikes",
@@ -137,6 +166,23 @@ EXAMPLES: tuple[Example, ...] = (
         weight="count",
         alpha=0.0,
         notes="Change P(veoride) from 0.2 to 0.02 and the answer flips to private.",
+        symbol="α",
+        class_order=("veoride", "private"),
+        value_order={"color": ("teal", "red")},
+    ),
+    Example(
+        key="word_counts",
+        title="Sport or politics (word counts)",
+        story="A document says ball once, goal once and vote twice: sport or politics?",
+        seed="seed 000, Eq. 9-11 (multinomial counts)",
+        file="word_counts.csv",
+        target="topic",
+        features={"ball": "multinomial", "goal": "multinomial", "vote": "multinomial", "law": "multinomial"},
+        query={"ball": 1, "goal": 1, "vote": 2, "law": 0},
+        alpha=1.0,
+        notes="theta = (count of the word in c + l) / (words in c + l d), d = 4 words; each factor is "
+        "theta to the power of the count (Eq. 11).",
+        class_order=("sport", "politics"),
     ),
     Example(
         key="sms_spam",
@@ -149,6 +195,8 @@ EXAMPLES: tuple[Example, ...] = (
         query={"text": "WINNER! You have won a free prize, call now to claim it"},
         alpha=1.0,
         notes="SMS Spam Collection v.1 (Almeida and Gomez Hidalgo, 2011), CC BY 4.0.",
+        symbol="α",
+        class_order=("spam", "ham"),
     ),
     Example(
         key="penguins",

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from nbapp.factor import USED, Factor
+from nbapp.factor import COUNTED, Factor
 from nbapp.logspace import logsumexp_rows
 
 __all__ = ["Explanation", "build_explanation", "class_labels"]
@@ -87,7 +87,7 @@ class Explanation:
 
     @property
     def used(self) -> list[str]:
-        return list(self.factors.index[self.factors["status"] == USED])
+        return list(self.factors.index[self.factors["status"].isin(COUNTED)])
 
     def log_odds(self, positive: Any, negative: Any) -> pd.Series:
         """Each used factor's contribution to log P(positive | x) / P(negative | x)."""
@@ -156,7 +156,7 @@ def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> lis
         if f.status == "missing":
             notes.append(f"{f.name} is missing: {f.detail}.")
             continue
-        if f.status != USED:
+        if not f.counted:
             notes.append(f"{f.name} = {f.value!r} is {f.status}: {f.detail}.")
             continue
         zero = [c for c, v in zip(classes, f.log) if v == -np.inf]

@@ -8,12 +8,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Factor", "USED", "MISSING", "UNSEEN", "UNDEFINED"]
+__all__ = ["Factor", "USED", "MISSING", "UNSEEN", "UNDEFINED", "UNSEEN_SMOOTHED", "COUNTED"]
 
 USED = "used"
 MISSING = "missing"      # no value: left out of the product   [seed 000, Eq. 22]
 UNSEEN = "unseen"        # a value never seen in training: left out the same way
 UNDEFINED = "undefined"  # a class never observed this feature and l = 0 gives 0/0: left out
+UNSEEN_SMOOTHED = "unseen → smoothed"   # a new value scored as the pseudo-category of unseen="smooth"
+COUNTED = (USED, UNSEEN_SMOOTHED)        # the statuses whose factor is part of the product
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,11 @@ class Factor:
     fraction: tuple[Fraction | None, ...] | None = None
     detail: str = ""
     table: Any = None   # per-word detail of a text factor (a DataFrame), else None
+
+    @property
+    def counted(self) -> bool:
+        """Is this factor part of the product P(c) prod P(x_a | c)?"""
+        return self.status in COUNTED
 
     @classmethod
     def missing(cls, name: str, kind: str, value: Any, n_classes: int) -> "Factor":

@@ -16,7 +16,7 @@ so w . phi(x) + b equals the model's log-odds for every row, missing values incl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -24,7 +24,46 @@ from scipy import sparse
 
 from nbapp.errors import DataError
 
-__all__ = ["LinearForm", "linear_form"]
+__all__ = ["LinearForm", "NotesForm", "linear_form"]
+
+
+@dataclass(frozen=True)
+class NotesForm:
+    """w and b as seed 000 writes them (Eq. 17-20): sign(w . x + b), x the features themselves.
+
+    * binary (Bernoulli) feature x in {0, 1}:  w_BER = log theta+ (1 - theta-) / (theta- (1 - theta+)),
+      its x = 0 term log (1 - theta+) / (1 - theta-) goes into b_BER   (Eq. 18);
+    * Gaussian feature with a variance shared by the classes: w_GNB = (mu+ - mu-) / sigma^2, its
+      constant (mu-^2 - mu+^2) / (2 sigma^2) goes into b_GNB   (Eq. 20); unshared variances add an
+      x^2 weight (quadratic boundary);
+    * counts: w_MULT = log theta+ / theta-   (Eq. 19); a categorical value with K > 2 keeps one
+      indicator per value.
+    b starts at log P(+)/P(-). The notes' form assumes every feature observed.
+    """
+
+    weights: pd.Series
+    bias: float
+    positive: Any
+    negative: Any
+    kinds: tuple[str, ...]     # the seed's names of the forms used: "BER", "GNB", "MULT", "CAT"
+    ones: Mapping[str, Any]    # binary feature -> the value that is x = 1
+
+    def decision_function(self, df: pd.DataFrame) -> pd.Series:
+        """w . x + b per row of fully observed features (binary features: 1 = the positive value)."""
+        total = np.full(len(df), self.bias)
+        for name, w in self.weights.items():
+            total = total + w * self._feature(df, str(name))
+        return pd.Series(total, index=df.index, name="log_odds")
+
+    def _feature(self, df: pd.DataFrame, name: str) -> np.ndarray:
+        if name in self.ones:
+            return (df[name].astype(str) == str(self.ones[name])).to_numpy(dtype=float)
+        if name.endswith("^2") and name[:-2] in df:
+            return pd.to_numeric(df[name[:-2]], errors="coerce").to_numpy(dtype=float) ** 2
+        column, sep, value = name.partition(" = ")
+        if sep and column in df:
+            return (df[column].astype(str) == value).to_numpy(dtype=float)
+        return pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
 
 
 @dataclass(frozen=True)
@@ -47,6 +86,41 @@ class LinearForm:
         """w . phi(x) + b per row: > 0 means the positive class."""
         values = np.asarray(self.design(df) @ self.weights.to_numpy()) + self.bias
         return pd.Series(values, index=df.index, name="log_odds")
+
+    def notes_form(self) -> NotesForm:
+        """The same classifier in the notes' w_BER / b_BER, w_GNB / b_GNB, w_MULT form (seed 000,
+        Eq. 18-20): every per-feature constant folded into b, one weight per binary or Gaussian feature."""
+        weights: dict[str, float] = {}
+        bias = self.bias
+        kinds: list[str] = []
+        ones: dict[str, Any] = {}
+        w = self.weights
+        for block in self._model.blocks_:
+            for column in block.columns:
+                kind = self._model.features_[column].kind
+                if kind == "bernoulli":
+                    negative, positive = list(self._model.cpt(column).index)
+                    w_neg, w_pos = float(w[f"{column} = {negative}"]), float(w[f"{column} = {positive}"])
+                    weights[column] = w_pos - w_neg
+                    ones[column] = positive
+                    bias += w_neg
+                    kinds.append("BER")
+                elif kind == "gaussian":
+                    weights[column] = float(w[column])
+                    bias += float(w[f"{column} observed"])
+                    if f"{column}^2" in w.index:
+                        weights[f"{column}^2"] = float(w[f"{column}^2"])
+                    kinds.append("GNB")
+                elif kind == "categorical":
+                    for name in (n for n in w.index if str(n).startswith(f"{column} = ")):
+                        weights[name] = float(w[name])
+                    kinds.append("CAT")
+                else:
+                    for name in (n for n in w.index if n == column):
+                        weights[name] = float(w[name])
+                    kinds.append("MULT")
+        return NotesForm(pd.Series(weights, name="w", dtype=float), float(bias), self.positive, self.negative,
+                         tuple(dict.fromkeys(kinds)), ones)
 
 
 def linear_form(model: Any) -> LinearForm:

@@ -358,7 +358,7 @@ class NaiveBayes:
         for block in self._blocks:           # block order, as in _joint_log
             for f in block.factors(values, self.classes_):
                 factors[f.name] = f
-                if f.status == "used":
+                if f.counted:
                     joint = joint + f.log
         log_post, _, undetermined = normalise_log(joint[None, :], log_prior)
         ordered = [factors["prior"], *[factors[c] for c in self.features_]]

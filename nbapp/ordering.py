@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["python_scalar", "sort_key", "sort_values", "classes_of"]
+__all__ = ["python_scalar", "sort_key", "sort_values", "classes_of", "in_declared_order"]
 
 
 def python_scalar(value: Any) -> Any:
@@ -30,3 +30,14 @@ def classes_of(labels: Any) -> list[Any]:
     import pandas as pd
 
     return sort_values(dict.fromkeys(python_scalar(v) for v in pd.unique(pd.Series(labels).dropna())))
+
+
+def in_declared_order(values: Iterable[Any], declared: Iterable[Any] = ()) -> list[Any]:
+    """``values`` for display in the order an example declares (Yes before No, as the notes list
+    them), the undeclared ones after in their own order. The model's order (``classes_``,
+    CPT rows) stays :func:`sort_values`'; this only orders what is shown, so an upload, which
+    declares nothing, is shown in exactly the model's order."""
+    values = list(values)
+    keys = [sort_key(v) for v in values]
+    first = [values[keys.index(sort_key(d))] for d in declared if sort_key(d) in keys]
+    return first + [v for v in values if v not in first]

@@ -256,8 +256,14 @@ def _smoothing(data: Any) -> Any:
     if unknown:
         raise DataError(f"settings.smoothing: unknown option {sorted(unknown)[0]!r} for {data['type']}.")
     for k, v in options.items():
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+        if k == "normalised":
+            if not isinstance(v, bool):
+                raise DataError(f"settings.smoothing.normalised is {_describe(v)}; it should be true or false.")
+        elif v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
             raise DataError(f"settings.smoothing.{k} is {_describe(v)}; it should be a number.")
+    if cls is MEstimate and "normalised" not in options:
+        # Files written before seed 003's exact form existed divided by n + K m p.
+        options["normalised"] = True
     return cls(**options)
 
 

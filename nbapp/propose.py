@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
@@ -32,7 +33,8 @@ MAX_TARGET_CLASSES = 50
 TEXT_MIN_WORDS = 3
 # Integers with at most this many distinct values are categories (ratings, years, levels).
 SMALL_INTEGER_LEVELS = 5
-# Whole numbers that run 0..k or 1..k without gaps, k at most this, are codes (occupation 1-6).
+# Whole numbers that run 1..k without gaps, k at most this, are codes (occupation 1-6); runs
+# from 0 are more often counts (Poisson, see _propose_shape).
 CODE_LEVELS = 9
 # Integers with at least this share of distinct values per row identify rows (biopsy's ID:
 # 645 distinct in 699 rows, 92%); a Gaussian on them adds nothing but a huge variance, which
@@ -48,6 +50,11 @@ MANY_CLASSES = 100
 # A count block is several non-negative integer columns that are mostly zero (bag of words).
 COUNT_BLOCK_MIN_COLUMNS = 3
 COUNT_ZERO_SHARE = 0.5
+# Shape rules for numbers (issue 12): on at least 30 values, counts with variance <= 1.5 x mean
+# are Poisson-like (equal for a Poisson), |skewness| >= 1 or two modes is clearly non-normal.
+SHAPE_MIN_VALUES = 30
+POISSON_DISPERSION = 1.5
+KDE_SKEWNESS = 1.0
 # A float target with this many distinct non-integer values is a measurement, not a class.
 CONTINUOUS_TARGET_VALUES = 20
 
@@ -107,8 +114,43 @@ def _propose_number(present: pd.Series, name: str, distinct: int, count_block: s
             "Gaussian if they are measurements)"
         )
     if integers:
-        return "gaussian", f"integers with {distinct} distinct values -> Gaussian"
-    return "gaussian", "float -> Gaussian"
+        return _propose_shape(values, integers) or ("gaussian", f"integers with {distinct} distinct values -> Gaussian")
+    return _propose_shape(values, integers) or ("gaussian", "float -> Gaussian")
+
+
+def _propose_shape(values: np.ndarray, integers: bool) -> tuple[str, str] | None:
+    """Poisson for non-negative integer counts whose variance is near their mean; KDE for a
+    clearly non-normal shape (|skewness| >= 1 or two modes, on at least 30 values); else None."""
+    values = values[np.isfinite(values)]
+    if len(values) < SHAPE_MIN_VALUES:
+        return None
+    mean, var = float(values.mean()), float(values.var())
+    if integers and values.min() >= 0 and mean > 0 and var <= POISSON_DISPERSION * mean:
+        return "poisson", f"non-negative integer counts (mean {mean:.3g}, variance {var:.3g}) -> Poisson"
+    skew = float(stats.skew(values)) if var > 0 else 0.0
+    if abs(skew) >= KDE_SKEWNESS:
+        return "kde", f"skewness {skew:.1f} -> KDE"
+    modes = _modes(values)
+    if modes >= 2:
+        return "kde", f"{'two' if modes == 2 else modes} modes -> KDE"
+    return None
+
+
+def _modes(values: np.ndarray) -> int:
+    """Peaks of a Gaussian KDE (Scott's bandwidth) of up to 5,000 values that hold at least 10% of
+    the highest peak and are separated from the next peak by a dip to below 80% of the lower one."""
+    sample = np.random.default_rng(0).choice(values, 5000, replace=False) if len(values) > 5000 else values
+    if np.ptp(sample) == 0 or len(np.unique(sample)) < 3:
+        return 1
+    grid = np.linspace(sample.min(), sample.max(), 256)
+    density = stats.gaussian_kde(sample)(grid)
+    peaks = [i for i in range(1, len(grid) - 1) if density[i] >= density[i - 1] and density[i] > density[i + 1]
+             and density[i] >= 0.1 * density.max()]
+    count = 1 if peaks else 0
+    for a, b in zip(peaks, peaks[1:]):
+        if density[a:b + 1].min() < 0.8 * min(density[a], density[b]):
+            count += 1
+    return max(count, 1)
 
 
 def _propose_integer_code(values: np.ndarray, name: str, distinct: int) -> tuple[str, str] | None:
@@ -116,7 +158,7 @@ def _propose_integer_code(values: np.ndarray, name: str, distinct: int) -> tuple
 
     Row identifiers (every value distinct and consecutive, or named like an ID; or at least
     ``ID_SHARE`` of the rows distinct) and codes named like one with many values are ignored;
-    short runs of codes (1..k, 0..k, k <= ``CODE_LEVELS``) are categorical. None: no rule fits.
+    short runs of codes (1..k, k <= ``CODE_LEVELS``) are categorical. None: no rule fits.
     """
     n = len(values)
     if distinct == n and n >= 5 and (_consecutive(values) or ID_NAME.search(name)):
@@ -132,11 +174,10 @@ def _propose_integer_code(values: np.ndarray, name: str, distinct: int) -> tuple
             f"a code named {name!r} with {distinct:,} distinct values in {n:,} rows -> ignore "
             "(choose categorical to use it anyway)"
         )
-    low = values.min()
-    if SMALL_INTEGER_LEVELS < distinct <= CODE_LEVELS and low in (0, 1) and values.max() - low + 1 == distinct:
+    if SMALL_INTEGER_LEVELS < distinct <= CODE_LEVELS and values.min() == 1 and values.max() == distinct:
         return "categorical", (
-            f"codes {low:.0f} to {values.max():.0f} ({distinct} values) -> categorical (choose Gaussian if "
-            "they are measurements on a scale)"
+            f"codes 1 to {distinct} ({distinct} values) -> categorical (choose Gaussian if they are "
+            "measurements on a scale, Poisson if they are counts)"
         )
     return None
 

@@ -1,12 +1,15 @@
 """Smoothing as pseudo-counts: every estimator of a discrete distribution here is
 
-    theta_j = (N_j + a_j) / (N + sum_j a_j)
+    theta_j = (N_j + a_j) / (N + A)
 
-with a pseudo-count a_j per value j. The three smoothings of the seeds differ only
+with a pseudo-count a_j per value j and a pseudo-total A in the denominator (A = sum_j a_j
+except for seed 003's m-estimate with a given p, where A = m). The three smoothings of the seeds differ only
 in the pseudo-counts they add:
 
 * Lidstone l (seed 000, Eq. 7 and 10; seed 001): a_j = l.  l = 0 is MLE, l = 1 Laplace.
-* m-estimate (seed 003): (n_y + m p) / (n + m), so a_j = m p_j with p_j = 1/K by default.
+* m-estimate (seed 003): (n_y + m p) / (n + m), so a_j = m p and the denominator adds m
+  (the seed's form; with p = 1/K the same as sum_j a_j). ``normalised=True`` adds
+  sum_j a_j = K m p instead, so every CPT column sums to 1 whatever p.
 * Beta(a, b) prior for a binary feature (seed 002): (N_cd + a) / (N_c + a + b), so the
   positive value gets a and the negative value gets b. This is the posterior mean of
   the Beta prior as the seed writes it; a = b = l gives Lidstone again.
@@ -24,7 +27,8 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "smoothed", "smoothed_fraction", "exact_denominators",
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell_terms", "smoothed", "smoothed_fraction",
+           "exact_denominators",
            "check_alpha"]
 
 
@@ -43,6 +47,10 @@ class Lidstone:
     def pseudo_fractions(self, k: int) -> list[Fraction]:
         return [to_fraction(self.l)] * k
 
+    def pseudo_total(self, k: int) -> Fraction:
+        """What the denominator adds: l K."""
+        return to_fraction(self.l) * k
+
     def describe(self) -> str:
         return "MLE (l = 0)" if self.l == 0 else f"Lidstone l = {self.l:g}"
 
@@ -51,18 +59,23 @@ class Lidstone:
 class MEstimate:
     """m-estimate (n_y + m p) / (n + m)   [seed 003]; p = 1/K unless given.
 
-    With the default p = 1/K this is the seed's formula exactly. A given p is the same
-    prior estimate for every value; the denominator is then n + K m p (the sum of the
-    pseudo-counts), which keeps every CPT column a distribution and equals n + m when p = 1/K.
+    The default is the seed's formula exactly: each value gets the pseudo-count m p and the
+    denominator gets m. With a given p != 1/K a CPT column then sums to (n + K m p) / (n + m),
+    not to 1 (the seed estimates each value on its own). ``normalised=True`` divides by n + K m p (the
+    sum of the pseudo-counts) instead, so every column is a distribution; with p = 1/K both
+    forms are the same number.
     """
 
     m: float
     p: float | None = None
+    normalised: bool = False
 
     def __post_init__(self) -> None:
         _check_non_negative("m", self.m)
         if self.p is not None and not 0 <= self.p <= 1:
             raise DataError(f"The m-estimate prior p must lie in [0, 1], not {self.p}.")
+        if not isinstance(self.normalised, bool):
+            raise DataError(f"MEstimate normalised must be True or False, not {self.normalised!r}.")
 
     def pseudo_counts(self, k: int) -> np.ndarray:
         p = 1.0 / k if self.p is None else float(self.p)
@@ -72,9 +85,16 @@ class MEstimate:
         p = Fraction(1, k) if self.p is None else to_fraction(self.p)
         return [to_fraction(self.m) * p] * k
 
+    def pseudo_total(self, k: int) -> Fraction:
+        """What the denominator adds: m (seed 003), or K m p when normalised."""
+        if self.normalised or self.p is None:
+            return sum(self.pseudo_fractions(k), Fraction(0))
+        return to_fraction(self.m)
+
     def describe(self) -> str:
         p = "1/K" if self.p is None else f"{self.p:g}"
-        return f"m-estimate m = {self.m:g}, p = {p}"
+        form = ", normalised (n + K m p)" if self.normalised and self.p is not None else ""
+        return f"m-estimate m = {self.m:g}, p = {p}{form}"
 
 
 @dataclass(frozen=True)
@@ -100,6 +120,22 @@ class BetaPrior:
         _check_binary(k)
         return [to_fraction(self.b), to_fraction(self.a)]
 
+    def pseudo_total(self, k: int) -> Fraction:
+        """What the denominator adds: a + b."""
+        _check_binary(k)
+        return to_fraction(self.a) + to_fraction(self.b)
+
+    def mode(self, count: float, n: float) -> Fraction | None:
+        """The MAP estimate proper, the mode of the Beta(N + a, n - N + b) posterior:
+        (N + a - 1) / (n + a + b - 2)   [seed 002]; None where the posterior has no single mode
+        inside [0, 1] (a shape below 1). The seed's boxed (N + a) / (N + a + b), which the model
+        uses, is the posterior *mean*: the two agree only as N grows."""
+        top = to_fraction(count) + to_fraction(self.a) - 1
+        den = to_fraction(n) + to_fraction(self.a) + to_fraction(self.b) - 2
+        if top < 0 or den - top < 0 or den <= 0:
+            return None
+        return top / den
+
     def describe(self) -> str:
         return f"Beta(a = {self.a:g}, b = {self.b:g}) prior"
 
@@ -107,10 +143,11 @@ class BetaPrior:
 Smoothing = Lidstone | MEstimate | BetaPrior
 
 
-def smoothed(counts: np.ndarray, pseudo: np.ndarray) -> np.ndarray:
-    """theta[j, c] = (N_jc + a_j) / (sum_j N_jc + sum_j a_j); NaN where 0/0 (no counts, no smoothing)."""
+def smoothed(counts: np.ndarray, pseudo: np.ndarray, total: float | None = None) -> np.ndarray:
+    """theta[j, c] = (N_jc + a_j) / (sum_j N_jc + A), A = ``total`` or sum_j a_j; NaN where 0/0."""
+    extra = pseudo.sum() if total is None else float(total)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts + pseudo[:, None]) / (counts.sum(axis=0) + pseudo.sum())
+        return (counts + pseudo[:, None]) / (counts.sum(axis=0) + extra)
 
 
 # Pseudo-counts beyond this swamp any count a float64 can hold exactly (2**53 ~ 9e15) and
@@ -135,13 +172,46 @@ def _check_binary(k: int) -> None:
         raise DataError("A Beta(a, b) prior smooths binary (Bernoulli) features only.")
 
 
-def exact_denominators(counts: np.ndarray, pseudo: list[Fraction]) -> list[Fraction]:
-    """n_c + sum_j a_j per class (column of counts), exactly: the denominator of every
-    smoothed estimate (seed 000, Eq. 7 and 10; seed 003; seed 002; the Dirichlet prior of §2.4)."""
-    total = sum(pseudo, Fraction(0))
+def exact_denominators(counts: np.ndarray, pseudo: list[Fraction], total: Fraction | None = None) -> list[Fraction]:
+    """n_c + A per class (column of counts), exactly, A = ``total`` or sum_j a_j: the denominator
+    of every smoothed estimate (seed 000, Eq. 7 and 10; seed 003; seed 002; the Dirichlet prior of §2.4)."""
+    total = sum(pseudo, Fraction(0)) if total is None else total
     return [exact_sum(counts[:, c]) + total for c in range(counts.shape[1])]
 
 
 def smoothed_fraction(count: float, pseudo: Fraction, denominator: Fraction) -> Fraction | None:
     """(N_j + a_j) / (N + sum a) as an exact fraction; None for 0/0 (no counts, no smoothing)."""
     return None if denominator == 0 else (to_fraction(count) + pseudo) / denominator
+
+
+@dataclass(frozen=True)
+class CellTerms:
+    """One smoothed estimate with the numbers it is made of, unreduced:
+    (count + pseudo) / (n + pseudo_total), e.g. (3 + 0) / (9 + 0) = 3/9 before it reduces to 1/3."""
+
+    count: Fraction
+    pseudo: Fraction
+    n: Fraction
+    pseudo_total: Fraction
+
+    @property
+    def numerator(self) -> Fraction:
+        return self.count + self.pseudo
+
+    @property
+    def denominator(self) -> Fraction:
+        return self.n + self.pseudo_total
+
+    @property
+    def value(self) -> Fraction | None:
+        """The estimate as a (reduced) fraction; None for 0/0."""
+        return None if self.denominator == 0 else self.numerator / self.denominator
+
+
+def cell_terms(counts: np.ndarray, j: int, c: int, smoothing: Smoothing) -> CellTerms:
+    """The terms of theta[j, c] = (N_jc + a_j) / (n_c + A) for a count table (values x classes)
+    under ``smoothing``   [seed 000, Eq. 7 and 10; seed 003; seed 002]."""
+    counts = np.asarray(counts, dtype=float)
+    k = counts.shape[0]
+    return CellTerms(to_fraction(counts[j, c]), smoothing.pseudo_fractions(k)[j], exact_sum(counts[:, c]),
+                     smoothing.pseudo_total(k))

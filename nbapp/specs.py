@@ -1,7 +1,7 @@
 """Feature types: what kind of likelihood P(x_a | c) a column gets.
 
 Types are given as strings ("categorical", "bernoulli", "multinomial", "gaussian", "text",
-"poisson", "ignore") or, where a column needs options, as the small spec objects below. Each
+"poisson", "kde", "discretized", "ignore") or, where a column needs options, as the small spec objects below. Each
 spec lives beside its block in :mod:`nbapp.blocks`; the registry there is the one list of
 types.
 """
@@ -13,7 +13,9 @@ from typing import Any, Mapping
 from nbapp.blocks import FEATURE_TYPES, REGISTRY
 from nbapp.blocks.bernoulli import Bernoulli
 from nbapp.blocks.categorical import Categorical
+from nbapp.blocks.discretized import Discretized
 from nbapp.blocks.gaussian import Gaussian
+from nbapp.blocks.kde import KDE
 from nbapp.blocks.multinomial import Multinomial
 from nbapp.blocks.poisson import Poisson
 from nbapp.blocks.text import Text
@@ -26,12 +28,14 @@ __all__ = [
     "Gaussian",
     "Text",
     "Poisson",
+    "KDE",
+    "Discretized",
     "FeatureSpec",
     "FEATURE_KINDS",
     "parse_features",
 ]
 
-FeatureSpec = Categorical | Bernoulli | Multinomial | Gaussian | Text | Poisson
+FeatureSpec = Categorical | Bernoulli | Multinomial | Gaussian | Text | Poisson | KDE | Discretized
 
 FEATURE_KINDS: Mapping[str, type] = {name: block.spec_type for name, block in REGISTRY.items()}
 

@@ -8,10 +8,13 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.choices import compare_feature_types, compare_without, fit_comparison_plot
 from nbapp.densities import gaussian_fit_plot, poisson_fit_plot
+from nbapp.dependence import conditional_mutual_information, strongest_pairs
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
-from ui import charts, formulas, textviews
+from nbapp.smoothing import BetaPrior
+from ui import charts, formulas, teaching, textviews
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -26,6 +29,7 @@ PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE
 VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n_c − 1)"}
 EPSILON_MODES = {"global": "one ε: var_smoothing × largest column variance (scikit-learn)",
                  "per_feature": "per feature: ε_a = var_smoothing × variance of that column"}
+MAX_CHECKED_FEATURES = 40   # the naive-assumption check: 780 pairs, about a second on 100,000 rows
 
 
 def _settings_ui() -> None:
@@ -33,7 +37,7 @@ def _settings_ui() -> None:
     df, target = ui.frame(), ss["target"]
     kinds = set(ui.features().values())
     left, middle, right = st.columns(3)
-    if kinds & {"categorical", "bernoulli", "multinomial", "text"}:
+    if kinds & {"categorical", "bernoulli", "multinomial", "text", "discretized"}:
         with left:
             _smoothing_ui(config)
     with middle:
@@ -55,12 +59,13 @@ def _smoothing_ui(config: ui.Settings) -> None:
     ui.synced(st.radio, "Smoothing", key="_model_smoothing", value=config.smoothing,
               options=list(SMOOTHINGS), format_func=SMOOTHINGS.get, label_visibility="collapsed",
               on_set=lambda v: ui.set_settings(smoothing=v))
+    symbol = teaching.smoothing_symbol()  # as the example's notes name it: l (seed 000) or α (001, 004)
     if config.smoothing != "m":  # the m-estimate replaces l everywhere
-        ui.synced(st.number_input, "l (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
+        ui.synced(st.number_input, f"{symbol} (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
                   value=float(config.alpha), min_value=0.0, step=0.5, format="%g",
                   on_set=lambda v: ui.set_settings(alpha=float(v)))
     if config.alpha == 0 and config.smoothing == "lidstone":
-        st.caption("l = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
+        st.caption(f"{symbol} = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
                    "gets probability 0 and rules that class out.")
     if config.smoothing == "m":
         ui.synced(st.number_input, "m (equivalent sample size)", key="_model_m", value=float(config.m),
@@ -72,7 +77,14 @@ def _smoothing_ui(config: ui.Settings) -> None:
             ui.synced(st.number_input, "p (prior estimate of each value)", key="_model_p",
                       value=float(config.p if config.p is not None else 0.5), min_value=0.0, max_value=1.0,
                       step=0.05, format="%g", on_set=lambda v: ui.set_settings(p=float(v)))
-        st.caption("(n_y + m p) / (n + m), seed 003, for every discrete feature, text and count blocks included.")
+        if not uniform:
+            ui.synced(st.checkbox, "normalise: divide by n + K m p (every column sums to 1)",
+                      key="_model_m_normalised", value=bool(config.m_normalised),
+                      on_set=lambda v: ui.set_settings(m_normalised=bool(v)))
+        st.caption("(n_y + m p) / (n + K m p), normalised so each column sums to 1."
+                   if config.m_normalised and config.p is not None else
+                   "(n_y + m p) / (n + m), seed 003 exactly, for every discrete feature, text and count blocks "
+                   "included.")
     if config.smoothing == "beta":
         ui.synced(st.number_input, "a (pseudo-count of the positive value)", key="_model_beta_a",
                   value=float(config.beta_a), min_value=0.0, step=0.5, format="%g",
@@ -162,8 +174,9 @@ def _view_radio(key: str) -> str:
 
 def _priors_ui(model: Any) -> None:
     st.subheader("Class prior P(c)")
-    priors = model.priors_
-    table = formulas.prior_table(model)
+    order = teaching.display_classes(list(model.priors_.index))   # the notes' order (Yes before No)
+    priors = model.priors_[order]
+    table = formulas.prior_table(model).iloc[[list(model.priors_.index).index(c) for c in order]]
     left, right = st.columns([3, 2])
     left.plotly_chart(charts.priors_bar(priors), key="model.priors_chart")
     right.dataframe(table, key="model.priors_table")
@@ -175,10 +188,11 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Conditional probability tables P(x = v | c)")
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = _view_radio("_model_cpt_view")
-    counts = model.counts(col)
-    probs = model.cpt(col, exact=view == VIEWS[0], log=view == VIEWS[2])
-    shown = formulas.show_probabilities(probs, view)
-    zero = model.cpt(col).to_numpy(dtype=float) == 0
+    counts = teaching.in_display_order(model.counts(col), col)
+    probs = teaching.in_display_order(model.cpt(col, exact=view == VIEWS[0], log=view == VIEWS[2]), col)
+    shown = (teaching.in_display_order(formulas.cpt_unreduced(model, col), col) if view == VIEWS[0]
+             else formulas.show_probabilities(probs, view))
+    zero = teaching.in_display_order(model.cpt(col), col).to_numpy(dtype=float) == 0
     left, right = st.columns(2)
     left.markdown("Counts N(v, c)")
     left.dataframe(formulas.highlight(formulas.show_counts(counts), counts.to_numpy(dtype=float) == 0),
@@ -188,14 +202,39 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
+    _categories_caption(model.features_[col])
     pick_value, pick_class = st.columns(2)
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=str, key="model.cell_class")
     st.latex(formulas.cpt_cell_latex(model, col, value, cls, ui.settings()))
+    if isinstance(model.smoothing_of(col), BetaPrior):
+        _beta_mode_ui(model, col)
     cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),
                                 lambda: safe_csv_bytes(_cpt_export(counts, model.cpt(col))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
+
+
+def _beta_mode_ui(model: Any, col: str) -> None:
+    """Seed 002 calls (N + a)/(N + a + b) the MAP estimate; it is the posterior mean. The mode beside it."""
+    st.markdown(f"**Posterior mean and mode of θ = P({ui.md(col)} = {ui.md(model.cpt(col).index[-1])} | c)** "
+                "under the Beta(a, b) prior")
+    st.dataframe(teaching.in_display_order(formulas.beta_mean_and_mode(model, col).T).T, key="model.beta_mode")
+    st.caption("Seed 002 names (N + a)/(N + a + b) the MAP estimate; strictly it is the mean of the Beta posterior, "
+               "and the model uses it. The MAP estimate proper is the posterior's mode, (N + a − 1)/(N + a + b − 2); "
+               "the two agree as the counts grow, and with a = b = 1 the mode is the MLE N / n_c.")
+
+
+def _categories_caption(spec: Any) -> None:
+    """Which domain K counts and what a value never seen in training does (issue 12)."""
+    declared, unseen = getattr(spec, "categories", None), getattr(spec, "unseen", None)
+    if declared is None and unseen in (None, "skip"):
+        return
+    parts = [f"K = the {len(declared)} declared categories (seed 000, Eq. 7)"] if declared is not None else []
+    parts.append({"skip": "a value never seen in training is left out (Eq. 22)",
+                  "error": "a value never seen in training is refused",
+                  "smooth": "a value never seen in training is scored as the extra row (unseen)"}[unseen])
+    st.caption("; ".join(parts) + ".")
 
 
 def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:
@@ -209,12 +248,14 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     col = st.selectbox("Feature", columns, format_func=str, key="model.gauss_feature")
     fits = model.gaussian(col)
     df = ui.frame()
-    left, right = st.columns([3, 2])
-    plot = gaussian_fit_plot(model, col, df)
-    left.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
-    right.dataframe(fits, key="model.gauss_table")
-    cls = right.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
+    x_star = ui.state.as_float(ss.get("query", {}).get(col), float("nan"))   # the Explain page's test example
+    plot = gaussian_fit_plot(model, col, df, x_star=x_star)
+    st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
+    st.dataframe(fits, key="model.gauss_table", width="stretch")   # full width: no column cut off
+    cls = st.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
+    if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
+        st.latex(formulas.density_latex(model, col, x_star, cls))
     _epsilon_ui(model)
 
 
@@ -243,6 +284,109 @@ def _poisson_ui(model: Any, columns: list[str]) -> None:
     right.dataframe(shown, key="model.poisson_table")
     right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
                   "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
+
+
+def _kde_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Kernel densities p(x | c) = Σ w_i φ((x − x_i) / h_c) / (W_c h_c)")
+    col = st.selectbox("Feature", columns, format_func=str, key="model.kde_feature")
+    st.dataframe(model.parameters(col), key="model.kde_table")
+    st.caption("Bandwidth h_c from the class's weighted spread s_c and effective size n_eff = W²/Σw²: Scott "
+               "h = s · n_eff^(−1/5), Silverman h = s · (3 n_eff / 4)^(−1/5) (scipy's gaussian_kde), or the "
+               "number given. The model stores a histogram of bin width w per class (mergeable statistics: "
+               "each bin's weight, centroid and spread); the density matches the exact KDE to about 1e-9 when "
+               "each value has its own bin, and less closely as w/h grows. The plot is below.")
+
+
+def _intervals_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Discretised features: the intervals")
+    col = st.selectbox("Feature", columns, format_func=str, key="model.intervals_feature")
+    spec = model.features_[col]
+    st.dataframe(model.parameters(col), key="model.intervals_table")
+    how = {"quantile": f"{spec.bins} intervals of about equal weight",
+           "uniform": f"{spec.bins} intervals of equal width",
+           "mdl": "Fayyad & Irani's MDL cuts (as Weka's -D)"}[spec.strategy]
+    st.caption(f"Cut points learned when fitting: {how}. Their CPT, P(x in interval | c), is in the table "
+               "of conditional probabilities above.")
+
+
+def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
+    st.subheader("Choosing a numeric type: Gaussian, KDE or Poisson")
+    col = st.selectbox("Numeric feature", columns, format_func=str, key="model.choice_feature")
+    df = ui.frame()
+    key = (ui.model_key(), col)
+    try:
+        if ss.get("_model_choice_plot", (None,))[0] != key:     # three one-column fits: once per model
+            ss["_model_choice_plot"] = (key, fit_comparison_plot(model, col, df))
+    except (DataError, KeyError) as err:
+        st.info(f"No comparison for this column: {ui.md(err)}")
+        return
+    st.plotly_chart(charts.fit_comparison(ss["_model_choice_plot"][1], col), key="model.choice_chart")
+    if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
+        try:
+            ss["_model_choice_cv"] = (key, compare_feature_types(model, df, col))
+        except DataError as err:
+            ui.show_error(err)
+    stored = ss.get("_model_choice_cv")
+    if stored is not None and stored[0] == key:
+        st.dataframe(stored[1], key="model.choice_cv_table")
+        st.caption("Log-loss −(1/n) Σ ln P(y_i | x_i) of the whole model, out of sample, with this column "
+                   "typed each way (same folds); lower is better.")
+
+
+def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
+    """The Explain page's example (its values where set, else the first row's)."""
+    query, missing = ss.get("query", {}), ss.get("query_missing", set())
+    return {c: (float("nan") if c in missing else query.get(c, df[c].iloc[0])) for c in model.features_}
+
+
+def _dependence_ui(model: Any) -> None:
+    st.subheader("Checking the naive assumption: I(X_a; X_b | C)")
+    st.caption("Naive Bayes assumes the features are independent given the class (seed 000, §2.2–2.5). The "
+               "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "
+               "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
+    df = ui.frame()
+    key = ui.model_key()
+    features = dict(list(model.features_.items())[:MAX_CHECKED_FEATURES])
+    if len(model.features_) > MAX_CHECKED_FEATURES:
+        st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "
+                   "(pairs grow with the square of their number).")
+    try:
+        if ss.get("_model_cmi", (None,))[0] != key:
+            ss["_model_cmi"] = (key, conditional_mutual_information(df, model.target_, features,
+                                                                    weight=model.weight_))
+    except (DataError, KeyError) as err:
+        st.info(f"The check needs the training data: {ui.md(err)}")
+        return
+    cmi = ss["_model_cmi"][1]
+    if len(cmi) < 2:
+        st.info("The check needs at least two (non-text) features.")
+        return
+    pairs = strongest_pairs(cmi)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.cmi_heatmap(cmi), key="model.cmi_chart")
+    right.markdown("Strongest dependent pairs")
+    right.dataframe(pairs, key="model.cmi_pairs", hide_index=True)
+    labels = [f"{a} · {b}" for a, b in zip(pairs["a"], pairs["b"])]
+    pick = right.selectbox("Pair", range(len(labels)), format_func=lambda i: labels[i], key="model.cmi_pair")
+    drop = right.radio("Leave out", [pairs["a"][pick], pairs["b"][pick]], format_func=str, horizontal=True,
+                       key="model.cmi_drop")
+    if right.button("Compare the model with and without it", key="model.cmi_compare"):
+        try:
+            ss["_model_drop"] = (key, drop, compare_without(model, df, drop, _current_example(model, df)))
+        except DataError as err:
+            ui.show_error(err)
+    stored = ss.get("_model_drop")
+    if stored is not None and stored[0] == key:
+        result = stored[2]
+        a, b, c = st.columns(3)
+        a.metric("CV log-loss with all features", f"{result.log_loss_with:.4f}")
+        b.metric(f"without {ui.md(result.column)}", f"{result.log_loss_without:.4f}",
+                 delta=f"{result.change:+.4f}", delta_color="inverse")
+        c.caption("Same 5 folds for both models; lower log-loss is better.")
+        if result.posterior_with is not None:
+            st.markdown("Posterior P(c | x) of the Explain page's example")
+            st.dataframe(pd.DataFrame({"with": result.posterior_with, f"without {result.column}":
+                                       result.posterior_without}).T, key="model.cmi_posteriors")
 
 
 def _words_ui(model: Any, columns: list[str]) -> None:
@@ -288,11 +432,15 @@ if text_columns:
     textviews.text_settings_ui(text_columns, prefix="model")
 model = ui.require_model()
 ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
+teaching.positives_ui(model, ui.frame())
 kinds = formulas.feature_kinds(model)
 _priors_ui(model)
-discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
+discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli", "discretized")]
 gaussian = [c for c, k in kinds.items() if k == "gaussian"]
 poisson = [c for c, k in kinds.items() if k == "poisson"]
+kde = [c for c, k in kinds.items() if k == "kde"]
+intervals = [c for c, k in kinds.items() if k == "discretized"]
+numeric = [c for c, k in kinds.items() if k in ("gaussian", "kde", "poisson", "discretized")]
 words = formulas.word_blocks(kinds)
 if discrete:
     _cpt_ui(model, discrete)
@@ -300,6 +448,13 @@ if gaussian:
     _gaussian_ui(model, gaussian)
 if poisson:
     _poisson_ui(model, poisson)
+if kde:
+    _kde_ui(model, kde)
+if intervals:
+    _intervals_ui(model, intervals)
+if numeric:
+    _numeric_choice_ui(model, numeric)
+_dependence_ui(model)
 if words:
     _words_ui(model, words)
 _export_ui(model)

@@ -10,15 +10,17 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from ui import charts, formulas
+from nbapp.lessons.direct import direct_estimate
+from ui import charts, formulas, teaching
 
 ui.ensure_state()
-ui.sidebar_summary()
-ui.page_header("Explain", "Pick a row of the data (click it) or set the values below; the posterior is "
-               "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
+presenting = teaching.presentation_toggle()
+if not presenting:
+    ui.sidebar_summary()
+    ui.page_header("Explain", "Pick a row of the data (click it) or set the values below; the posterior is "
+                   "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
 
 ss = st.session_state
-VIEWS = ("probabilities", "logs", "exact fractions")
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
 
 
@@ -61,7 +63,7 @@ def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
     key = f"_q::{i}"
     set_value = lambda v, col=col: ss["query"].__setitem__(col, v)  # noqa: E731 - a one-line callback
     if kind in ("categorical", "bernoulli"):
-        options = list(model.cpt(col).index)
+        options = teaching.display_values(col, list(model.cpt(col).index))   # the notes' order
         if current is None or ui.state.is_missing(current):
             current = options[0]
         if current not in options:
@@ -93,76 +95,44 @@ def _result_ui(e: Any) -> None:
         st.info(ui.md(note))
 
 
-def _factor_table(e: Any, view: str) -> pd.DataFrame:
-    """Factor x class in the chosen view, with value and status; then joint and posterior."""
-    classes = list(e.classes)
-    values = e.factors["value"].map(lambda v: "" if v is None or ui.state.is_missing(v) else _short(v))
-    table = pd.DataFrame({"value": values, "status": e.factors["status"]}, index=e.factors.index.astype(str))
-    per_class = _in_view(e, view)
-    for c in classes:
-        table[f"{c}"] = per_class[c].to_numpy()
-    return table
+def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
+    """The factor table and the totals, each factor as counted (3/9), reduced (1/3), as a decimal
+    and as a log, side by side for every class (seed 000, Eq. 5 and 22)."""
+    st.markdown("**Factors** P(x_a | c): as counted, reduced, decimal and log (a density for Gaussian features)")
+    factors = formulas.factor_rows(model, e, classes)
+    st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors))
+    st.dataframe(formulas.totals_rows(e, classes), key="explain.totals")
+    st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
+               "posterior = joint / P(x).")
 
 
-def _in_view(e: Any, view: str) -> pd.DataFrame:
-    if view == "logs":
-        return e.logs.map(ui.fmt_log)
-    if view == "exact fractions":
-        shown = e.fractions.copy()
-        decimals = e.probabilities
-        for c in shown.columns:
-            shown[c] = [ui.fmt_fraction(f) if f is not None else ui.fmt_number(p)
-                        for f, p in zip(shown[c], decimals[c])]
-        return shown
-    return e.probabilities.map(ui.fmt_number)
-
-
-def _short(v: Any, limit: int = 60) -> str:
-    s = str(v)
-    return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-def _totals_table(e: Any, view: str) -> pd.DataFrame:
-    classes = list(e.classes)
-    joint: list[str] = []
-    for c in classes:
-        if view == "logs":
-            joint.append(ui.fmt_log(e.joint_log[c]))
-        elif view == "exact fractions":
-            exact = e.joint_fractions[c]
-            joint.append(ui.fmt_fraction(exact) if exact is not None else ui.fmt_number(e.joint[c]))
-        else:
-            joint.append(ui.fmt_number(e.joint[c]))
-    label = "log P(c) + Σ log P(x_a | c)" if view == "logs" else "joint P(c) ∏ P(x_a | c)"
-    return pd.DataFrame([joint, [ui.fmt_number(e.posterior[c]) for c in classes]],
-                        index=[label, "posterior P(c | x)"], columns=[str(c) for c in classes])
-
-
-def _latex_ui(e: Any) -> None:
-    classes = list(e.classes)
-    used = e.used
-    exact_joint = e.joint_fractions
-    num = formulas.num
-    for c in classes[:4]:
-        terms = []
-        for name in used:
-            f = e.fractions.loc[name, c]
-            terms.append(num(f if f is not None else e.probabilities.loc[name, c], max_digits=6))
-        product = r" \cdot ".join(terms) if len(terms) <= 12 else r" \cdot ".join(terms[:12]) + r" \cdots"
-        exact = exact_joint[c]
-        value = num(e.joint[c])
-        if exact is not None and exact.denominator != 1 and num(exact, max_digits=8).startswith(r"\frac"):
-            value = rf"{num(exact, max_digits=8)} \approx {value}"
-        st.latex(rf"P({ui.latex_text(c)})\prod_a P(x_a \mid {ui.latex_text(c)}) = {product} = {value}")
-    st.latex(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {num(e.evidence)}, \qquad "
-             rf"\log P(x) = {num(e.log_evidence, digits=5)}")
-    if not e.undetermined:
-        c = e.prediction
-        st.latex(rf"P({ui.latex_text(c)} \mid x) = \frac{{P({ui.latex_text(c)})\prod_a P(x_a \mid "
-                 rf"{ui.latex_text(c)})}}{{P(x)}} = \frac{{{num(e.joint[c])}}}{{{num(e.evidence)}}}"
-                 rf" = {num(e.posterior[c])}")
+def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
+    for eq in formulas.explain_equations(model, e, classes):
+        st.latex(eq)
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
                "features only (seed 000, Eq. 22).")
+
+
+def _direct_ui(e: Any, classes: list[Any]) -> None:
+    """Seed 000, Eq. 1-2: count the training rows equal to x exactly; usually none, hence Naive Bayes."""
+    row = {c: v for c, v in ss.get("query", {}).items() if c not in ss.get("query_missing", set())}
+    try:
+        direct = direct_estimate(ui.frame(), ss["target"], row, ss.get("weight"))
+    except DataError:
+        return
+    with st.expander("Without the naive assumption: how many training rows equal x exactly? (seed 000, Eq. 1-2)"):
+        counts = ", ".join(f"{ui.md(c)}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
+                           if c in direct.index)
+        total = direct["total"].iloc[0] if len(direct) else 0
+        where = f" in the page's sample of {len(ui.frame()):,} rows" if ss["source"].reader == "path" else ""
+        st.markdown(f"Rows equal to x on every given feature{where} (|B|): **{formulas.num(total)}**; "
+                    f"by class (|C|): {counts}.")
+        if total == 0:
+            st.markdown("p̂(y = c | x) = |C| / |B| = 0/0 is undefined for every class: no training row is x. "
+                        "This is why Naive Bayes estimates p(x | y) feature by feature instead (Eq. 3-4).")
+        else:
+            st.markdown("p̂(y = c | x) = |C| / |B|: " + ", ".join(
+                f"{ui.md(c)} {direct.loc[c, 'estimate']}" for c in classes if c in direct.index))
 
 
 def _waterfall_ui(e: Any) -> None:
@@ -195,10 +165,13 @@ def _waterfall_ui(e: Any) -> None:
                    f"them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
 
 
-def _words_ui(e: Any) -> None:
-    for col, table in e.words.items():
-        with st.expander(f"Words of {ui.md(col)}: each token's log P(w | c)"):
-            st.dataframe(table, hide_index=True, key=f"explain.words::{col}")
+def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
+    """One factor per word: its fraction, training count and status per class (UNK is per class,
+    seed 004), open by default for a short document."""
+    for col, words in e.words.items():
+        with st.expander(f"Words of {ui.md(col)}: one factor per word, per class", expanded=len(words) <= 20):
+            st.dataframe(formulas.word_rows(model, col, words, classes), hide_index=True,
+                         key=f"explain.words::{col}")
 
 
 @st.fragment
@@ -210,20 +183,41 @@ def explain_ui(model: Any) -> None:
     except DataError as err:
         ui.show_error(err)
         return
+    classes = teaching.display_classes(list(e.classes))  # the order the example's notes use (Yes before No)
     st.subheader("Posterior")
     _result_ui(e)
-    ss.setdefault("explain_view", VIEWS[0])
-    view = ui.synced(st.radio, "Show factors as", key="_explain_view", value=ss["explain_view"], options=VIEWS,
-                     horizontal=True, on_set=lambda v: ss.update(explain_view=v))
-    st.markdown("**Factors** P(x_a | c) (a density for Gaussian features)")
-    st.dataframe(_factor_table(e, view), key="explain.factors")
-    st.dataframe(_totals_table(e, view), key="explain.totals")
-    _latex_ui(e)
+    _factors_ui(model, e, classes)
+    _latex_ui(model, e, classes)
+    _direct_ui(e, classes)
     st.subheader("Which feature pushed where")
     _waterfall_ui(e)
-    _words_ui(e)
+    _words_ui(model, e, classes)
+
+
+def presentation_ui(model: Any) -> None:
+    """One 1280x720 screen for a projector: x, the factor table and totals beside the equations."""
+    row = teaching.query_row(model)
+    try:
+        e = model.explain(row)
+    except DataError as err:
+        ui.show_error(err)
+        return
+    classes = teaching.display_classes(list(e.classes))
+    st.markdown(teaching.query_caption(row))
+    factors = formulas.factor_rows(model, e, classes)
+    st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors), width="stretch")
+    left, right = st.columns([1, 1])
+    with left:
+        st.dataframe(formulas.totals_rows(e, classes), key="explain.totals", height=38 + 35 * 3)
+    with right:
+        # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
+        for eq in formulas.explain_equations(model, e, classes, max_terms=6, densities=False):
+            st.latex(eq)
 
 
 model = ui.require_model()
-ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
-explain_ui(model)
+if presenting:
+    presentation_ui(model)
+else:
+    ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
+    explain_ui(model)

@@ -292,3 +292,7 @@ result = _run(options)
 if result is not None:
     _scores_ui(result)
 _batch_ui(model)
+
+from ui import teaching  # noqa: E402 - seed 004's three-way split, a section of its own (issue 14)
+
+teaching.three_way_ui()

@@ -46,6 +46,8 @@ def _weather_on_evaluate(downloads=None):
 
     at = upload(start(), "weather.csv", weather().to_csv(index=False).encode())
     assert at.session_state["target"] == "weather" and at.session_state["types"]["date_id"] == "ignore"
+    columns = list(at.session_state["types"])         # Seattle's case: precipitation read as Gaussian
+    at.selectbox(key=f"_type::{columns.index('precipitation')}").set_value("gaussian").run()
     return open_page(at, "Evaluate")
 
 

@@ -12,7 +12,8 @@ PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Exa
           'Lidstone', 'LinearForm', 'MEstimate', 'ModelStats', 'Multinomial', 'NaiveBayes', 'Poisson', 'Table',
           'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
           'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
-          'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'workbook_sheets']
+          'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
+          'conditional_mutual_information', 'workbook_sheets']
 MODEL_METHODS = ["fit", "partial_fit", "summarize", "fit_stats", "merge", "cpt", "counts", "parameters", "gaussian",
                  "gaussian_density", "typical_value", "top_words", "smoothing_of", "missing_columns", "block_of",
                  "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",

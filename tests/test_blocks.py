@@ -19,7 +19,7 @@ from nbapp.smoothing import Lidstone
 from nbapp.text import TextOptions
 
 COLUMNS = {"categorical": "colour", "bernoulli": "flag", "multinomial": "n", "gaussian": "size", "text": "words",
-           "poisson": "visits"}
+           "poisson": "visits", "kde": "income", "discretized": "score"}
 
 
 def frame(seed: int, rows: int = 25) -> pd.DataFrame:
@@ -31,6 +31,8 @@ def frame(seed: int, rows: int = 25) -> pd.DataFrame:
         "size": rng.normal(2, 1, rows),
         "words": rng.choice(["a b c", "b c d", "free money", None], rows),
         "visits": rng.poisson(2, rows).astype(float),
+        "income": rng.lognormal(0, 1, rows),
+        "score": np.where(rng.random(rows) < 0.1, np.nan, rng.normal(50, 10, rows)),
     })
 
 
@@ -73,7 +75,7 @@ def test_statistics_move_with_the_classes_and_are_read_only(kind):
     for key, value in new.items():
         if isinstance(value, list) and value and not isinstance(value[0], str):
             old, now = np.asarray(state[key], dtype=float), np.asarray(value, dtype=float)
-            axis = 0 if kind in ("gaussian", "poisson") or key == "n_docs" else 1
+            axis = 0 if kind in ("gaussian", "poisson") or key == "n_docs" or np.ndim(value) == 1 else 1
             np.testing.assert_array_equal(np.take(now, [0, 2, 3], axis=axis), np.take(old, [2, 0, 1], axis=axis))
             assert not np.take(now, [1], axis=axis).any()
     arrays = [v for v in vars(stats).values() if isinstance(v, np.ndarray)]
@@ -91,7 +93,7 @@ def test_json_state_round_trips_and_a_negative_cell_is_named(kind):
     back = cls.stats_type.from_state(stats.to_state(), 3, "feature 'x'", columns=columns)
     states_equal(back, stats)
     state = stats.to_state()
-    key = {"gaussian": "m2", "poisson": "total", "text": "word_counts"}.get(kind, "counts")
+    key = {"gaussian": "m2", "poisson": "total", "text": "word_counts", "kde": "mass", "discretized": "mass"}.get(kind, "counts")
     cell = state[key]
     while isinstance(cell[0], list):
         cell = cell[0]
@@ -169,7 +171,8 @@ def test_poisson_rate_and_pmf_by_hand():
 # -- merge of random partitions == one fit ------------------------------------------------------
 
 KINDS = {"colour": "categorical", "flag": "bernoulli", "n": "multinomial", "size": "gaussian",
-         "words": nbapp.Text(TextOptions(min_df=2, max_features=4)), "visits": "poisson"}
+         "words": nbapp.Text(TextOptions(min_df=2, max_features=4)), "visits": "poisson", "income": "kde",
+         "score": nbapp.Discretized(bins=3, strategy="mdl")}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,8 +199,8 @@ def test_merge_of_random_partitions_equals_one_fit(seed, parts, chosen, alpha, w
         kind = getattr(kind, "kind", kind)
         if kind == "gaussian":
             pd.testing.assert_frame_equal(merged.gaussian(column), one.gaussian(column), rtol=1e-9)
-        elif kind == "poisson":
-            pd.testing.assert_frame_equal(merged.parameters(column), one.parameters(column), rtol=1e-12)
+        elif kind in ("poisson", "kde"):
+            pd.testing.assert_frame_equal(merged.parameters(column), one.parameters(column), rtol=1e-9)
         else:
             pd.testing.assert_frame_equal(merged.counts(column), one.counts(column))
     np.testing.assert_allclose(merged.predict_proba(df).to_numpy(), one.predict_proba(df).to_numpy(), rtol=0, atol=1e-12)

@@ -8,7 +8,7 @@ import pytest
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, SAMPLE_DATA, Example, example, load_example
 
-KEYS = ["tennis14", "tennis6", "sentiment", "gender", "stolen_cars", "bikes", "sms_spam", "penguins"]
+KEYS = ["tennis14", "tennis6", "sentiment", "gender", "stolen_cars", "bikes", "word_counts", "sms_spam", "penguins"]
 FEATURE_TYPES = {"categorical", "bernoulli", "multinomial", "gaussian", "text"}
 
 
@@ -85,6 +85,7 @@ def test_seed_tables_have_the_seed_sizes():
         "gender": 8,
         "stolen_cars": 10,
         "bikes": 4,
+        "word_counts": 6,
         "sms_spam": 5430,
         "penguins": 344,
     }
@@ -135,9 +136,45 @@ def test_every_example_fits_and_explains_its_query(key):
     import nbapp
 
     ex = example(key)
-    model = nbapp.NaiveBayes(features=ex.features, alpha=ex.alpha)
+    model = nbapp.NaiveBayes(features=ex.feature_specs(), alpha=ex.alpha)
     model.fit(load_example(key), target=ex.target, weight=ex.weight)
     e = model.explain(ex.query)
     assert e.prediction in model.classes_
     assert e.posterior.sum() == pytest.approx(1.0, abs=1e-12)
     assert set(e.factors.index) == {"prior", *ex.features}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_declared_orders_and_positives_name_values_of_the_data(key):
+    # issue 14: classes and values in the notes' order (Yes before No), Bernoulli "1" as the notes say
+    ex, frame = example(key), load_example(key)
+    assert set(ex.class_order) <= set(frame[ex.target])
+    assert not ex.class_order or len(ex.class_order) == frame[ex.target].nunique()
+    for column, values in ex.value_order.items():
+        assert set(values) == set(frame[column].dropna())
+    for column, value in ex.positives.items():
+        assert ex.features[column] == "bernoulli" and value in set(frame[column])
+    assert ex.symbol in ("l", "α", "a, b")
+
+
+def test_the_notes_order_is_declared_for_the_seed_examples():
+    assert example("tennis14").class_order == ("Yes", "No")
+    assert example("stolen_cars").positives == {"Color": "Red", "Type": "SUV", "Origin": "Domestic"}
+    assert example("tennis6").symbol == "α" and example("tennis14").symbol == "l"
+
+
+def test_word_counts_is_seed_000_s_multinomial_with_l_1():
+    # theta_sport = (7, 7, 2, 2)/18, theta_politics = (2, 1, 7, 7)/17 (Eq. 10 with l = 1, d = 4);
+    # x = (1, 1, 2, 0): joints 1/2 (7/18)^2 (2/18)^2 and 1/2 (2/17)(1/17)(7/17)^2 (Eq. 11)
+    from fractions import Fraction as F
+
+    import nbapp
+
+    ex = example("word_counts")
+    model = nbapp.NaiveBayes(ex.feature_specs(), alpha=ex.alpha).fit(load_example("word_counts"), target="topic")
+    e = model.explain(ex.query)
+    sport = F(1, 2) * F(7, 18) ** 2 * F(2, 18) ** 2
+    politics = F(1, 2) * F(2, 17) * F(1, 17) * F(7, 17) ** 2
+    assert e.joint_fractions["sport"] == sport and e.joint_fractions["politics"] == politics
+    assert e.posterior_fractions["sport"] == sport / (sport + politics)
+    assert e.prediction == "sport" and float(e.posterior["sport"]) == pytest.approx(0.6141, abs=1e-4)

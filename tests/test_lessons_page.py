@@ -41,7 +41,7 @@ def fitted(key: str, **changes) -> tuple[nbapp.NaiveBayes, pd.DataFrame, dict]:
     """The built-in example fitted as the page fits it (the example's types and l)."""
     ex = example(key)
     df = load_example(key)
-    model = nbapp.NaiveBayes(features=ex.features, alpha=changes.get("alpha", ex.alpha))
+    model = nbapp.NaiveBayes(features=ex.feature_specs(), alpha=changes.get("alpha", ex.alpha))
     model.fit(df, target=ex.target, weight=ex.weight)
     return model, df, dict(ex.query)
 
@@ -158,7 +158,8 @@ def test_linear_view_sign_of_wx_plus_b_is_the_prediction_for_every_stolen_car():
     assert check["agree"].all()
     assert list(check["prediction"]) == list(model.predict(df).astype(str))
     assert metric(at, "Rows where sign(w·x + b) = prediction") == "10 / 10"
-    assert metric(at, "Bias b = log P(c1)/P(c0)") == f"{form.bias:+.4f}"
+    assert metric(at, "b = log P(c1)/P(c0) (constants stay on the indicators)") == f"{form.bias:+.4f}"
+    assert metric(at, "b_BER") == f"{form.notes_form().bias:+.4f}"     # seed 000, Eq. 18 (issue 14)
 
 
 # -- 4 naive assumption --------------------------------------------------------------------------
@@ -180,7 +181,9 @@ def test_naive_view_on_gender_draws_both_contours_and_shows_duplication_overconf
     ok(at)
     model, df, query = fitted("gender")
     effect = covariance.duplicate_feature_effect(model, df, query, "Height", copies=(0, 1, 2, 3, 4, 5))
-    assert metric(at, "P(female | x), 2 extra") == fmt_number(effect.posterior.loc[2, "female"])
+    side = covariance.favoured_class(model, query, "Height")   # Height favours male for x* (issue 14)
+    assert side == "male"
+    assert metric(at, "P(male | x), 2 extra") == fmt_number(effect.posterior.loc[2, side])
     assert metric(at, "Mean confidence, 2 extra") == fmt_number(effect.mean_confidence.loc[2])
 
 

@@ -108,21 +108,27 @@ def test_first_load_explains_tennis_x_star_as_yes_with_posterior_one():
 
 
 def test_exact_fractions_view_shows_the_seed_numbers():
+    # counted, reduced, decimal and log side by side (issue 14), Yes before No as in the notes
     at = open_page(start(), "Explain")
-    at.radio(key="_explain_view").set_value("exact fractions").run()
     factors = table(at, lambda df: "status" in df.columns)
-    assert factors.loc["prior", "Yes"] == "9/14"
-    assert factors.loc["Outlook", "Yes"] == "4/9" and factors.loc["Outlook", "No"] == "0"
+    assert list(factors.columns)[2:6] == ["Yes counts", "Yes fraction", "Yes decimal", "Yes log"]
+    assert factors.loc["prior", "Yes counts"] == "9/14"
+    assert factors.loc["Outlook", "Yes fraction"] == "4/9" and factors.loc["Outlook", "No counts"] == "0/5"
+    assert factors.loc["Humidity", "Yes counts"] == "3/9" and factors.loc["Humidity", "Yes fraction"] == "1/3"
+    assert factors.loc["Outlook", "No fraction"] == "0" and factors.loc["Outlook", "No log"] == "−∞"
 
 
 def test_setting_l_to_one_makes_overcast_given_no_one_eighth():
     at = open_page(start(), "Model")
     cpt = table(at, lambda df: df.index.name == "Outlook")
-    assert cpt.loc["Overcast", "No"] == "0"
+    assert cpt.loc["Overcast", "No"] == "0/5 = 0"     # as counted, then reduced (issue 14)
+    assert list(cpt.index) == ["Sunny", "Overcast", "Rain"] and list(cpt.columns) == ["Yes", "No"]
     at.number_input(key="_model_alpha").set_value(1.0).run()
     assert not at.exception
     cpt = table(at, lambda df: df.index.name == "Outlook")
     assert cpt.loc["Overcast", "No"] == "1/8"
+    at.selectbox(key="model.cell_value").set_value("Overcast")
+    at.selectbox(key="model.cell_class").set_value("No").run()
     assert any(r"\frac{0 + 1}{5 + 1 \cdot 3} = \frac{1}{8}" in s for s in texts(at, "latex"))
     # the setting outlives the page: Explain now gives No a chance
     open_page(at, "Explain")
@@ -411,11 +417,12 @@ def plotted(values) -> list[float]:
 def test_the_exact_joint_and_the_waterfall_total_are_the_explanation_s():
     at = open_page(start(), "Explain")
     at.session_state["explain.rows"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
-    at.radio(key="_explain_view").set_value("exact fractions").run()
+    at.run()
     model = fitted("tennis14")
     e = model.explain(load_example("tennis14").drop(columns="Play").iloc[0])
     totals = table(at, lambda df: "posterior P(c | x)" in df.index)
-    assert list(totals.iloc[0]) == [str(e.joint_fractions[c]) for c in e.classes]
+    assert [totals.iloc[0][f"{c} fraction"] for c in e.classes] == [str(e.joint_fractions[c]) for c in e.classes]
+    assert [totals.iloc[2][f"{c} fraction"] for c in e.classes] == [str(e.posterior_fractions[c]) for c in e.classes]
     waterfall = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
                  if json.loads(c.proto.spec)["data"][0]["type"] == "waterfall"][0]
     a, b = e.prediction, next(c for c in e.classes if c != e.prediction)

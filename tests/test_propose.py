@@ -180,3 +180,26 @@ def test_many_categories_with_many_rows_each_are_not_called_one_per_row():
     assert kind == "ignore"
     assert "one per row" not in reason
     assert "1,200 distinct values in 60,000 rows (about 50 rows per value, more than 1,000 categories)" in reason
+
+
+# -- shapes of numeric columns (issue 12) ---------------------------------------------------------
+
+
+def test_skewed_and_two_mode_columns_are_kde_and_counts_are_poisson_with_the_reason():
+    rng = np.random.default_rng(0)
+    n = 400
+    income = rng.lognormal(0, 1, n)
+    df = pd.DataFrame({"income": income, "wait": np.r_[rng.normal(2, 0.5, n // 2), rng.normal(8, 0.7, n // 2)],
+                       "height": rng.normal(170, 10, n), "visits": rng.poisson(2.5, n),
+                       "age": rng.integers(18, 90, n), "y": rng.choice(["a", "b"], n)})
+    types = propose_feature_types(df, "y").set_index("column")
+    from scipy.stats import skew
+
+    assert types.loc["income", "type"] == "kde"
+    assert types.loc["income", "reason"] == f"skewness {skew(income):.1f} -> KDE"
+    assert types.loc["wait"].tolist() == ["kde", "two modes -> KDE"]
+    assert types.loc["height", "type"] == "gaussian" and types.loc["age", "type"] == "gaussian"
+    assert types.loc["visits", "type"] == "poisson" and types.loc["visits", "reason"].startswith(
+        "non-negative integer counts (mean")
+    few = df.head(20)           # under 30 values: no shape rule
+    assert propose_feature_types(few, "y").set_index("column").loc["income", "type"] == "gaussian"

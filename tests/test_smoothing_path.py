@@ -65,20 +65,41 @@ def test_m_estimate_with_uniform_p_is_lidstone_with_l_equal_m_over_k(tennis_path
 def test_m_estimate_with_a_given_prior_p():
     model, df, query = _setup("tennis14")
     path = smoothing_path(model, df, query, strengths=[2.0], variants=["m_estimate"], m_prior=0.5)
-    # pseudo-count m p = 1 on each of the K = 3 values; nbapp divides by n + K m p so the
-    # CPT column sums to 1 (seed 003's n + m when p = 1/K): (0 + 1) / (5 + 3)
-    assert _cell(path, "m_estimate", 2.0, "Outlook", "No")["probability"] == pytest.approx(1 / 8)
-    assert _cell(path, "m_estimate", 2.0, "Outlook", "Yes")["probability"] == pytest.approx(5 / 12)
+    # seed 003's (n_y + m p) / (n + m) exactly: (0 + 2 * 0.5) / (5 + 2) and (4 + 1) / (9 + 2)
+    assert _cell(path, "m_estimate", 2.0, "Outlook", "No")["probability"] == pytest.approx(1 / 7)
+    assert _cell(path, "m_estimate", 2.0, "Outlook", "Yes")["probability"] == pytest.approx(5 / 11)
 
 
 def test_beta_prior_on_stolen_cars_is_seed_002_formula():
-    model, df, query = _setup("stolen_cars")
+    ex, df = example("stolen_cars"), load_example("stolen_cars")
+    model = nbapp.NaiveBayes(features={c: "categorical" for c in ex.features}, alpha=0).fit(df, target=ex.target)
+    query = ex.query
     path = smoothing_path(model, df, query, strengths=[1.0], variants=["beta"],
                           beta_shape=(2.0, 1.0))
     # Colour: values Red < Yellow, so a (= 2) goes to Yellow and b (= 1) to Red.
     # P(Red | Yes) = (N + b) / (N_c + a + b) = (3 + 1) / (5 + 3)
     assert _cell(path, "beta", 1.0, "Color", "Yes")["probability"] == pytest.approx(4 / 8)
     assert any("fitted as Bernoulli" in n for n in path.notes)
+
+
+def test_beta_curve_on_the_notes_positives_gives_seed_002_s_5_8():
+    # issue 14: stolen cars as Bernoulli with Red, SUV, Domestic as 1; Beta(2, 1): P(Red | Yes) = (3 + 2) / (5 + 3)
+    ex, df = example("stolen_cars"), load_example("stolen_cars")
+    model = nbapp.NaiveBayes(features=ex.feature_specs(), alpha=0).fit(df, target=ex.target)
+    path = smoothing_path(model, df, ex.query, strengths=[0.0, 1.0, 4.0], variants=["beta"], beta_shape=(2.0, 1.0))
+    assert _cell(path, "beta", 1.0, "Color", "Yes")["probability"] == pytest.approx(5 / 8)
+    assert _cell(path, "beta", 1.0, "Color", "No")["probability"] == pytest.approx(4 / 8)
+    yes = path.posterior[(path.posterior["variant"] == "beta") & (path.posterior["class"] == "Yes")]["posterior"]
+    assert yes.nunique() == 3      # the curve moves with the strength
+
+
+def test_beta_curve_on_tennis_moves_instead_of_staying_at_one():
+    # issue 14: Outlook (three values) kept l = 0 along the Beta curve, so P(Yes | x*) stayed 1
+    model, df, query = _setup("tennis14")
+    path = smoothing_path(model, df, query, strengths=[0.0, 1.0, 5.0], variants=["beta"])
+    yes = path.posterior[(path.posterior["class"] == "Yes")].set_index("strength")["posterior"]
+    assert yes[0.0] == 1.0 and yes[1.0] < 1.0 and yes[5.0] < yes[1.0]
+    assert any("l = s" in n for n in path.notes)
 
 
 def test_beta_variant_is_dropped_without_binary_features():

@@ -89,7 +89,7 @@ def test_snippet_with_settings_and_weights_reproduces_bikes():
     model, ex = _fitted("bikes", alpha=0.5, smoothing=nbapp.MEstimate(m=2.0),
                         priors={"veoride": 0.02, "private": 0.98})
     code = worked_example_snippet(model, ex.query, example="bikes")
-    assert "weight='count'" in code and "nbapp.MEstimate(m=2.0, p=None)" in code
+    assert "weight='count'" in code and "nbapp.MEstimate(m=2.0, p=None, normalised=False)" in code
     namespace: dict = {}
     exec(code, namespace)
     np.testing.assert_allclose(namespace["e"].posterior.to_numpy(),

@@ -12,7 +12,7 @@ from nbapp.densities import GaussianFitPlot
 from ui.text import plot_text
 
 __all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "top_words_bars", "waterfall",
-           "confusion_heatmap", "roc_chart", "pr_chart"]
+           "confusion_heatmap", "fit_comparison", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -54,6 +54,15 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
         fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
                                  name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
                                  line=dict(color=shade, width=2), legendgroup=name))
+        marks = plot.marks[plot.marks["class"] == cls] if plot.marks is not None else None
+        if marks is not None and len(marks):
+            fig.add_trace(go.Scatter(x=marks["x"], y=marks["density"], mode="markers+text",
+                                     text=[f"p(x* | {name}) = {v:.4g}" for v in marks["density"]],
+                                     textposition="top right", marker=dict(color=shade, size=11, symbol="x"),
+                                     name=f"{name} at x*", legendgroup=name))
+    if plot.marks is not None and len(plot.marks):
+        fig.add_vline(x=float(plot.marks["x"].iloc[0]), line_dash="dash", line_color="#555",
+                      annotation_text="x*", annotation_position="top")
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
                       **layout(360))
     return fig
@@ -72,6 +81,42 @@ def poisson_fit(plot: Any, fits: pd.DataFrame, column: str) -> go.Figure:
                                  name=f"{name}: Poisson(λ = {row['lambda']:.4g})",
                                  line=dict(color=shade, width=2), legendgroup=name))
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="P(x | c)", **layout(360))
+    return fig
+
+
+_DASHES = {"gaussian": "dash", "kde": "solid", "poisson": "dot"}
+_TYPE_NAMES = {"gaussian": "Gaussian", "kde": "KDE", "poisson": "Poisson"}
+
+
+def fit_comparison(plot: Any, column: str) -> go.Figure:
+    """Per class, the data's histogram (as a density) with the Gaussian, KDE and Poisson fits over it
+    (``plot`` is nbapp.choices.fit_comparison_plot)."""
+    fig = go.Figure()
+    for i, cls in enumerate(dict.fromkeys(plot.histogram["class"])):
+        shade, name = colour(i), plot_text(cls)
+        bars = plot.histogram[plot.histogram["class"] == cls]
+        fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
+                             width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.35,
+                             marker_color=shade, legendgroup=name))
+        for kind, curve in plot.curves[plot.curves["class"] == cls].groupby("type", sort=False):
+            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers" if kind == "poisson"
+                                     else "lines", name=f"{name}: {_TYPE_NAMES.get(kind, kind)}",
+                                     line=dict(color=shade, width=2, dash=_DASHES.get(kind, "solid")),
+                                     legendgroup=name))
+    fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
+                      title="Data and fits: Gaussian (dashed), KDE (solid), Poisson (dotted)", **layout(380))
+    return fig
+
+
+def cmi_heatmap(cmi: pd.DataFrame) -> go.Figure:
+    """I(X_a; X_b | C) in nats per pair of features (the diagonal, H(X_a | C), left blank)."""
+    values = cmi.to_numpy(dtype=float).copy()
+    values[np.diag_indices_from(values)] = np.nan
+    names = [plot_text(c) for c in cmi.index]
+    fig = go.Figure(go.Heatmap(z=values, x=names, y=names, colorscale="Reds", zmin=0,
+                               colorbar=dict(title="nats"), hovertemplate="%{y} · %{x}: %{z:.3g} nats<extra></extra>"))
+    fig.update_layout(title="Conditional mutual information I(X_a; X_b | C)", yaxis_autorange="reversed",
+                      **layout(380))
     return fig
 
 

@@ -136,6 +136,7 @@ class Settings:
     alpha: float = 1.0  # Lidstone l (0 = MLE)
     m: float = 1.0
     p: float | None = None  # m-estimate prior; None = 1/K
+    m_normalised: bool = False  # m-estimate denominator n + K m p instead of seed 003's n + m
     beta_a: float = 1.0
     beta_b: float = 1.0
     priors: str = "empirical"  # "empirical", "uniform", "custom"
@@ -145,6 +146,7 @@ class Settings:
     var_smoothing: float = 1e-9
     var_smoothing_mode: str = "global"  # "global" (scikit-learn) or "per_feature" Gaussian epsilon
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
+    positives: tuple[tuple[str, Any], ...] = ()  # Bernoulli column -> the value that counts as 1
 
 
 class Imported(NamedTuple):
@@ -241,7 +243,7 @@ def load_example_into_state(key: str) -> None:
     ss["type_reasons"] = {c: ("set by the example" if c in ex.features else
                               "frequency weight" if c == ex.weight else "not used by the example")
                           for c in ss["types"]}
-    ss["settings"] = Settings(alpha=float(ex.alpha))
+    ss["settings"] = Settings(alpha=float(ex.alpha), positives=tuple(ex.positives.items()))
     ss["query"] = dict(ex.query)
     ss["query_missing"] = {c for c in ex.features if c not in ex.query}
     ss["imported"] = None
@@ -477,7 +479,7 @@ def features() -> dict[str, str]:
 def smoothing(config: Settings) -> Any:
     """The nbapp smoothing object for the settings (None: plain Lidstone l via alpha)."""
     if config.smoothing == "m":
-        return nbapp.MEstimate(config.m, p=config.p)
+        return nbapp.MEstimate(config.m, p=config.p, normalised=bool(config.m_normalised))
     if config.smoothing == "beta":
         return nbapp.BetaPrior(config.beta_a, config.beta_b)
     return None
@@ -490,9 +492,11 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
     else:
         priors = config.priors
-    text = dict(config.text)
+    text, positives = dict(config.text), dict(config.positives)
     kwargs: dict[str, Any] = {
-        "features": {c: text[c].spec() if t == "text" and c in text else t for c, t in feature_types.items()},
+        "features": {c: text[c].spec() if t == "text" and c in text
+                     else nbapp.Bernoulli(positive=positives[c]) if t == "bernoulli" and c in positives
+                     else t for c, t in feature_types.items()},
         "alpha": float(config.alpha),
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),

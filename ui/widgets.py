@@ -70,7 +70,8 @@ def sidebar_summary() -> None:
 def smoothing_label(config: Any) -> str:
     if config.smoothing == "m":
         p = "1/K" if config.p is None else f"{config.p:g}"
-        return f"m-estimate m = {config.m:g}, p = {p}"
+        form = ", normalised" if getattr(config, "m_normalised", False) and config.p is not None else ""
+        return f"m-estimate m = {config.m:g}, p = {p}{form}"
     if config.smoothing == "beta":
         return f"Beta({config.beta_a:g}, {config.beta_b:g}) for binary features, l = {config.alpha:g} elsewhere"
     return "l = 0 (MLE, no smoothing)" if config.alpha == 0 else f"Lidstone l = {config.alpha:g}"

@@ -8,7 +8,9 @@ one module plus one line here.
 from nbapp.blocks.base import Block, BlockSettings, Stats
 from nbapp.blocks.bernoulli import BernoulliBlock
 from nbapp.blocks.categorical import CategoricalBlock
+from nbapp.blocks.discretized import DiscretizedBlock
 from nbapp.blocks.gaussian import GaussianBlock
+from nbapp.blocks.kde import KDEBlock
 from nbapp.blocks.multinomial import MultinomialBlock
 from nbapp.blocks.poisson import PoissonBlock
 from nbapp.blocks.text import TextBlock
@@ -22,6 +24,8 @@ REGISTRY: dict[str, type[Block]] = {
     "gaussian": GaussianBlock,
     "text": TextBlock,
     "poisson": PoissonBlock,
+    "kde": KDEBlock,
+    "discretized": DiscretizedBlock,
 }
 
 # Every choice a column can take, in the order the app lists them.

@@ -7,7 +7,20 @@ up to the counts of one fit. The CPT is derived:
     P(x = j | c) = (N_cj + a_j) / (n_c + sum_j a_j)          [seed 000, Eq. 7]
 
 where n_c counts the *observed* values of this feature in class c and a_j are the smoothing
-pseudo-counts (:mod:`nbapp.smoothing`); K is the number of distinct values seen in training.
+pseudo-counts (:mod:`nbapp.smoothing`); K is the number of distinct values seen in training,
+or, with declared categories (``nbapp.Categorical(categories=[...])``), the size of the
+domain: a declared value never seen in class c gets l / (n_c + l K), as R's e1071 with factor
+levels and scikit-learn's CategoricalNB(min_categories=K). A training value outside the
+declared categories is refused by name.
+
+A value never seen in training (and not declared), by the column's ``unseen`` policy:
+
+* "skip" (the default): left out of the product like a missing value   [seed 000, Eq. 22],
+  its factor flagged "unseen";
+* "error": refused with a DataError naming the column and the value;
+* "smooth": scored as one extra pseudo-category "(unseen)" of the CPT with no counts, so K + 1
+  values share the smoothing: P(unseen | c) = a / (n_c + sum_j a_j) over K + 1 values; its
+  factor is flagged "unseen → smoothed" and counts in the product.
 """
 
 from __future__ import annotations
@@ -24,28 +37,56 @@ from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_ma
 from nbapp.derived import derived
 from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
-from nbapp.factor import UNDEFINED, UNSEEN, USED, Factor
+from nbapp.factor import UNDEFINED, UNSEEN, UNSEEN_SMOOTHED, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
 
-__all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE"]
+__all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE", "UNSEEN_POLICIES",
+           "UNSEEN_LABEL"]
 
 MISSING_CODE = -1
 UNSEEN_CODE = -2
+UNSEEN_POLICIES = ("skip", "error", "smooth")
+UNSEEN_LABEL = "(unseen)"      # the CPT row of the pseudo-category of unseen="smooth"
 
 
 @dataclass(frozen=True)
 class Categorical:
     """A categorical CPT per class, (count + l) / (n_c + l K)   [seed 000, Eq. 6-8].
 
-    ``alpha`` overrides the model's l for this column.
+    ``alpha`` overrides the model's l for this column. ``categories`` declares the domain
+    (K = its size, in this order); ``unseen`` says what a value never seen in training does:
+    "skip" (left out, Eq. 22), "error" (refused) or "smooth" (one extra pseudo-category).
     """
 
     kind: ClassVar[str] = "categorical"
     alpha: float | None = None
+    categories: tuple[Any, ...] | None = None
+    unseen: str = "skip"
 
     def __post_init__(self) -> None:
         check_alpha(self.alpha)
+        if self.unseen not in UNSEEN_POLICIES:
+            raise DataError(f"Categorical unseen must be one of {', '.join(UNSEEN_POLICIES)}, not {self.unseen!r}.")
+        if self.categories is not None:
+            object.__setattr__(self, "categories", _declared(self.categories))
+
+
+def _declared(categories: Any) -> tuple[Any, ...]:
+    """Declared categories as a tuple of distinct strings / finite numbers (compared as the data is)."""
+    if isinstance(categories, (str, bytes)) or not isinstance(categories, (list, tuple, pd.Index, np.ndarray)):
+        raise DataError(f"Categorical categories must be a list of values, not {categories!r}.")
+    values = [python_scalar(v) for v in categories]
+    if not values:
+        raise DataError("Categorical categories is empty; declare at least one category (or leave it out).")
+    keys = []
+    for v in values:
+        if not isinstance(v, (str, int, float)) or isinstance(v, float) and not np.isfinite(v):
+            raise DataError(f"The declared category {v!r} is not a string or a finite number.")
+        if CategoricalStats.key(v) in keys:
+            raise DataError(f"The category {v!r} is declared twice.")
+        keys.append(CategoricalStats.key(v))
+    return tuple(values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,11 +181,29 @@ class CategoricalBlock(Block):
 
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: Any) -> None:
         super().__init__(columns, specs, settings, stats)
-        self.categories, self.counts_ = self._table(stats)
+        categories, counts = self._table(stats)
+        self.unseen = getattr(self.specs[0], "unseen", "skip")
+        self.n_values = len(categories)            # the real values; "smooth" adds one pseudo-row
+        if self.unseen == "smooth":
+            categories, counts = [*categories, UNSEEN_LABEL], np.vstack([counts, np.zeros((1, counts.shape[1]))])
+        self.categories, self.counts_ = categories, counts
 
     def _table(self, stats: CategoricalStats) -> tuple[list[Any], np.ndarray]:
-        """The categories and their counts as this block scores them."""
-        return list(stats.values), stats.counts
+        """The categories and their counts as this block scores them: the values seen, or the
+        declared categories in their order (a seen value outside them is refused)."""
+        declared = getattr(self.specs[0], "categories", None)
+        if declared is None:
+            return list(stats.values), stats.counts
+        position = {self._key(v): j for j, v in enumerate(declared)}
+        counts = np.zeros((len(declared), stats.counts.shape[1]))
+        for value, key, row in zip(stats.values, stats.keys(), stats.counts):
+            if key not in position:
+                shown = ", ".join(repr(v) for v in declared[:10])
+                raise DataError(f"Column {self.column!r} holds {value!r}, which is not among its declared "
+                                f"categories ({shown}{' ...' if len(declared) > 10 else ''}); add it to "
+                                "categories=[...] or fix the value.")
+            counts[position[key]] = row
+        return list(declared), counts
 
     def _key(self, value: Any) -> Any:
         return self.stats_type.key(value)
@@ -152,12 +211,23 @@ class CategoricalBlock(Block):
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> CategoricalStats:
+        declared = getattr(specs[0], "categories", None)
+        if declared is not None:
+            series = frame[columns[0]]
+            keys = pd.Index([CategoricalStats.key(v) for v in declared], dtype=object)
+            present = series.notna().to_numpy()
+            found = keys.get_indexer(pd.Index([CategoricalStats.key(python_scalar(v)) for v in series[present]],
+                                              dtype=object))
+            if (found < 0).any():
+                row = series.index[np.flatnonzero(present)[int(np.flatnonzero(found < 0)[0])]]
+                raise DataError(f"Column {columns[0]!r} holds {python_scalar(series[row])!r} in row {row}, which "
+                                "is not among its declared categories; add it to categories=[...] or fix the value.")
         return cls.stats_type.count(frame[columns[0]], y, w, n_classes)
 
     # -- parameters ------------------------------------------------------------------------
     @derived
     def _index(self) -> pd.Index:
-        return pd.Index([self._key(v) for v in self.categories], dtype=object)
+        return pd.Index([self._key(v) for v in self.categories[:self.n_values]], dtype=object)
 
     def pseudo_counts(self) -> np.ndarray:
         return self.smoothing.pseudo_counts(len(self.categories))
@@ -165,7 +235,10 @@ class CategoricalBlock(Block):
     @derived
     def probabilities(self) -> np.ndarray:
         """theta[j, c] = P(x = j | c); NaN where undefined (0/0: a class never observed it, l = 0)."""
-        return smoothed(self.counts_, self.pseudo_counts())
+        return smoothed(self.counts_, self.pseudo_counts(), float(self._pseudo_total()))
+
+    def _pseudo_total(self) -> Fraction:
+        return self.smoothing.pseudo_total(len(self.categories))
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -179,25 +252,50 @@ class CategoricalBlock(Block):
 
     @derived
     def _denominators(self) -> list[Fraction]:
-        return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)))
+        return exact_denominators(self.counts_, self.smoothing.pseudo_fractions(len(self.categories)),
+                                  self._pseudo_total())
 
     # -- prediction ------------------------------------------------------------------------
+    def _keyed_by_value(self) -> bool:
+        """Are categories looked up by the values themselves? Then strings may take the Arrow
+        paths. Not for blocks that key or bin values their own way (binary pairs, intervals)."""
+        return getattr(self.stats_type, "key", None) is python_scalar
+
     def codes(self, series: pd.Series) -> np.ndarray:
         """Category index per row; MISSING_CODE for no value, UNSEEN_CODE for a new value."""
-        strings = arrow_strings(series) if self.stats_type.key is python_scalar else None
+        strings = arrow_strings(series) if self._keyed_by_value() else None
         if strings is not None:           # Arrow text: pyarrow looks the strings up directly
-            return string_positions(strings, self.categories, MISSING_CODE, UNSEEN_CODE)
+            return self._unseen_policy(string_positions(strings, self.categories, MISSING_CODE, UNSEEN_CODE),
+                                       series)
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
         lookup = self._index().get_indexer(pd.Index([self._key(python_scalar(u)) for u in uniques], dtype=object))
         lookup = np.where(lookup < 0, UNSEEN_CODE, lookup)
-        return np.append(lookup, MISSING_CODE)[codes]       # code -1 (missing) picks MISSING_CODE
+        return self._unseen_policy(np.append(lookup, MISSING_CODE)[codes], series)  # code -1 picks MISSING_CODE
+
+    def _unseen_policy(self, codes: np.ndarray, series: pd.Series) -> np.ndarray:
+        """Apply the column's unseen policy to category codes: "skip" leaves UNSEEN_CODE (the
+        factor is left out, seed 000 Eq. 22), "error" refuses the first such row, "smooth" scores
+        it as the extra pseudo-category n_values."""
+        unseen = codes == UNSEEN_CODE
+        if self.unseen == "skip" or not unseen.any():
+            return codes
+        if self.unseen == "error":
+            first = int(np.flatnonzero(unseen)[0])
+            self._refuse(series.iloc[first], f" in row {series.index[first]}")
+        return np.where(unseen, self.n_values, codes)
+
+    def _refuse(self, value: Any, where: str = "") -> None:
+        raise DataError(f"Column {self.column!r} holds {python_scalar(value)!r}{where}, a value never seen in "
+                        "training, and its unseen policy is 'error'; fix the value, declare it in "
+                        "categories=[...], or choose unseen='skip' or 'smooth'.")
 
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         if self.column not in frame:
             return np.zeros((len(frame), n_classes))
         series = frame[self.column]
-        known = remembered_codes(series) if self.stats_type.key is python_scalar else None
-        if known is not None:             # codes of this very array from the fit: one take per row
+        # Codes of this very array from the fit: one take per row (today's "skip" policy only).
+        known = remembered_codes(series) if self._keyed_by_value() and self.unseen == "skip" else None
+        if known is not None:
             codes, uniques = known
             rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
             return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
@@ -220,9 +318,12 @@ class CategoricalBlock(Block):
         if value is None or (not isinstance(value, str) and not isinstance(value, (list, dict)) and pd.isna(value)):
             return MISSING_CODE
         try:
-            return self._positions().get(self._key(python_scalar(value)), UNSEEN_CODE)
+            code = self._positions().get(self._key(python_scalar(value)), UNSEEN_CODE)
         except TypeError:               # an unhashable value was never a category
-            return UNSEEN_CODE
+            code = UNSEEN_CODE
+        if code == UNSEEN_CODE and self.unseen == "error":
+            self._refuse(value)
+        return self.n_values if code == UNSEEN_CODE and self.unseen == "smooth" else code
 
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         n_classes = len(classes)
@@ -232,11 +333,15 @@ class CategoricalBlock(Block):
             return [Factor.missing(self.column, self.kind, value, n_classes)]
         if code == UNSEEN_CODE:
             return [Factor.skipped(self.column, self.kind, value, UNSEEN, n_classes,
-                                   "a value never seen in training: left out like a missing one")]
+                                   "a value never seen in training: left out like a missing one (unseen='skip')")]
         log = self.log_probabilities()[code]
         if np.isnan(log).any():
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, n_classes,
                                    "some class never observed this feature and l = 0 gives 0/0")]
+        if code == self.n_values:
+            return [Factor(self.column, self.kind, value, UNSEEN_SMOOTHED, log, tuple(self.fraction_row(code)),
+                           "a value never seen in training, scored as the pseudo-category (unseen) of "
+                           "K + 1 values (unseen='smooth')")]
         return [Factor(self.column, self.kind, value, USED, log, tuple(self.fraction_row(code)))]
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
@@ -265,11 +370,11 @@ class CategoricalBlock(Block):
         return pd.Index(self.categories, name=self.column, dtype=object)
 
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
-        theta = np.nan_to_num(self.probabilities())
+        theta = np.nan_to_num(self.probabilities())[:self.n_values]     # the pseudo-row is no value
         cum = np.cumsum(theta, axis=0)
         draws = rng.random(len(y)) * cum[-1, y]
         picks = (cum[:, y] < draws[None, :]).sum(axis=0)
-        values = np.array(self.categories, dtype=object)[np.minimum(picks, len(self.categories) - 1)]
+        values = np.array(self.categories[:self.n_values], dtype=object)[np.minimum(picks, self.n_values - 1)]
         return {self.column: values}
 
 

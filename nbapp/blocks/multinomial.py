@@ -117,7 +117,8 @@ class MultinomialBlock(Block):
     # -- parameters ------------------------------------------------------------------------
     @derived
     def probabilities(self) -> np.ndarray:
-        return smoothed(self.counts_, self.smoothing.pseudo_counts(len(self.columns)))
+        return smoothed(self.counts_, self.smoothing.pseudo_counts(len(self.columns)),
+                        float(self.smoothing.pseudo_total(len(self.columns))))
 
     @derived
     def log_probabilities(self) -> np.ndarray:
@@ -132,7 +133,7 @@ class MultinomialBlock(Block):
     def _fractions(self) -> list[list[Fraction | None]]:
         """theta_ac as exact fractions."""
         pseudo = self.smoothing.pseudo_fractions(len(self.columns))
-        dens = exact_denominators(self.counts_, pseudo)
+        dens = exact_denominators(self.counts_, pseudo, self.smoothing.pseudo_total(len(self.columns)))
         return [[smoothed_fraction(self.counts_[a, c], pseudo[a], den) for c, den in enumerate(dens)]
                 for a in range(len(self.columns))]
 

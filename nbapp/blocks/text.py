@@ -228,7 +228,8 @@ class TextBlock(Block):
                 weights = np.log(counts + a) - np.log(den)
                 return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
                         "unk": np.log(a) - np.log(den)}
-            theta = (counts + a) / (counts.sum(axis=0) + a * v)
+            total = float(self.smoothing.pseudo_total(v)) if v else 0.0   # l V, or seed 003's m
+            theta = (counts + a) / (counts.sum(axis=0) + total)
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
@@ -339,7 +340,9 @@ class TextBlock(Block):
         """N_c + l V per class, exactly (the multinomial theta's denominator, seed 000 Eq. 10)."""
         params = self.params()
         counts = self.word_counts[params["vocab"]]
-        return exact_denominators(counts, [to_fraction(params["alpha"])] * len(params["vocab"]))
+        pseudo = [to_fraction(params["alpha"])] * len(params["vocab"])
+        total = self.smoothing.pseudo_total(len(params["vocab"])) if params["vocab"].size else None
+        return exact_denominators(counts, pseudo, total)
 
     # -- tables ----------------------------------------------------------------------------
     def top_words(self, column: str, classes: list[Any], n: int = 10) -> pd.DataFrame:

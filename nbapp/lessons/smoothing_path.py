@@ -79,8 +79,10 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
     or Series). ``cells`` are (column, value) pairs, every class each; by default the
     example's own value of each categorical and Bernoulli feature and each count column.
     ``m_prior`` is the m-estimate's p (None: 1/K). ``beta_shape`` = (a0, b0) gives the Beta
-    prior Beta(s a0, s b0); it acts on binary features (Bernoulli ones, and categorical ones
-    with two values, refitted as Bernoulli); other discrete features keep the model's l.
+    prior Beta(s a0, s b0); it acts on binary features (Bernoulli ones with their own positive
+    value, e.g. seed 002's Red, SUV, Domestic, and categorical ones with two values, refitted as
+    Bernoulli); the other discrete features move with Lidstone l = s along the same path, so a
+    zero count of a three-valued feature (tennis' Overcast | No) cannot hold the curve at 0 or 1.
     Columns with their own ``alpha`` in the spec do not move.
     """
     from nbapp.model import NaiveBayes   # the model module imports this package's siblings
@@ -105,6 +107,10 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
         notes.append(f"For the Beta prior the two-valued categorical columns {list(binary)} are "
                      f"fitted as Bernoulli (a goes to the value named second in sorted order); "
                      f"with a = b this is the same as Lidstone l = a on them.")
+    if "beta" in variants and any(k in ("categorical", "multinomial", "text") for c, k in kinds.items()
+                                  if c not in binary):
+        notes.append("Along the Beta curve the features that are not binary are smoothed with l = s "
+                     "(Beta acts on binary features only).")
     if not variants:
         raise DataError("No smoothing variant left to draw; choose at least one.")
     example = _one_row(row)
@@ -140,7 +146,7 @@ def _settings(params: dict[str, Any], variant: str, s: float, m_prior: float | N
     elif variant == "m_estimate":
         settings.update(smoothing=MEstimate(m=s, p=m_prior))
     else:
-        settings.update(smoothing=BetaPrior(a=s * beta_shape[0], b=s * beta_shape[1]),
+        settings.update(alpha=s, smoothing=BetaPrior(a=s * beta_shape[0], b=s * beta_shape[1]),
                         features={**settings["features"], **binary})
     return settings
 

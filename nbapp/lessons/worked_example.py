@@ -30,7 +30,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 
-__all__ = ["worked_example_markdown", "worked_example_snippet", "latex_text"]
+__all__ = ["worked_example_markdown", "worked_example_latex", "worked_example_snippet", "latex_text"]
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
                   "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}"}
@@ -145,7 +145,38 @@ def worked_example_markdown(e: Any, *, model: Any = None, title: str | None = No
     lines += _factor_section(e, classes, used, skipped, model, digits, max_words)
     lines += _joint_section(e, classes, y, used, digits)
     lines += _posterior_section(e, classes, y, used, digits)
-    return "\n".join(lines) + "\n"
+    return "\n".join(_own_paragraphs(lines)) + "\n"
+
+
+def _own_paragraphs(lines: list[str]) -> list[str]:
+    """A blank line after every display equation: Markdown joins consecutive lines into one
+    paragraph, and a renderer then runs the equations together on one line (issue 14)."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.startswith("$$") and following != "":
+            out.append("")
+    return out
+
+
+def worked_example_latex(e: Any, *, model: Any = None, title: str | None = None, target: str | None = None,
+                         digits: int = 4) -> str:
+    r"""The equations of :func:`worked_example_markdown` as a LaTeX document: each equation in its
+    own \[ ... \] on its own line, under the same numbered section headings (the tables stay in the
+    Markdown). Labels and values from the data are escaped by :func:`latex_text`."""
+    markdown = worked_example_markdown(e, model=model, title=title, target=target, digits=digits)
+    target = target or getattr(model, "target_", None) or "y"
+    heading = title or f"Worked example: which {target}?"
+    body = [r"\documentclass{article}", r"\usepackage{amsmath,amssymb}", r"\begin{document}",
+            r"\section*{" + latex_text(heading)[len(r"\text{"):-1] + "}", ""]
+    for line in markdown.splitlines():
+        if line.startswith("### "):
+            body += ["", r"\subsection*{" + line[4:] + "}", ""]   # fixed headings ("1. Prior", ...)
+        elif line.startswith("$$") and line.endswith("$$") and len(line) > 4:
+            body.append(r"\[ " + line[2:-2] + r" \]")
+    body += ["", r"\end{document}"]
+    return "\n".join(body) + "\n"
 
 
 def _prior_section(e: Any, classes: list, y: str, digits: int) -> list[str]:

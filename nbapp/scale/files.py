@@ -53,7 +53,7 @@ __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 DEFAULT_BATCH_ROWS = 100_000
 # DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
 DUCKDB_MEMORY_LIMIT = "1GB"
-NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson"})
+NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 # The head of a CSV read to propose types: thousands of rows of a typical export.

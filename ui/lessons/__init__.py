@@ -23,6 +23,7 @@ import ui
 from nbapp.lessons.covariance import DensityGrid, GaussianClassModel
 from ui.charts import COLOURS, colour, layout
 from ui.state import model_key
+from ui.teaching import query_row
 from ui.text import plot_text
 
 __all__ = [
@@ -55,9 +56,7 @@ def wkey(name: str) -> str:
 
 def example_row(model: Any) -> dict[str, Any]:
     """The test example of the Explain page for the model's features (missing ones as NaN)."""
-    ss = st.session_state
-    query, missing = ss.get("query", {}), ss.get("query_missing", set())
-    return {c: (np.nan if c in missing or c not in query else query[c]) for c in model.features_}
+    return query_row(model)
 
 
 def frozen_row(row: Mapping[str, Any]) -> tuple:
@@ -215,16 +214,29 @@ def prior_sweep_figure(sweep: pd.DataFrame, cls: Any, p: float, break_even: floa
     return fig
 
 
-def prior_evidence_bar(log_prior_ratio: float, ratios: pd.Series, evidence_weight: float) -> go.Figure:
-    """|log prior ratio| next to the summed |log likelihood ratios|, stacked by feature."""
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=["|log prior ratio|"], y=[abs(log_prior_ratio)], name="prior",
-                         marker_color="#264653", text=[f"{abs(log_prior_ratio):.3g}"], textposition="auto"))
-    for i, (name, value) in enumerate(ratios.items()):
-        fig.add_trace(go.Bar(x=["Σ |log likelihood ratio|"], y=[abs(value)], name=plot_text(name),
-                             marker_color=colour(i)))
-    fig.update_layout(barmode="stack", title=f"Prior against evidence (total evidence {evidence_weight:.3g})",
-                      yaxis_title="natural log", **layout(_HEIGHT))
+def prior_evidence_bar(log_prior_ratio: float, ratios: pd.Series, cls: Any = "c1", other: Any = "c0") -> go.Figure:
+    """Signed log-odds of ``cls`` against ``other``: the log prior ratio, each feature's log-likelihood
+    ratio (up: towards ``cls``, down: towards ``other``) and their sum, the log posterior ratio. A
+    ratio of ±∞ (a factor 0 for one class, l = 0) is not drawn as a bar: it decides alone."""
+    finite = ratios[np.isfinite(ratios.to_numpy(dtype=float))]
+    decisive = ratios.drop(finite.index)
+    names = ["log prior ratio", *[plot_text(n) for n in finite.index]]
+    values = [float(log_prior_ratio), *finite.astype(float).tolist()]
+    fig = go.Figure(go.Bar(x=names, y=values, marker_color=["#264653"] + ["#2a9d8f" if v > 0 else "#e76f51"
+                                                                          for v in values[1:]],
+                           text=[f"{v:+.3g}" for v in values], textposition="auto", showlegend=False))
+    if decisive.empty:
+        total = float(sum(values))
+        fig.add_trace(go.Bar(x=["log posterior ratio"], y=[total], marker_color="#6c757d", text=[f"{total:+.3g}"],
+                             textposition="auto", showlegend=False))
+        title = (f"log P({plot_text(cls)} | x) / P({plot_text(other)} | x) = prior {log_prior_ratio:+.3g} "
+                 f"+ evidence {float(finite.sum()):+.3g} = {total:+.3g}")
+    else:
+        side = plot_text(cls if (decisive > 0).all() else other)
+        title = (f"{', '.join(plot_text(n) for n in decisive.index)} is 0 for one class: the evidence decides alone "
+                 f"for {side}, whatever the prior")
+    fig.add_hline(y=0, line_color="#555")
+    fig.update_layout(title=title, yaxis_title=f"natural log, + favours {plot_text(cls)}", **layout(_HEIGHT))
     return fig
 
 

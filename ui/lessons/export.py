@@ -8,7 +8,7 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from nbapp.lessons.worked_example import worked_example_markdown, worked_example_snippet
+from nbapp.lessons.worked_example import worked_example_latex, worked_example_markdown, worked_example_snippet
 from ui import lessons
 
 ss = st.session_state
@@ -25,15 +25,18 @@ def render(model: Any) -> None:
     try:
         e = model.explain(row)
         text = worked_example_markdown(e, model=model, title=f"Worked example: {source.name}")
+        tex = worked_example_latex(e, model=model, title=f"Worked example: {source.name}")
         example_key = source.example if source.reader == "example" and ss.get("imported") is None else None
         snippet = worked_example_snippet(model, row, example=example_key)
     except DataError as err:
         ui.show_error(err)
         return
-    left, right = st.columns(2)
+    left, middle, right = st.columns(3)
     left.download_button("Download the worked example (Markdown)", text.encode("utf-8"),
                          file_name="worked_example.md", mime="text/markdown", key="lessons.md_download",
                          icon=":material/download:")
+    middle.download_button("Download the equations (LaTeX)", tex.encode("utf-8"), file_name="worked_example.tex",
+                           mime="application/x-tex", key="lessons.tex_download", icon=":material/download:")
     right.download_button("Download the Python snippet", snippet.encode("utf-8"), file_name="worked_example.py",
                           mime="text/x-python", key="lessons.py_download", icon=":material/download:")
     if example_key is None:
@@ -41,3 +44,5 @@ def render(model: Any) -> None:
     st.code(snippet, language="python")
     with st.expander("Preview of the Markdown", expanded=True):
         st.markdown(text)  # nbapp escapes every label and value of the data for Markdown and LaTeX
+    with st.expander("The LaTeX: one equation per line"):
+        st.code(tex, language="latex")

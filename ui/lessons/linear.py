@@ -39,21 +39,52 @@ def render(model: Any) -> None:
     _boundary_ui(model)
 
 
+def _shared_variance_form(model: Any) -> Any:
+    """The notes' Eq. 20 needs one variance per feature shared by the classes: the same model
+    refitted with pooled variances (its w_GNB, b_GNB), or the model itself if it has them."""
+    if model.variance == "pooled" or not lessons.gaussian_columns(model):
+        return model.linear_form().notes_form()
+    import nbapp
+
+    pooled = nbapp.NaiveBayes(**{**model.params(), "variance": "pooled"})
+    pooled.fit(lessons.training_data(), target=model.target_, weight=model.weight_)
+    return pooled.linear_form().notes_form()
+
+
+def _notes_form_ui(model: Any, form: Any) -> None:
+    """w and b as seed 000 writes them: w_BER, b_BER (Eq. 18), w_GNB, b_GNB (Eq. 20), w_MULT (Eq. 19)."""
+    notes = _shared_variance_form(model) if "gaussian" in {s.kind for s in model.features_.values()} \
+        else form.notes_form()
+    suffix = "/".join(k for k in notes.kinds if k != "CAT") or "CAT"
+    ones = ", ".join(f"{ui.md(c)} = {ui.md(v)}" for c, v in notes.ones.items())
+    st.markdown(f"**In the notes' form** h(x) = sign(w_{suffix}ᵀ x + b_{suffix}) (seed 000, Eq. 17-20)"
+                + (f"; x = 1 for {ones}" if ones else ""))
+    c1, c2 = st.columns([1, 2])
+    c1.metric(f"b_{suffix}", f"{notes.bias:+.4f}")
+    c2.dataframe(pd.DataFrame({f"w_{suffix}": notes.weights.astype(float)}).rename(index=str),
+                 key="lessons.notes_weights")
+    if "GNB" in notes.kinds and model.variance != "pooled":
+        st.caption("w_GNB = (μ₊ − μ₋) / σ², b_GNB = log P(+)/P(−) + Σ (μ₋² − μ₊²) / (2σ²), with each σ² shared by "
+                   "the classes (pooled): Eq. 20 assumes it; the model on the Model page keeps its own variances.")
+
+
 def _linear_form_ui(model: Any, form: Any) -> None:
     data = ui.frame()
     score = form.decision_function(data)
     positive_side = score > 0
     predicted = model.predict(data)
     agree = predicted.notna() & (positive_side == predicted.eq(form.positive))
-    c1, c2, c3 = st.columns(3)
-    c1.metric("Bias b = log P(c1)/P(c0)", f"{form.bias:+.4f}")
+    _notes_form_ui(model, form)
+    c2, c3 = st.columns(2)
     c2.metric("Rows where sign(w·x + b) = prediction", f"{int(agree.sum())} / {len(data)}")
     c3.metric("Boundary", "quadratic (x² terms)" if form.quadratic else "linear")
     st.caption(f"Positive side: {ui.md(form.positive)} (w·x + b > 0); negative side: {ui.md(form.negative)}.")
-    left, right = st.columns([3, 2])
-    left.plotly_chart(lessons.weights_bar(form.weights), key="lessons.weights_chart")
-    right.dataframe(pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str), key="lessons.weights_table",
-                    height=360)
+    with st.expander("One indicator per value (missing values allowed): w and b = log P(c1)/P(c0)"):
+        st.metric("b = log P(c1)/P(c0) (constants stay on the indicators)", f"{form.bias:+.4f}")
+        left, right = st.columns([3, 2])
+        left.plotly_chart(lessons.weights_bar(form.weights), key="lessons.weights_chart")
+        right.dataframe(pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str),
+                        key="lessons.weights_table", height=360)
     by_sign = positive_side.map({True: form.positive, False: form.negative})
     check = pd.DataFrame({"w·x + b": score.to_numpy(), "class by sign": by_sign.astype(str).to_numpy(),
                           "prediction": predicted.astype(str).to_numpy(), "agree": agree.to_numpy()},

@@ -67,6 +67,15 @@ def _parameter_count_ui(model: Any) -> None:
 
 def _duplicate_ui(model: Any) -> None:
     st.markdown("**Duplicate a feature**")
+    source = ss["source"]
+    if source.example != "tennis14" or ui.settings().alpha != 1.0:
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        left.caption("The lecture's example for this idea: tennis with l = 1 (seed 000 and 003), where the "
+                     "posterior of x* is 0.56 and copies visibly push it towards 0 or 1.")
+        if right.button("Load tennis with l = 1", key="lessons.dup_load", icon=":material/upload:"):
+            ui.load_example_into_state("tennis14")
+            ui.set_settings(alpha=1.0)
+            st.rerun()
     if not st.toggle("Duplicate a feature (refits with 1 to 5 extra copies)", key=lessons.wkey("dup_on")):
         return
     _duplicate_fragment(model)
@@ -85,12 +94,20 @@ def _duplicate_fragment(model: Any) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    top = effect.posterior.loc[0].idxmax()
+    side = covariance.favoured_class(model, row, column)
+    top = side if side is not None else effect.posterior.loc[0].idxmax()
+    before, after = effect.posterior.loc[0, top], effect.posterior.loc[copies, top]
     cols = st.columns(3)
-    cols[0].metric(f"P({ui.md(top)} | x), no copy", ui.fmt_number(effect.posterior.loc[0, top]))
-    cols[1].metric(f"P({ui.md(top)} | x), {copies} extra", ui.fmt_number(effect.posterior.loc[copies, top]))
+    cols[0].metric(f"P({ui.md(top)} | x), no copy", ui.fmt_number(before))
+    cols[1].metric(f"P({ui.md(top)} | x), {copies} extra", ui.fmt_number(after))
     cols[2].metric(f"Mean confidence, {copies} extra", ui.fmt_number(effect.mean_confidence.loc[copies]))
     st.plotly_chart(lessons.duplicate_figure(effect.posterior, effect.mean_confidence, effect.accuracy),
                     key="lessons.dup_chart")
-    st.caption("The copies carry no new information, yet each enters the product again: the posterior moves "
-               "towards 0 or 1. A full covariance would notice: the copy makes Σ_c singular.")
+    if side is None:
+        st.caption(f"{ui.md(column)} favours no class for this example (missing, unseen or equal factors), so its "
+                   "copies change nothing here; pick another feature.")
+    else:
+        st.caption(f"{ui.md(column)} favours {ui.md(side)} for this example. The copies carry no new information, "
+                   f"yet each enters the product again: P({ui.md(side)} | x) goes from {ui.fmt_number(before)} to "
+                   f"{ui.fmt_number(after)}, towards 1 (overconfidence, seed 003). A full covariance would notice: "
+                   "the copy makes Σ_c singular.")

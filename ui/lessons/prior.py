@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 import ui
@@ -59,9 +60,16 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     left.plotly_chart(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
                                                  prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior),
                       key="lessons.prior_sweep")
-    right.plotly_chart(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios,
-                                                  split.evidence_weight), key="lessons.prior_bar")
+    right.plotly_chart(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other),
+                       key="lessons.prior_bar")
+    net = split.log_likelihood_ratio
+    if not np.isfinite(net):
+        st.markdown(f"Against **{ui.md(other)}**: a factor is 0 for one of the two classes (no smoothing), so the "
+                    "evidence alone decides and no prior can change the answer; smoothing (l > 0) gives the prior "
+                    "a say again.")
+        return
     decides = "the prior" if split.prior_dominates else "the evidence"
-    st.markdown(f"Against **{ui.md(other)}**: log prior ratio {split.log_prior_ratio:+.3f}, net evidence "
-                f"{split.log_likelihood_ratio:+.3f}, so **{decides}** decides. {ui.md(cls)} wins above "
-                f"P({ui.md(cls)}) / (P({ui.md(cls)}) + P({ui.md(other)})) = {ui.fmt_number(split.break_even_prior)}.")
+    st.markdown(f"Against **{ui.md(other)}** (signed log-odds, + favours {ui.md(cls)}): log prior ratio "
+                f"{split.log_prior_ratio:+.3f}, net evidence {net:+.3f}, together {split.log_posterior_ratio:+.3f}, "
+                f"so **{decides}** decides. {ui.md(cls)} wins above P({ui.md(cls)}) / (P({ui.md(cls)}) + "
+                f"P({ui.md(other)})) = {ui.fmt_number(split.break_even_prior)}.")

@@ -35,6 +35,9 @@ def render(model: Any) -> None:
                               "tennis14", button_key="lessons.smoothing_load")
         return
     lessons.seed_example("tennis14", button_key="lessons.smoothing_load")
+    if ss["source"].example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
+        st.caption("The Beta(a, b) curve is seed 002's: stolen cars, Bernoulli with Red, SUV and Domestic as 1.")
+        lessons.seed_example("stolen_cars", button_key="lessons.smoothing_load_beta")
     data = ui.frame()
     strengths = DEFAULT_STRENGTHS if len(data) <= BIG_DATA_ROWS else COARSE_STRENGTHS
     row = lessons.example_row(model)

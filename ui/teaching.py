@@ -1,0 +1,165 @@
+"""The notes' own terms and order on screen (issue 14): which built-in example is loaded, its
+smoothing symbol (l in seed 000, α in 001 and 004), its classes and values in the order the
+notes list them, and the Bernoulli "1" of each binary column."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from nbapp.errors import DataError
+from nbapp.examples import Example, example
+from nbapp.lessons.three_way import tune_on_development
+from nbapp.ordering import in_declared_order, sort_values
+from nbapp.propose import check_target
+from ui.state import class_list, features, fit_key, frame, make_model, set_settings, settings
+from ui.text import md
+from ui.widgets import show_error, synced
+
+__all__ = ["current_example", "smoothing_symbol", "display_classes", "display_values", "in_display_order",
+           "positives_ui", "three_way_ui", "PRESENTATION_CSS", "presentation_toggle", "query_row", "query_caption"]
+
+
+def current_example() -> Example | None:
+    """The built-in example in use, or None for an upload."""
+    source = st.session_state.get("source")
+    key = getattr(source, "example", None)
+    return example(key) if key else None
+
+
+def smoothing_symbol() -> str:
+    """'l' (seed 000, 003) or 'α' (seed 001, 004): how the example's notes name the pseudo-count."""
+    ex = current_example()
+    return ex.symbol if ex is not None and ex.symbol in ("l", "α") else "l"
+
+
+def display_classes(classes: list[Any]) -> list[Any]:
+    """The classes in the example's declared order (Yes before No); an upload keeps the model's order."""
+    ex = current_example()
+    return in_declared_order(classes, ex.class_order if ex is not None else ())
+
+
+def display_values(column: str, values: list[Any]) -> list[Any]:
+    """A feature's values in the example's declared order (Sunny, Overcast, Rain)."""
+    ex = current_example()
+    return in_declared_order(values, ex.value_order.get(column, ()) if ex is not None else ())
+
+
+def in_display_order(table: pd.DataFrame, column: str | None = None) -> pd.DataFrame:
+    """A value x class table with its columns (classes) and, for ``column``, its rows in display order."""
+    table = table[display_classes(list(table.columns))]
+    if column is not None:
+        table = table.loc[display_values(column, list(table.index))]
+    return table
+
+
+def positives_ui(model: Any, frame: pd.DataFrame) -> None:
+    """One picker per Bernoulli column: which value is the '1' (seed 002: Red, SUV, Domestic)."""
+    binary = [c for c, spec in model.features_.items() if spec.kind == "bernoulli"]
+    if not binary:
+        return
+    st.markdown('**Binary features: the value that counts as "1"**')
+    cells = st.columns(min(len(binary), 4))
+    for i, col in enumerate(binary):
+        options = sort_values(dict.fromkeys(v for v in frame[col].dropna().tolist()))
+        current = model.cpt(col).index[-1]   # Bernoulli values are (negative, positive)
+        if current not in options:
+            options.append(current)
+        with cells[i % len(cells)]:
+            synced(st.selectbox, md(col), key=f"_positive::{i}", value=current, options=options, format_func=str,
+                   on_set=lambda v, col=col: set_settings(positives=_with(settings().positives, col, v)))
+    st.caption("θ = P(x = 1 | c) counts the rows holding the chosen value (seed 002); the other value is 0.")
+
+
+def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted({**dict(pairs), column: value}.items(), key=lambda kv: str(kv[0])))
+
+
+def three_way_ui() -> None:
+    """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
+    ss = st.session_state
+    st.subheader("Training, development and test data (seed 004)")
+    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if ss["source"].reader == "path" else "")
+    st.caption("Training rows estimate the counts, development rows choose the smoothing "
+               f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
+    left, middle, right = st.columns(3)
+    dev = left.slider("Development share", 0.1, 0.4, 0.2, 0.05, key="eval.three_dev")
+    test = middle.slider("Test share", 0.1, 0.4, 0.2, 0.05, key="eval.three_test")
+    seed = right.number_input("Seed", min_value=0, value=0, step=1, key="eval.three_seed")
+    key = (fit_key(), dev, test, int(seed))
+    if st.button("Tune on the development data", key="eval.three_run", icon=":material/tune:"):
+        df, target, config = frame(), ss["target"], settings()
+        feats, classes = features(), class_list(df, target)
+        lidstone = dataclasses.replace(config, smoothing="lidstone")
+        try:
+            data, _ = check_target(df, target)
+            ss["eval_three_way"] = (key, tune_on_development(
+                lambda l: make_model(feats, dataclasses.replace(lidstone, alpha=l), classes), data, target,
+                dev_size=dev, test_size=test, seed=int(seed), weight=ss.get("weight")))
+        except DataError as err:
+            show_error(err)
+            return
+    stored = ss.get("eval_three_way")
+    if stored is None or stored[0] != key:
+        return
+    result = stored[1]
+    symbol = smoothing_symbol()
+    shown = result.table.rename_axis(symbol).rename(columns={
+        "train_accuracy": "training accuracy", "dev_accuracy": "development accuracy",
+        "dev_log_loss": "development log-loss"})
+    st.dataframe(shown, key="eval.three_table")
+    c1, c2, c3 = st.columns(3)
+    c1.metric(f"Chosen {symbol} (best on development)", f"{result.chosen:g}")
+    c2.metric("Test accuracy (once, chosen model)", f"{result.test_accuracy:.3f}")
+    c3.metric("Rows: training / development / test",
+              " / ".join(str(result.sizes[p]) for p in ("train", "development", "test")))
+
+
+# --------------------------------------------------------------------------- presentation mode
+
+#: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
+#: use the whole width with small margins, and enlarge the text and the equations for a projector.
+PRESENTATION_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="collapsedControl"],
+header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
+[data-testid="stStatusWidget"], footer { display: none !important; }
+[data-testid="stMainBlockContainer"], .block-container { padding: 0.4rem 1.2rem 0.4rem 1.2rem !important;
+  max-width: 100% !important; }
+[data-testid="stMain"] { font-size: 1.15rem; }
+[data-testid="stMarkdownContainer"] p { font-size: 1.15rem; margin-bottom: 0.2rem; }
+.katex-display { margin: 0.45rem 0 !important; }
+.katex { font-size: 1.12em !important; }
+[data-testid="stVerticalBlock"] { gap: 0.35rem !important; }
+</style>"""
+
+
+def presentation_toggle() -> bool:
+    """The presentation-mode switch (kept in session state under a plain key); True when on."""
+    ss = st.session_state
+    ss.setdefault("presentation", False)
+    _, right = st.columns([3, 1])
+    with right:
+        synced(st.toggle, "Presentation mode", key="_presentation", value=bool(ss["presentation"]),
+               on_set=lambda v: ss.update(presentation=bool(v)),
+               help="Hide the sidebar and the inputs; the factor table and the equations of this example on one "
+                    "screen, in large type (1280x720).")
+    if ss["presentation"]:
+        st.html(PRESENTATION_CSS)
+    return bool(ss["presentation"])
+
+
+def query_row(model: Any) -> dict[str, Any]:
+    """The test example as set on the Explain page (missing features as NaN), without its inputs."""
+    ss = st.session_state
+    query, missing = ss.get("query", {}), ss.get("query_missing", set())
+    return {c: (float("nan") if c in missing or c not in query else query[c]) for c in model.features_}
+
+
+def query_caption(row: dict[str, Any]) -> str:
+    """x as one line of Markdown: 'x = (Outlook = Overcast, Temperature = Hot, ...)'."""
+    shown = [f"{md(c)} = {md(v if len(str(v)) <= 30 else str(v)[:29] + '…')}" for c, v in row.items()
+             if not (isinstance(v, float) and v != v)]
+    return "**x** = (" + ", ".join(shown) + ")"
