@@ -92,6 +92,16 @@ def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path):
     assert [m.value for m in at.metric if m.label == "Test cases"] == ["30,000"]
 
 
+def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path):
+    at = open_path(start(), _csv(tmp_path / "d.csv", 300))
+    at.radio(key="_data_mode").set_value("Upload a file").run()
+    assert not at.exception
+    assert not any("Loaded" in s for s in texts(at, "success"))
+    assert any("local path" in s and "is in use" in s for s in texts(at, "info"))
+    at.radio(key="_data_mode").set_value("Built-in example").run()
+    assert at.session_state["source"].reader == "example"
+
+
 def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path):
     secret = tmp_path / "notes.md"
     secret.write_text("not a table")

@@ -35,7 +35,7 @@ import numpy as np
 
 from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_classes
 from nbapp.errors import DataError
-from nbapp.moments import merge_moments
+from nbapp.moments import merge_moments, unmerge_moments
 
 __all__ = ["GridStats", "MAX_BINS", "grid_level", "coarsen", "coarsen_bins", "check_finite"]
 
@@ -223,11 +223,7 @@ class GridStats(Stats):
         solved for one part."""
         if other.bins and (other.exponent > self.exponent or not self.bins):
             raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
-        n = self.n - other.n
-        safe = np.where(n > 0, n, 1.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(n > 0, (self.n * self.mean - other.n * other.mean) / safe, 0.0)
-            m2 = self.m2 - other.m2 - (other.mean - mean) ** 2 * n * other.n / np.where(self.n > 0, self.n, 1.0)
+        n, mean, m2 = unmerge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2)
         arrays = [self.mass.copy(), self.first.copy(), self.second.copy()]
         if other.bins:
             first, *values = other.at_level(self.exponent)
@@ -236,8 +232,8 @@ class GridStats(Stats):
                 raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
             for target, v in zip(arrays, values):
                 target[start:start + len(v)] -= v
-        return GridStats(self.exponent, self.offset, *(np.maximum(a, 0.0) for a in arrays), np.maximum(n, 0.0),
-                         mean, np.maximum(m2, 0.0), np.maximum(self.w2 - other.w2, 0.0))
+        return GridStats(self.exponent, self.offset, *(np.maximum(a, 0.0) for a in arrays), n,
+                         mean, m2, np.maximum(self.w2 - other.w2, 0.0))
 
     def reindex_classes(self, take: np.ndarray) -> "GridStats":
         return GridStats(self.exponent, self.offset,

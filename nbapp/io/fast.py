@@ -6,10 +6,10 @@ text with pandas and tests every cell with regular expressions; a clean 1,000,00
 spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (both cores),
 and each column is *proved* to need none of the careful path's checks:
 
-* a number column: every byte is one of ``0-9 + - . e E`` and Arrow parses every cell
-  (together: every cell matches the loader's number pattern, see :func:`_number_column`), no
-  value has a leading zero or is an integer of more than 15 digits, none is infinite or beyond
-  1e154 in size; then Arrow's cast gives the careful path's numbers (it uses the same cast);
+* a number column: Arrow's cast (the careful path's own) parses every cell, none is infinite,
+  NaN or beyond 1e154 in size, no cell has a leading zero or "0x", none is an integer of more
+  than 15 characters (together: every cell matches the loader's number pattern and reads as a
+  number, see :func:`_number_column`);
 * a text column: its distinct values (a few, usually) hold no missing-value token, no number
   and no infinity; then the careful reader run on the distinct values in order of appearance
   gives the column's notes (only the yes/no note can remain).
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,6 @@ from nbapp.io.common import (
     MAX_EXACT_DIGITS,
     NA_TOKENS,
     VARIANCE_OVERFLOW,
-    Table,
     _DOT_NUMBER,
     _RowNumbers,
 )
@@ -48,6 +48,10 @@ _INDEX_NAMES = r"|Unnamed: ?\d+|index"
 # Below this size the careful path takes a few milliseconds and the fast path has nothing to win.
 FAST_MIN_BYTES = 1 << 20
 
+# The first cells of a column that decide which casts are worth trying (see _number_column).
+HEAD_CELLS = 64
+_WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besides "0x" codes)
+
 # Arrow reads the file in blocks of this many bytes, one block per thread at a time.
 BLOCK_BYTES = 4 << 20
 
@@ -55,8 +59,6 @@ BLOCK_BYTES = 4 << 20
 def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
     """The table and notes of a clean comma-separated file, as the careful path gives them,
     or None when this file needs the careful path as a whole."""
-    import re
-
     if len(header) < 2 or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
         return None
     cells = _arrow_cells(source.data, len(header))
@@ -127,61 +129,65 @@ def _arrow_cells(data: bytes, width: int) -> Any:
 
 def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     """The column as the careful path's int64 / float64 numbers when it provably reads so
-    without a note (numbers.py: _NumberReader.convert, _kept_as_text, _numbers)."""
+    without a note (numbers.py: _NumberReader.convert, _kept_as_text, _numbers).
+
+    Arrow's casts are the careful path's own (numbers.py: _cast), tried in its order: whole
+    numbers, then decimals. A cell that Arrow parses, that is finite and that has no leading
+    zero or "0x" is one the loader's number pattern accepts (checked on every string of up to
+    four characters over the characters that matter and 300,000 longer random ones); cells that
+    Arrow refuses send the column the careful way (a text column at its first cell)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    looks = []
-    for chunk in column.chunks:                       # a text column fails on its first chunk
-        looks.append(_number_look(chunk))
-        if looks[-1] is None:
-            return None
-    # Only number bytes and Arrow parses every cell: the cells then match the loader's number
-    # pattern ([+-]? digits [. digits] [e [+-] digits], or .digits; no NaN or inf words).
-    if all(whole for whole in looks):
+    # A failed cast costs ~10 ms however early it fails, so the first cells choose what to try:
+    # text columns are then no number at all, and a number column tries whole numbers only when
+    # its first cells are whole.
+    head = column.chunk(0).slice(0, HEAD_CELLS).to_pylist()
+    if not all(_DOT_NUMBER.fullmatch(cell) for cell in head):
+        return None
+    whole_head = all(_WHOLE.fullmatch(cell) for cell in head)
+    kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
+    for kind in kinds:
         try:
-            return pd.Series(pc.cast(column, pa.int64()).to_numpy()), []
+            numbers = pc.cast(column, kind).to_numpy()
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            pass                                      # "+5" is a number but not an Arrow integer
-    try:
-        numbers = pc.cast(column, pa.float64()).to_numpy()
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None                                   # not every cell a number (e.g. "1-2", "e")
-    if not np.isfinite(numbers).all() or (np.abs(numbers) > VARIANCE_OVERFLOW).any():
-        return None                                   # infinities and huge values get notes
+            continue
+        break
+    else:
+        return None
+    whole = numbers.dtype.kind == "i"
+    if not whole and (not np.isfinite(numbers).all() or (np.abs(numbers) > VARIANCE_OVERFLOW).any()):
+        return None                                   # NaN / inf words, overflow, huge values: notes
+    if any(_written_as_code(chunk, whole) for chunk in column.chunks):
+        return None
     return pd.Series(numbers), []
 
 
-def _number_look(chunk: Any) -> bool | None:
-    """None unless every cell of an Arrow string chunk is non-empty, holds only bytes a number
-    can hold, has no leading zero ("007", "-01.5": kept as text, a code) and is no integer of
-    more than 15 digits (kept as text: a float cannot hold it); else whether every cell is
-    written as a whole number (digits and a sign only). Counting compares, not masks: fast."""
+def _written_as_code(chunk: Any, whole: bool) -> bool:
+    """Whether a cell of an Arrow string chunk of numbers is kept as text by the careful path:
+    a leading zero or "0x" ("007", "-01.5": an ID or code) or an integer of more than 15
+    characters (a float cannot hold it)."""
     offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
     if len(offsets) < 2:
-        return True
+        return False
     lengths = np.diff(offsets)
-    if (lengths == 0).any():
-        return None
     values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
-    cells = values[offsets[0]:offsets[-1]]
-    # Besides digits a number holds only + - . e E (no thousands separator: a comma inside a cell
-    # of a comma-separated file needs quotes, and quoted files go the careful way).
-    digits = np.count_nonzero((cells - np.uint8(ord("0"))) <= 9)   # uint8 wraps below "0"
-    marks = {mark: np.count_nonzero(cells == mark) for mark in b"+-.eE"} if digits < len(cells) else {}
-    if digits + sum(marks.values()) != len(cells):
-        return None
-    whole = not any(marks.get(mark) for mark in b".eE")
     starts = offsets[:-1]
     first = values[starts]
     signed = ((first == ord("+")) | (first == ord("-"))).astype(np.int32)
-    zero = np.flatnonzero((values[starts + signed] == ord("0")) & (lengths > signed + 1))
-    if len(zero) and ((values[starts[zero] + signed[zero] + 1] - np.uint8(ord("0"))) <= 9).any():
-        return None
+    room = np.flatnonzero(lengths > signed + 1)       # cells with a byte after the sign and a first "0"
+    first_digit = starts[room] + signed[room]
+    zero = first_digit[values[first_digit] == ord("0")]
+    after = values[zero + 1]
+    if len(zero) and (((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any():
+        return True
     long = lengths > MAX_EXACT_DIGITS
-    if long.any() and (whole or (_fraction_marks(cells, offsets - offsets[0])[long] == 0).any()):
-        return None
-    return whole
+    if not long.any():
+        return False
+    if whole:
+        return True
+    cells = values[offsets[0]:offsets[-1]]
+    return bool((_fraction_marks(cells, offsets - offsets[0])[long] == 0).any())
 
 
 def _fraction_marks(cells: np.ndarray, bounds: np.ndarray) -> np.ndarray:

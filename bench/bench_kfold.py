@@ -1,0 +1,55 @@
+"""5-fold cross-validation by subtraction: about one fit and one prediction, in memory and on a file.
+
+    python bench/bench_kfold.py            # 1,000,000 rows, 15 mixed columns (bench_ingest's data)
+    python bench/bench_kfold.py 200000
+
+Each fold's model is the total statistics minus the fold's (one summarize pass for all folds),
+so k-fold should cost about one fit plus one prediction of every row, not k fits. Prints, in
+the same run: fit + predict_proba of all rows vs nbapp.evaluate.cross_validate (in memory), and
+fit_file + predict_file vs nbapp.cross_validate_file (two streamed passes over the CSV).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import nbapp  # noqa: E402
+from bench_ingest import clean_csv  # noqa: E402
+from nbapp import evaluate  # noqa: E402
+
+FEATURES = {**{c: "categorical" for c in ("city", "plan", "device", "segment", "browser", "region")},
+            **{c: "gaussian" for c in ("age", "income", "score", "ratio", "visits", "temp", "lat", "lon")}}
+
+
+def timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def main(rows: int) -> None:
+    data = clean_csv(rows)
+    frame = nbapp.load_table(data, "clean.csv").frame
+    make = lambda: nbapp.NaiveBayes(FEATURES)  # noqa: E731
+    one = timed(lambda: make().fit(frame, "churn").predict_proba(frame))
+    kfold = timed(lambda: evaluate.cross_validate(make, frame, "churn", k=5))
+    print(f"{rows:,} rows in memory: fit + predict_proba {one:.2f} s, 5-fold cross_validate {kfold:.2f} s "
+          f"({kfold / one:.1f}x)")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "clean.csv"
+        path.write_bytes(data)
+        out = Path(tmp) / "predictions.parquet"
+        streamed = timed(lambda: nbapp.predict_file(nbapp.fit_file(make(), path, "churn"), path, out))
+        cv = timed(lambda: nbapp.cross_validate_file(make(), path, "churn", k=5))
+        print(f"{rows:,} rows from a CSV: fit_file + predict_file {streamed:.2f} s, 5-fold cross_validate_file "
+              f"{cv:.2f} s ({cv / streamed:.1f}x)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
