@@ -6,7 +6,7 @@ pandas 3 keeps text columns as Arrow strings; hashing them with pyarrow's own ke
 column (object, numbers, categorical dtype) goes through ``pd.factorize``.
 
 Arrow arrays never change (pandas replaces the array when a cell is set), so the codes of a
-large one are remembered while it lives (at most ``_CACHED_COLUMNS`` columns, 4 bytes a row):
+large one are remembered while it lives (at most ``_CACHED_COLUMNS`` columns, 1-4 bytes a row):
 ``predict`` on the frame a model was just fitted on, as the app's Evaluate page and
 ``fit(df).predict_proba(df)`` do, then looks each distinct string up once instead of every row.
 """
@@ -23,10 +23,13 @@ import pandas as pd
 
 __all__ = ["factorize", "arrow_strings", "string_positions", "remembered_codes", "pa_strings"]
 
-# Columns of at least this many rows have their codes remembered (smaller ones are cheap).
+# Columns of at least this many rows have their codes remembered (smaller ones are cheap), in
+# the smallest integer type that holds them (1 byte a row below 128 distinct values), within
+# a budget: the oldest are forgotten first.
 _CACHE_MIN_ROWS = 50_000
 _CACHED_COLUMNS = 64
-# id(Arrow array) -> (weak reference to it, int32 codes with -1 for missing, distinct values)
+_CACHE_BYTES = 256 << 20
+# id(Arrow array) -> (weak reference to it, codes with -1 for missing, distinct values)
 _CODES: "OrderedDict[int, tuple[Any, np.ndarray, list[Any]]]" = OrderedDict()
 _LOCK = threading.Lock()
 
@@ -100,7 +103,7 @@ def string_positions(array: Any, values: Sequence[Any], missing: int, unseen: in
 
 
 def remembered_codes(series: pd.Series) -> tuple[np.ndarray, list[Any]] | None:
-    """(int32 codes with -1 for missing, distinct strings) of an Arrow string column whose codes
+    """(codes with -1 for missing, distinct strings) of an Arrow string column whose codes
     :func:`factorize` found earlier (the same array, unchanged since), else None."""
     array = arrow_strings(series)
     return None if array is None else _cached(array)
@@ -125,11 +128,13 @@ def _remember(array: Any, codes: np.ndarray, uniques: list[Any]) -> None:
     if len(array) < _CACHE_MIN_ROWS:
         return
     key = id(array)
+    small = np.int8 if len(uniques) < 128 else np.int16 if len(uniques) < 32768 else np.int32
+    codes = codes.astype(small)
     codes.setflags(write=False)
     ref = weakref.ref(array, lambda _, key=key: _forget(key))
     with _LOCK:
         _CODES[key] = (ref, codes, uniques)
-        while len(_CODES) > _CACHED_COLUMNS:
+        while len(_CODES) > _CACHED_COLUMNS or sum(e[1].nbytes for e in _CODES.values()) > _CACHE_BYTES:
             _CODES.popitem(last=False)
 
 

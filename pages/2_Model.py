@@ -30,6 +30,18 @@ VARIANCES = {"mle": "MLE, 1/n_c (seed 000, Eq. 14)", "unbiased": "unbiased, 1/(n
 EPSILON_MODES = {"global": "one ε: var_smoothing × largest column variance (scikit-learn)",
                  "per_feature": "per feature: ε_a = var_smoothing × variance of that column"}
 MAX_CHECKED_FEATURES = 40   # the naive-assumption check: 780 pairs, about a second on 100,000 rows
+# The plots and checks drawn on every visit look at most this many rows (a seeded sample), so a
+# page of a 1,000,000-row upload opens in about a second; cross-validation buttons use every row.
+MAX_SHOWN_ROWS = 100_000
+
+
+def _shown_rows(df: pd.DataFrame) -> pd.DataFrame:
+    return df if len(df) <= MAX_SHOWN_ROWS else df.sample(n=MAX_SHOWN_ROWS, random_state=0)
+
+
+def _sample_caption(df: pd.DataFrame) -> None:
+    if len(df) > MAX_SHOWN_ROWS:
+        st.caption(f"Drawn from a random sample of {MAX_SHOWN_ROWS:,} of the {len(df):,} rows.")
 
 
 def _settings_ui() -> None:
@@ -316,11 +328,12 @@ def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
     key = (ui.model_key(), col)
     try:
         if ss.get("_model_choice_plot", (None,))[0] != key:     # three one-column fits: once per model
-            ss["_model_choice_plot"] = (key, fit_comparison_plot(model, col, df))
+            ss["_model_choice_plot"] = (key, fit_comparison_plot(model, col, _shown_rows(df)))
     except (DataError, KeyError) as err:
         st.info(f"No comparison for this column: {ui.md(err)}")
         return
     st.plotly_chart(charts.fit_comparison(ss["_model_choice_plot"][1], col), key="model.choice_chart")
+    _sample_caption(df)
     if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
         try:
             ss["_model_choice_cv"] = (key, compare_feature_types(model, df, col))
@@ -352,7 +365,7 @@ def _dependence_ui(model: Any) -> None:
                    "(pairs grow with the square of their number).")
     try:
         if ss.get("_model_cmi", (None,))[0] != key:
-            ss["_model_cmi"] = (key, conditional_mutual_information(df, model.target_, features,
+            ss["_model_cmi"] = (key, conditional_mutual_information(_shown_rows(df), model.target_, features,
                                                                     weight=model.weight_))
     except (DataError, KeyError) as err:
         st.info(f"The check needs the training data: {ui.md(err)}")
@@ -364,6 +377,8 @@ def _dependence_ui(model: Any) -> None:
     pairs = strongest_pairs(cmi)
     left, right = st.columns([3, 2])
     left.plotly_chart(charts.cmi_heatmap(cmi), key="model.cmi_chart")
+    with left:
+        _sample_caption(df)
     right.markdown("Strongest dependent pairs")
     right.dataframe(pairs, key="model.cmi_pairs", hide_index=True)
     labels = [f"{a} · {b}" for a, b in zip(pairs["a"], pairs["b"])]

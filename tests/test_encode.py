@@ -97,3 +97,17 @@ def test_gaussian_scoring_in_blocks_equals_the_sum_of_log_densities():
     np.testing.assert_allclose(joint[rows], expected[rows], rtol=1e-13)
     far = block._extended_log_density(scored[["x", "x2"]].to_numpy()[5:6])[0].sum(axis=1)   # long double
     assert np.isfinite(joint[5]).any() and np.argmax(joint[5]) == np.argmax(far)
+
+
+def test_remembered_codes_take_one_byte_a_row_and_stay_within_their_budget(monkeypatch):
+    frames = [_frame(60_000, seed=s) for s in range(3)]
+    encode._CODES.clear()
+    monkeypatch.setattr(encode, "_CACHE_BYTES", 2 * 60_000)     # room for two int8 columns
+    for df in frames:
+        encode.factorize(df["colour"])
+    kept = list(encode._CODES.values())
+    assert len(kept) == 2 and all(codes.dtype == np.int8 for _, codes, _ in kept)
+    assert kept[-1][0]() is encode.arrow_strings(frames[-1]["colour"])     # the oldest went first
+    codes, uniques = encode.factorize(frames[-1]["colour"])
+    ref_codes, ref_uniques = pd.factorize(frames[-1]["colour"].astype(object), use_na_sentinel=True)
+    assert codes.tolist() == ref_codes.tolist() and list(uniques) == list(ref_uniques)
