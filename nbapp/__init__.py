@@ -8,7 +8,7 @@ docstrings cite them by seed and equation number.
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, Example, load_example
 from nbapp.explain import Explanation
-from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes
+from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes, workbook_sheets
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
@@ -29,6 +29,7 @@ __all__ = [
     "propose_feature_types",
     "propose_target",
     "safe_csv_bytes",
+    "workbook_sheets",
     "Table",
     "BetaPrior",
     "Bernoulli",

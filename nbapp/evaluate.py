@@ -18,7 +18,7 @@ identical rows before splitting, so a row that stands for 78 bikes is 78 test ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from operator import add
 from typing import Any, Callable, Protocol
@@ -44,6 +44,9 @@ __all__ = [
 
 #: Label used in the confusion matrix for rows no class could explain (l = 0, issue 2).
 UNDETERMINED = "(undetermined)"
+#: scikit-learn's ``log_loss`` clips each probability to [eps, 1 - eps] with float64's machine
+#: epsilon; ``Scores.log_loss_clipped`` does the same, so the two agree on the same predictions.
+CLIP_EPS = float(np.finfo(float).eps)
 
 
 class Progress(Protocol):
@@ -60,6 +63,9 @@ class Scores:
     precision = TP_c / (TP_c + FP_c), recall = TP_c / (TP_c + FN_c), F1 = 2 P R / (P + R)
     log_loss  = -(1/n) sum_i log P(y_i | x_i), natural log; infinite as soon as one row's
                 true class got probability 0 (possible at l = 0), which is the honest value.
+    log_loss_clipped = -(1/n) sum_i log clip(P(y_i | x_i), eps, 1 - eps), eps = ``CLIP_EPS``:
+                scikit-learn's ``log_loss`` on the same probabilities. A row's loss is then at
+                most -log(eps) = 36.04, so one impossible row cannot make it infinite (nor show).
     """
 
     n: int
@@ -69,6 +75,7 @@ class Scores:
     per_class: pd.DataFrame  # index: class; columns precision, recall, f1, support
     undetermined: int  # rows where every class had probability 0
     zero_probability: int  # rows whose true class got probability 0
+    log_loss_clipped: float = float("nan")  # as scikit-learn's log_loss (see CLIP_EPS)
 
     @property
     def macro_f1(self) -> float:
@@ -84,7 +91,11 @@ class Evaluation:
     """The result of :func:`holdout` or :func:`cross_validate`.
 
     ``predictions`` has one row per test case: ``row`` (the index label in the input frame),
-    ``fold``, ``true``, ``predicted`` and one column ``P(<class>)`` per class.
+    ``fold``, ``true``, ``predicted``, ``log P(true)`` (exact, where P(true) itself may
+    underflow to 0) and one column ``P(<class>)`` per class. ``folds`` gives each row of the
+    evaluated data (after weights are expanded and unlabelled rows dropped) its fold (-1: in
+    training only), ``positions`` each prediction's row there; :mod:`nbapp.diagnostics` uses
+    them to refit a fold's model or to score another classifier on the same folds.
     """
 
     method: str  # "holdout" or "kfold"
@@ -94,6 +105,10 @@ class Evaluation:
     fold_scores: tuple[Scores, ...]
     predictions: pd.DataFrame
     classes: tuple[Any, ...]
+    target: str | None = None
+    weight: str | None = None
+    folds: np.ndarray | None = None
+    positions: np.ndarray | None = None
 
     @property
     def fold_accuracy(self) -> pd.Series:
@@ -135,13 +150,22 @@ def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
     true_logp = logp[np.arange(len(y)), true_code]
     with np.errstate(invalid="ignore"):
         log_loss = float(-np.mean(true_logp))
-    return scores_from_counts(counts, all_classes, log_loss, int(np.isneginf(true_logp).sum()))
+    return scores_from_counts(counts, all_classes, log_loss, int(np.isneginf(true_logp).sum()),
+                              log_loss_clipped=float(np.mean(clipped_losses(true_logp))))
 
 
-def scores_from_counts(counts: np.ndarray, classes: list[Any], log_loss: float, zero_probability: int) -> Scores:
+def clipped_losses(true_logp: np.ndarray) -> np.ndarray:
+    """-log clip(P(true), eps, 1 - eps) per row, eps = ``CLIP_EPS`` (scikit-learn's log_loss)."""
+    with np.errstate(under="ignore"):
+        return -np.log(np.clip(np.exp(true_logp), CLIP_EPS, 1 - CLIP_EPS))
+
+
+def scores_from_counts(counts: np.ndarray, classes: list[Any], log_loss: float, zero_probability: int, *,
+                       log_loss_clipped: float = float("nan")) -> Scores:
     """Scores from a confusion table counts[true, predicted] (classes x classes + 1: the last
-    column counts undetermined rows), the log-loss and the rows whose true class got 0. What
-    :func:`score` computes from predictions, and a streamed evaluation from its running counts."""
+    column counts undetermined rows), the log-loss (exact and clipped) and the rows whose true
+    class got 0. What :func:`score` computes from predictions, and a streamed evaluation from
+    its running counts."""
     k = len(classes)
     tp = np.diag(counts[:, :k]).astype(float)
     support = counts.sum(axis=1).astype(float)
@@ -166,6 +190,7 @@ def scores_from_counts(counts: np.ndarray, classes: list[Any], log_loss: float, 
         per_class=per_class,
         undetermined=undetermined,
         zero_probability=zero_probability,
+        log_loss_clipped=log_loss_clipped,
     )
 
 
@@ -278,7 +303,7 @@ def holdout(
     data, y = _prepare(df, target, weight)
     test = holdout_mask(y, test_size=test_size, seed=seed)
     folds = np.where(test, 0, -1)
-    return _run(make_model, data, y, target, folds, 1, "holdout", seed, progress)
+    return replace(_run(make_model, data, y, target, folds, 1, "holdout", seed, progress), weight=weight)
 
 
 def cross_validate(
@@ -294,7 +319,7 @@ def cross_validate(
     """Stratified k-fold cross-validation: each row is predicted once, by a model not fitted on it."""
     data, y = _prepare(df, target, weight)
     folds = stratified_folds(y, k, seed=seed)
-    return _run(make_model, data, y, target, folds, k, "kfold", seed, progress)
+    return replace(_run(make_model, data, y, target, folds, k, "kfold", seed, progress), weight=weight)
 
 
 def _prepare(df: pd.DataFrame, target: str, weight: str | None) -> tuple[pd.DataFrame, pd.Series]:
@@ -366,6 +391,9 @@ def _run(
         fold_scores=tuple(fold_scores),
         predictions=predictions,
         classes=tuple(classes),
+        target=target,
+        folds=folds,
+        positions=pos,
     )
 
 
@@ -403,9 +431,11 @@ def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_prob
     predicted = np.where(finite, classes[best], None)
     with np.errstate(invalid="ignore"):
         proba = np.exp(logp)
+    codes = pd.Categorical(y.to_numpy(dtype=object), categories=classes).codes
+    true_logp = np.where(codes >= 0, logp[np.arange(len(logp)), np.maximum(codes, 0)], -np.inf)
     out = pd.DataFrame(
         {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": y.to_numpy(dtype=object),
-         "predicted": predicted}
+         "predicted": predicted, "log P(true)": np.where(np.isnan(true_logp), -np.inf, true_logp)}
     )
     for j, c in enumerate(classes):
         out[f"P({c})"] = proba[:, j]

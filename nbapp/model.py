@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
+from nbapp.blocks.gaussian import VAR_SMOOTHING_MODES, GaussianEpsilon
 from nbapp.encode import factorize
 from nbapp.errors import DataError
 from nbapp.explain import Explanation, build_explanation
@@ -54,12 +55,15 @@ class NaiveBayes:
     prior_alpha : Dirichlet smoothing of the empirical class prior (seed 000, §2.4).
     priors : "empirical", "uniform" or {class: probability}.
     var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance.
+    var_smoothing_mode : "global" (default, scikit-learn's one eps for every Gaussian column)
+        or "per_feature" (eps_a = var_smoothing * Var(x_a): a column with a huge variance,
+        such as an ID, no longer sets the floor of the others); see :meth:`gaussian_epsilon`.
     variance : "mle" (Eq. 14), "unbiased" or "pooled" for the Gaussian features.
     """
 
     def __init__(self, features: Mapping[str, Any], *, alpha: float = 1.0, smoothing: Any = None,
                  prior_alpha: float = 0.0, priors: Any = "empirical", var_smoothing: float = 1e-9,
-                 variance: str = "mle") -> None:
+                 variance: str = "mle", var_smoothing_mode: str = "global") -> None:
         self.features_: dict[str, Any] = parse_features(features)
         self.alpha = float(Lidstone(alpha).l)
         if smoothing is not None and not isinstance(smoothing, (Lidstone, MEstimate, BetaPrior)):
@@ -74,6 +78,10 @@ class NaiveBayes:
         if variance not in _VARIANCES:
             raise DataError(f"variance must be one of {', '.join(_VARIANCES)}, not {variance!r}.")
         self.variance = variance
+        if var_smoothing_mode not in VAR_SMOOTHING_MODES:
+            raise DataError(f"var_smoothing_mode must be one of {', '.join(VAR_SMOOTHING_MODES)}, "
+                            f"not {var_smoothing_mode!r}.")
+        self.var_smoothing_mode = var_smoothing_mode
         self._layout = self._block_layout()
         self._unfit()
 
@@ -82,7 +90,8 @@ class NaiveBayes:
         """The constructor arguments, so an unfitted copy can be made: NaiveBayes(**m.params())."""
         return {"features": dict(self.features_), "alpha": self.alpha, "smoothing": self.smoothing,
                 "prior_alpha": self.prior_alpha, "priors": self.priors,
-                "var_smoothing": self.var_smoothing, "variance": self.variance}
+                "var_smoothing": self.var_smoothing, "variance": self.variance,
+                "var_smoothing_mode": self.var_smoothing_mode}
 
     def _block_layout(self) -> list[tuple[type[Block], tuple[str, ...], tuple[Any, ...]]]:
         """Which block scores which columns: one block per column, except that every column of
@@ -112,7 +121,7 @@ class NaiveBayes:
             smoothing = self.smoothing
         else:
             smoothing = Lidstone(self.alpha)
-        return BlockSettings(smoothing, self.var_smoothing, self.variance)
+        return BlockSettings(smoothing, self.var_smoothing, self.variance, self.var_smoothing_mode)
 
     def _unfit(self) -> None:
         self.stats_: ModelStats | None = None
@@ -264,6 +273,16 @@ class NaiveBayes:
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
                             f"or m.parameters({column!r}).")
         return block.parameters(column, self._class_index())
+
+    def gaussian_epsilon(self) -> GaussianEpsilon:
+        """The epsilon added to the Gaussian variances: its value, the column that set it
+        (``.column``), eps per column (``.by_column``) and the real class variances it exceeds
+        (``.swamped``, ``.notes``)."""
+        self._check_fitted()
+        block = next((b for b in self._blocks if b.kind == "gaussian"), None)
+        if block is None:
+            raise DataError("This model has no Gaussian features, so no epsilon.")
+        return block.epsilon_report(self.classes_)
 
     def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
         """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column

@@ -11,7 +11,7 @@ Format (version 2)::
 
     {"format": "nbapp.NaiveBayes", "version": 2,
      "settings": {"features": {column: {"kind": ..., options}}, "alpha", "smoothing",
-                  "prior_alpha", "priors", "var_smoothing", "variance"},
+                  "prior_alpha", "priors", "var_smoothing", "variance", "var_smoothing_mode"},
      "target": str, "weight": str | null,
      "classes": [distinct strings or numbers], "class_counts": [numbers >= 0, not all 0],
      "blocks": [{"kind", "columns", "stats": the block's statistics (Stats.to_state)}]}
@@ -44,7 +44,8 @@ MAX_BYTES = 64 * 1024 * 1024
 _MAX_DEPTH = 32                   # the format nests 6 levels; deeper is not a model file
 _SMOOTHINGS = {"Lidstone": Lidstone, "MEstimate": MEstimate, "BetaPrior": BetaPrior}
 _TOP_KEYS = {"format", "version", "settings", "target", "weight", "classes", "class_counts", "blocks"}
-_SETTING_KEYS = {"features", "alpha", "smoothing", "prior_alpha", "priors", "var_smoothing", "variance"}
+_SETTING_KEYS = {"features", "alpha", "smoothing", "prior_alpha", "priors", "var_smoothing", "variance",
+                 "var_smoothing_mode"}
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib")
 
 
@@ -62,6 +63,7 @@ def model_to_json(model: Any) -> str:
             {"classes": list(model.priors), "values": list(model.priors.values())},
             "var_smoothing": model.var_smoothing,
             "variance": model.variance,
+            "var_smoothing_mode": model.var_smoothing_mode,
         },
         "target": model.target_,
         "weight": model.weight_,
@@ -99,6 +101,8 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
         priors=_priors(settings.get("priors")),
         var_smoothing=_get(settings, "var_smoothing", (int, float), "settings"),
         variance=_get(settings, "variance", str, "settings"),
+        var_smoothing_mode=_get(settings, "var_smoothing_mode", str, "settings")
+        if "var_smoothing_mode" in settings else "global",   # files before the option: scikit-learn's
     )
     key = "state" if data["version"] == 1 else "stats"
     stats = _stats(model, data, key)

@@ -16,7 +16,7 @@ from scipy import stats
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError
-from nbapp.errors import shown as shown_value
+from nbapp.ordering import python_scalar
 
 __all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
 
@@ -33,6 +33,18 @@ MAX_TARGET_CLASSES = 50
 TEXT_MIN_WORDS = 3
 # Integers with at most this many distinct values are categories (ratings, years, levels).
 SMALL_INTEGER_LEVELS = 5
+# Whole numbers that run 1..k without gaps, k at most this, are codes (occupation 1-6); runs
+# from 0 are more often counts (Poisson, see _propose_shape).
+CODE_LEVELS = 9
+# Integers with at least this share of distinct values per row identify rows (biopsy's ID:
+# 645 distinct in 699 rows, 92%); a Gaussian on them adds nothing but a huge variance, which
+# also sets the Gaussian epsilon of every other column (nbapp.blocks.gaussian).
+ID_SHARE = 0.9
+ID_MIN_ROWS = 20
+# A column named like an identifier or a code (ID, zip, code, number) with more distinct
+# integers than this is a code, not a measurement.
+CODE_NAME = re.compile(r"(^|[_ ])(id|uuid|key|code|zip|no|nr|num|number)$|^(id|code|zip)([_ ]|$)", re.IGNORECASE)
+MANY_CODES = 50
 MAX_CATEGORIES = 1000
 MANY_CLASSES = 100
 # A count block is several non-negative integer columns that are mostly zero (bag of words).
@@ -51,10 +63,12 @@ def propose_feature_types(df: pd.DataFrame, target: str) -> pd.DataFrame:
     """One row per non-target column, in frame order: ``column``, ``type``, ``reason``.
 
     Rules, in order: all missing / constant / dates -> ignore; two yes/no-like values ->
-    Bernoulli; long multi-word strings -> text; every value distinct (strings, or integer
-    row numbers) -> ignore (ID-like); a column named like a row count -> ignore (use it as
-    the weight); several mostly-zero integer columns -> multinomial; few integer levels or
-    strings -> categorical; other numbers -> Gaussian.
+    Bernoulli; long multi-word strings -> text; whole numbers that identify rows (every value
+    distinct, or 90% of the rows distinct) or codes named like one (zip, code, ...) with many
+    values -> ignore (ID-like); short runs of codes 1..k -> categorical; every string distinct
+    -> ignore; a column named like a row count -> ignore (use it as the weight); several
+    mostly-zero integer columns -> multinomial; few integer levels or strings -> categorical;
+    other numbers -> Gaussian.
     """
     if target not in df.columns:
         raise DataError(f"The target {target!r} is not a column; choose one of {_shown(df.columns)}.")
@@ -73,7 +87,7 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
         return "ignore", "every value missing -> ignore"
     distinct = present.nunique()
     if distinct == 1:
-        return "ignore", f"constant (always {shown_value(present.iloc[0])}) -> ignore"
+        return "ignore", f"constant (always {_shown_value(present.iloc[0])}) -> ignore"
     if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
         return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
     if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
@@ -87,8 +101,9 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
 def _propose_number(present: pd.Series, name: str, distinct: int, count_block: set[str]) -> tuple[str, str]:
     values = present.to_numpy(dtype=float)
     integers = bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
-    if integers and distinct == len(values) and len(values) >= 5 and (_consecutive(values) or ID_NAME.search(name)):
-        return "ignore", "ID-like (every value distinct) -> ignore"
+    code = _propose_integer_code(values, name, distinct) if integers else None
+    if code is not None:
+        return code
     if integers and name.strip().lower() in WEIGHT_NAMES and (values >= 0).all():
         return "ignore", f"named {name!r}, like a row count -> ignore (use it as the row weight)"
     if name in count_block:
@@ -138,6 +153,35 @@ def _modes(values: np.ndarray) -> int:
     return max(count, 1)
 
 
+def _propose_integer_code(values: np.ndarray, name: str, distinct: int) -> tuple[str, str] | None:
+    """Whole numbers that identify rows or encode categories, never measurements.
+
+    Row identifiers (every value distinct and consecutive, or named like an ID; or at least
+    ``ID_SHARE`` of the rows distinct) and codes named like one with many values are ignored;
+    short runs of codes (1..k, k <= ``CODE_LEVELS``) are categorical. None: no rule fits.
+    """
+    n = len(values)
+    if distinct == n and n >= 5 and (_consecutive(values) or ID_NAME.search(name)):
+        return "ignore", "ID-like (every value distinct) -> ignore"
+    if n >= ID_MIN_ROWS and distinct >= ID_SHARE * n:
+        return "ignore", (
+            f"ID-like: {distinct:,} distinct whole numbers in {n:,} rows ({distinct / n:.0%} of the rows) -> "
+            "ignore (as a Gaussian it would learn nothing and its huge variance would blur every other "
+            "Gaussian column; choose Gaussian if it is a real measurement)"
+        )
+    if distinct > MANY_CODES and CODE_NAME.search(name):
+        return "ignore", (
+            f"a code named {name!r} with {distinct:,} distinct values in {n:,} rows -> ignore "
+            "(choose categorical to use it anyway)"
+        )
+    if SMALL_INTEGER_LEVELS < distinct <= CODE_LEVELS and values.min() == 1 and values.max() == distinct:
+        return "categorical", (
+            f"codes 1 to {distinct} ({distinct} values) -> categorical (choose Gaussian if they are "
+            "measurements on a scale, Poisson if they are counts)"
+        )
+    return None
+
+
 def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str, str]:
     counts = present.value_counts(sort=False)      # words counted once per distinct value: fast on big tables
     words = float(np.average(counts.index.to_series().str.count(r"\S+").to_numpy(), weights=counts.to_numpy()))
@@ -147,10 +191,25 @@ def _propose_strings(present: pd.Series, name: str, distinct: int) -> tuple[str,
         return "ignore", "ID-like (every value distinct) -> ignore"
     if distinct > MAX_CATEGORIES or (distinct > MANY_CLASSES and distinct > 0.5 * len(present)):
         return "ignore", (
-            f"{distinct:,} distinct values, nearly one per row -> ignore "
-            "(choose categorical to use it anyway; it will rarely generalise)"
+            f"{distinct:,} distinct values in {len(present):,} rows ({_per_value(len(present), distinct)}) "
+            "-> ignore (choose categorical to use it anyway; it will rarely generalise)"
         )
     return "categorical", f"{distinct} distinct values -> categorical"
+
+
+def _per_value(rows: int, distinct: int) -> str:
+    """How often a value repeats, said honestly: "nearly one per row" only when it is."""
+    per = rows / distinct
+    if per < 2:
+        return "nearly one value per row"
+    return f"about {per:,.0f} rows per value, more than {MAX_CATEGORIES:,} categories" if distinct > MAX_CATEGORIES \
+        else f"about {per:,.0f} rows per value"
+
+
+def _shown_value(value: object) -> str:
+    """A value as the user typed it: 2013, not np.int64(2013); strings quoted."""
+    value = python_scalar(value)
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 def _binary_pair(present: pd.Series) -> bool:
@@ -272,7 +331,7 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     notes.extend(_look_alike_labels(counts, target))
     singletons = counts.index[counts.to_numpy() == 1]
     if len(singletons):
-        shown = ", ".join(shown_value(c) for c in singletons[:5])
+        shown = ", ".join(_shown_value(c) for c in singletons[:5])
         more = f" and {len(singletons) - 5:,} more" if len(singletons) > 5 else ""
         notes.append(
             f"Class(es) {shown}{more} of {target!r} have a single row: their estimates rest on "
@@ -295,7 +354,7 @@ def _look_alike_labels(counts: pd.Series, target: str) -> list[str]:
     notes = []
     for _, group in texts.groupby(keys.to_numpy()):
         if len(group) > 1:
-            shown = ", ".join(shown_value(v) for v in group)
+            shown = ", ".join(_shown_value(v) for v in group)
             notes.append(
                 f"Labels {shown} in {target!r} differ only in case or spaces; they are kept as "
                 "separate classes. Fix the file if they mean the same."

@@ -64,9 +64,10 @@ def _example_ui() -> None:
 
 
 def _upload_ui() -> None:
-    st.file_uploader("Upload a file", type=["csv", "tsv", "txt", "xlsx", "zip"], key="data.uploader",
+    st.file_uploader("Upload a file", type=["csv", "tsv", "txt", "xlsx", "xls", "ods", "zip"], key="data.uploader",
                      on_change=_uploaded)
-    st.caption("Tables: CSV or TSV (delimiter and encoding detected), Excel .xlsx. Text corpora: a CSV "
+    st.caption("Tables: CSV or TSV (delimiter and encoding detected), Excel .xlsx / .xls, OpenDocument .ods "
+               "(choose the sheet once loaded). Text corpora: a CSV "
                "with a text and a label column, a .zip with one folder of .txt files per class, or "
                "`label<TAB>text` lines.")
     ss.setdefault("upload_reader", "table")
@@ -74,6 +75,9 @@ def _upload_ui() -> None:
               options=list(ui.READERS), format_func=ui.READERS.get, horizontal=True, on_set=_reader_changed)
     if ss.get("upload_error"):
         _failed_upload_ui()
+        failed = ss.get("data.uploader")
+        if failed is not None and ss.get("upload_reader", "table") == "table":
+            _sheet_ui(failed.getvalue(), failed.name, None)     # the table may be on another sheet
         st.stop()  # the data of before stays out of view until the user says to keep it
     source = ss["source"]
     kept = ss.get("data_upload")
@@ -82,6 +86,8 @@ def _upload_ui() -> None:
     elif source.reader != "example":
         df = ss["frame"]
         st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
+        if source.reader == "table" and ss.get("data_bytes") is not None:
+            _sheet_ui(ss["data_bytes"], source.name, source.sheet)
     elif kept is not None:
         st.info(f"The built-in example {ui.md(source.name)} is in use; your last upload, {ui.md(kept[1])}, is kept.")
         st.button(f"Use {ui.md(kept[1])} again", key="data.restore_upload", on_click=_restore_upload)
@@ -98,6 +104,16 @@ def _failed_upload_ui() -> None:
                "it is hidden here until you upload another file or choose to keep it.")
     st.button(f"Keep working with {ui.md(source.name)}", key="data.keep_after_error",
               on_click=lambda: ss.update(upload_error=None))
+
+
+def _sheet_ui(data: bytes, name: str, current: str | None) -> None:
+    """A workbook with several sheets: choose the one to read."""
+    from nbapp.io import workbook_sheets
+
+    sheets = workbook_sheets(data, name)
+    if len(sheets) > 1:
+        ui.synced(st.selectbox, "Sheet", key="_data_sheet", value=current if current in sheets else sheets[0],
+                  options=sheets, on_set=lambda sheet: _load(data, name, "table", sheet))
 
 
 def _uploaded() -> None:
@@ -173,9 +189,9 @@ def _reader_changed(reader: str) -> None:
         _load(ss["data_bytes"], source.name, reader)
 
 
-def _load(data: bytes, name: str, reader: str) -> None:
+def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None:
     try:
-        ui.load_upload_into_state(data, name, reader)
+        ui.load_upload_into_state(data, name, reader, sheet)
     except DataError as err:
         ss["upload_error"] = str(err)
         ss["upload_failed_name"] = name
@@ -245,7 +261,7 @@ def _types_ui() -> None:
     st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
     types = ss["types"]
     reasons = ss.get("type_reasons", {})
-    _batch_types_ui([c for c in types if c != ss.get("weight")])
+    _batch_types_ui()
     head = st.columns([3, 2, 5])
     head[0].markdown("**Column**")
     head[1].markdown("**Type**")
@@ -263,27 +279,26 @@ def _types_ui() -> None:
         row[2].text(reasons.get(col, ""))
 
 
-def _batch_types_ui(columns: list) -> None:
-    """Several columns, one type: pick the columns, the type, then apply."""
-    with st.expander("Set one type for several columns"):
-        left, right = st.columns([3, 1])
-        left.multiselect("Columns", columns, format_func=str, key="data.batch_columns")
-        right.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
-        st.button("Set this type", key="data.batch_apply", on_click=_batch_apply)
-
-
-def _batch_apply() -> None:
-    chosen = [c for c in ss.get("data.batch_columns", []) if c in ss["types"]]
-    kind = ss.get("data.batch_type")
-    if chosen and kind in ui.FEATURE_TYPES:
-        ui.set_types({**ss["types"], **{c: kind for c in chosen}})
-        ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in chosen}}
-        ss["data.batch_columns"] = []
-
-
 def _type_changed(col: str, kind: str) -> None:
-    ui.set_types({**ss["types"], col: kind})
-    ss["type_reasons"] = {**ss.get("type_reasons", {}), col: "chosen by you"}
+    _types_changed([col], kind)
+
+
+def _types_changed(columns: list[str], kind: str) -> None:
+    ui.set_types({**ss["types"], **{c: kind for c in columns}})
+    ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in columns}}
+
+
+def _batch_types_ui() -> None:
+    """Several columns, one type: a form, so the model is refitted once."""
+    columns = [c for c in ss["types"] if c != ss.get("weight")]
+    with st.form("data.batch_types", border=False):
+        left, middle, right = st.columns([5, 2, 2], vertical_alignment="bottom")
+        chosen = left.multiselect("Set the type of several columns at once", columns, format_func=str,
+                                  key="data.batch_columns")
+        kind = middle.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
+        if right.form_submit_button("Set", key="data.batch_set") and chosen:
+            _types_changed(chosen, kind)
+            st.rerun()
 
 
 def _model_alone_ui() -> None:

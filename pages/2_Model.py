@@ -28,6 +28,8 @@ PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE
           "custom": "custom per class"}
 VARIANCES = {"mle": f"MLE, 1/n_c{ui.ref('seed 000, Eq. 14')}", "unbiased": "unbiased, 1/(n_c − 1)",
              "pooled": "pooled: one variance per feature, shared by the classes"}
+EPSILON_MODES = {"global": "one ε: var_smoothing × largest column variance (scikit-learn)",
+                 "per_feature": "per feature: ε_a = var_smoothing × variance of that column"}
 MAX_CHECKED_FEATURES = 40   # the naive-assumption check: 780 pairs, about a second on 100,000 rows
 # The plots and checks drawn on every visit look at most this many rows (a seeded sample), so a
 # page of a 1,000,000-row upload opens in about a second; cross-validation buttons use every row.
@@ -111,9 +113,12 @@ def _variance_ui(config: ui.Settings) -> None:
     st.markdown("**Gaussian features**")
     ui.synced(st.radio, "Variance", key="_model_variance", value=config.variance, options=list(VARIANCES),
               format_func=VARIANCES.get, on_set=lambda v: ui.set_settings(variance=v))
-    ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × largest variance)",
+    ui.synced(st.number_input, "var_smoothing (ε = var_smoothing × a column variance, below)",
               key="_model_var_smoothing", value=float(config.var_smoothing), min_value=0.0, format="%.1e",
               step=1e-9, on_set=lambda v: ui.set_settings(var_smoothing=float(v)))
+    ui.synced(st.radio, "Variance floor ε", key="_model_var_smoothing_mode", value=config.var_smoothing_mode,
+              options=list(EPSILON_MODES), format_func=EPSILON_MODES.get,
+              on_set=lambda v: ui.set_settings(var_smoothing_mode=v))
 
 
 def _priors_changed(kind: str) -> None:
@@ -265,6 +270,21 @@ def _gaussian_ui(model: Any, columns: list[str]) -> None:
     st.latex(formulas.gaussian_latex(model, col, cls, ui.settings()))
     if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
         st.latex(formulas.density_latex(model, col, x_star, cls))
+    _epsilon_ui(model)
+
+
+def _epsilon_ui(model: Any) -> None:
+    eps = model.gaussian_epsilon()
+    if eps.column is None:
+        st.caption("ε = 0: every Gaussian column is constant.")
+    elif eps.mode == "global":
+        st.caption(f"ε = {ui.fmt_number(eps.value)} is added to every variance: var_smoothing "
+                   f"({eps.var_smoothing:g}) × the variance of column {ui.md(eps.column)}, the largest.")
+    else:
+        st.caption(f"ε per feature (var_smoothing {eps.var_smoothing:g} × each column's variance); the largest, "
+                   f"{ui.fmt_number(eps.value)}, is {ui.md(eps.column)}'s.")
+    for note in eps.notes:
+        st.warning(ui.md(note))
 
 
 def _poisson_ui(model: Any, columns: list[str]) -> None:

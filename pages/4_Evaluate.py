@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from nbapp import evaluate
+from nbapp import diagnostics, evaluate
 from nbapp.errors import DataError
 from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
@@ -47,19 +47,27 @@ def _options_ui() -> dict[str, Any]:
     return ss["eval_options"]
 
 
+def _model_factory() -> Any:
+    """The zero-argument factory of unfitted models of the current settings (as the evaluation's)."""
+    feats, config = ui.features(), ui.settings()
+    classes = ui.class_list(ui.frame(), ss["target"])
+    return lambda: ui.make_model(feats, config, classes)
+
+
+def _evaluated_data() -> pd.DataFrame:
+    from nbapp.propose import check_target
+
+    return check_target(ui.frame(), ss["target"])[0]
+
+
 def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     """Evaluate the current configuration; kept in session state until something changes."""
-    feats = ui.features()
     key = (ui.fit_key(), tuple(sorted(opts.items())))  # the evaluation refits the settings, never an import
     cached = ss.get("eval_result")
     if cached is not None and cached[0] == key:
         return cached[1]
-    df, target, config = ui.frame(), ss["target"], ui.settings()
-    classes = ui.class_list(df, target)
-
-    def make_model() -> Any:
-        return ui.make_model(feats, config, classes)
-
+    target = ss["target"]
+    make_model = _model_factory()
     bar = st.progress(0.0, text="Evaluating…")
 
     def progress(done: int, total: int, message: str) -> None:
@@ -68,9 +76,7 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     if ss["source"].reader == "path":          # big data: k-fold over the whole file, out of core
         return _run_on_path(key, make_model(), opts, bar)
     try:
-        from nbapp.propose import check_target
-
-        data, _notes = check_target(df, target)
+        data = _evaluated_data()
         if opts["method"] == "kfold":
             result = evaluate.cross_validate(make_model, data, target, k=int(opts["k"]), seed=int(opts["seed"]),
                                              weight=ss.get("weight"), progress=progress)
@@ -84,6 +90,15 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     bar.empty()
     ss["eval_result"] = (key, result)
     return result
+
+
+def _cached(name: str, build: Any) -> Any:
+    """A result derived from the evaluation in use, computed once per evaluation."""
+    key = ss["eval_result"][0]
+    store = ss.setdefault("eval_extras", {})
+    if store.get(name, (None,))[0] != key:
+        store[name] = (key, build())
+    return store[name][1]
 
 
 def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
@@ -115,19 +130,64 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
 
 def _scores_ui(result: evaluate.Evaluation) -> None:
     s = result.scores
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3, c4, c5 = st.columns(5)
     c1.metric("Accuracy", f"{s.accuracy:.3f}")
     c2.metric("Macro F1", f"{s.macro_f1:.3f}")
     c3.metric("Log-loss", ui.fmt_number(s.log_loss))
-    c4.metric("Test cases", f"{s.n:,}")
-    if not np.isfinite(s.log_loss):
-        st.warning(f"{s.zero_probability} test case(s) gave their true class probability 0 (possible with "
-                   "l = 0), so the log-loss is infinite. Smoothing (l > 0) avoids this.")
+    c4.metric("Log-loss, clipped", ui.fmt_number(s.log_loss_clipped))
+    c5.metric("Test cases", f"{s.n:,}")
+    st.caption(f"Log-loss is −mean log P(true class), exact. The clipped one first clips each probability to "
+               f"[ε, 1 − ε] with ε = {evaluate.CLIP_EPS:.3g}, as scikit-learn's log_loss does, so one row "
+               "adds at most 36.04 to the sum.")
     if s.undetermined:
         st.info(f"{s.undetermined} test case(s) were undetermined (every class had probability 0); "
                 "they count as wrong.")
+    in_memory = result.folds is not None        # a local path is evaluated out of core, without its rows
+    if in_memory:
+        _log_loss_rows_ui(result)
+    _confusion_ui(result)
+    _curves_ui(result)
+    if in_memory:
+        _comparison_ui(result)
+        _importance_ui(result)
+    predictions_csv = ui.download_bytes("eval_predictions", ss["eval_result"][0], lambda: safe_csv_bytes(
+        diagnostics.predictions_with_inputs(result, _evaluated_data()) if in_memory else result.predictions))
+    st.download_button("Download the out-of-sample predictions (CSV)", predictions_csv,
+                       file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")
+    st.caption("One row per test case: its row number in the data, every input column (an ID column included), "
+               "the fold, the true and predicted class and the probabilities.")
+
+
+def _log_loss_rows_ui(result: evaluate.Evaluation) -> None:
+    s = result.scores
+    dominated = not np.isfinite(s.log_loss) or s.log_loss > 2 * s.log_loss_clipped + 0.01
+    with st.expander("Rows that dominate the log-loss", expanded=dominated):
+        if not dominated and not st.toggle("Find them (refits the models of their folds)", key="eval.log_loss_find"):
+            return
+        try:
+            report = _cached("log_loss_report", lambda: diagnostics.log_loss_report(
+                result, _model_factory(), _evaluated_data(), top=10))
+        except DataError as err:
+            ui.show_error(err)
+            return
+        for advice in report.advice:
+            st.warning(ui.md(advice))
+        st.dataframe(report.rows, hide_index=True, key="eval.log_loss_rows",
+                     column_config={"share": st.column_config.NumberColumn("share of the loss", format="percent")})
+
+
+def _confusion_ui(result: evaluate.Evaluation) -> None:
+    s = result.scores
     left, right = st.columns(2)
-    left.plotly_chart(charts.confusion_heatmap(s.confusion), key="eval.confusion")
+    with left:
+        normalise = st.toggle("Show shares of each true class", key="eval.confusion_normalise")
+        by_rows = st.toggle("Most frequent classes first", key="eval.confusion_sorted", value=True)
+        confusion = s.confusion
+        if by_rows:
+            order = list(s.per_class["support"].sort_values(ascending=False, kind="stable").index)
+            extra = [c for c in confusion.columns if c not in set(order)]
+            confusion = confusion.reindex(index=order, columns=[*order, *extra])
+        st.plotly_chart(charts.confusion_heatmap(confusion, normalise=normalise), key="eval.confusion")
     with right:
         st.markdown("**Per class**")
         st.dataframe(s.per_class.rename(index=str).style.format(
@@ -137,10 +197,60 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
                                   "accuracy": result.fold_accuracy.to_numpy()})
             st.dataframe(folds, hide_index=True, key="eval.folds")
-    predictions_csv = ui.download_bytes("eval_predictions", ss["eval_result"][0],
-                                        lambda: safe_csv_bytes(result.predictions))
-    st.download_button("Download the out-of-sample predictions (CSV)", predictions_csv,
-                       file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")
+
+
+def _curves_ui(result: evaluate.Evaluation) -> None:
+    st.subheader("ROC and precision-recall")
+    classes = list(result.classes)
+    two = len(classes) == 2
+    left, right = st.columns(2)
+    positive = left.selectbox("Positive class" if two else "Class (one against the rest)", classes,
+                              index=len(classes) - 1 if two else 0, format_func=str, key="eval.curve_class")
+    threshold = right.slider("Threshold: positive when P(class) ≥", 0.0, 1.0, 0.5, 0.01, key="eval.threshold")
+    try:
+        found = _cached(f"curves::{classes.index(positive)}", lambda: diagnostics.curves(result, positive))
+    except DataError as err:
+        st.info(ui.md(err))
+        return
+    point = found.at(threshold)
+    left.plotly_chart(charts.roc_chart(found.roc, point, positive, found.roc_auc), key="eval.roc")
+    right.plotly_chart(charts.pr_chart(found.pr, point, positive, found.average_precision), key="eval.pr")
+    st.dataframe(point.to_frame().T, hide_index=True, key="eval.threshold_table")
+
+
+def _comparison_ui(result: evaluate.Evaluation) -> None:
+    if not st.toggle("Compare with logistic regression (scikit-learn) on the same folds", key="eval.compare"):
+        return
+    from nbapp.sklearn import logistic_regression_scores
+
+    try:
+        with st.spinner("Fitting logistic regression on each fold…"):
+            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), ui.features()))
+    except DataError as err:
+        ui.show_error(err)
+        return
+    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (one-hot / standardised)": lr}
+    st.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
+                                      "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
+                 key="eval.comparison")
+
+
+def _importance_ui(result: evaluate.Evaluation) -> None:
+    if not st.toggle("Per-feature importance (cross-validates once without each feature)", key="eval.importance"):
+        return
+    opts = ss["eval_options"]
+    try:
+        with st.spinner("Cross-validating without each feature…"):
+            table = _cached("importance", lambda: diagnostics.feature_importance(
+                ui.current_model(), _evaluated_data(), k=int(opts["k"]) if opts["method"] == "kfold" else 5,
+                seed=int(opts["seed"]), weight=ss.get("weight")))
+    except DataError as err:
+        ui.show_error(err)
+        return
+    st.dataframe(table, key="eval.importance_table")
+    st.caption("mean_abs_log_odds: how far the feature moves the log-odds between the predicted class and the "
+               "runner-up, averaged over the rows. log_loss_increase: cross-validated log-loss without the "
+               "feature minus with it (positive: the feature helps).")
 
 
 def _batch_ui(model: Any) -> None:
@@ -150,7 +260,7 @@ def _batch_ui(model: Any) -> None:
                + (f" and {len(names) - 20:,} more" if len(names) > 20 else "")
                + "; the target column may be absent). Each row gets the predicted class and one probability "
                "column per class.")
-    upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx"], key="eval.batch")
+    upload = st.file_uploader("File to predict", type=["csv", "tsv", "txt", "xlsx", "xls", "ods"], key="eval.batch")
     if upload is None:
         return
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -24,3 +25,16 @@ def tennis() -> pd.DataFrame:
 @pytest.fixture
 def gender() -> pd.DataFrame:
     return pd.read_csv(SAMPLES / "gender.csv")
+
+
+def biopsy_like(rows: int = 699, seed: int = 0) -> pd.DataFrame:
+    """Like MASS's biopsy: a patient ID (645 distinct integers in 699 rows, some repeated),
+    nine 1-10 scores and a benign / malignant class."""
+    rng = np.random.default_rng(seed)
+    patients = rng.choice(np.arange(60_000, 13_500_000), size=645, replace=False)
+    ids = rng.permutation(np.concatenate([patients, rng.choice(patients, size=rows - 645)]))
+    y = rng.choice(["benign", "malignant"], size=rows, p=[0.655, 0.345])
+    base = np.where(y == "malignant", 7.0, 2.0)
+    scores = {f"V{j}": np.clip(np.round(base + rng.normal(0, 2.0, rows)), 1, 10).astype(np.int64)
+              for j in range(1, 10)}
+    return pd.DataFrame({"ID": ids, **scores, "class": y})

@@ -332,9 +332,9 @@ def test_a_failed_upload_hides_the_old_data_and_says_which_data_is_in_use():
 
 def test_several_columns_get_one_type_at_once():
     at = upload(start(), "weather.csv", WEATHER)
-    at.multiselect(key="data.batch_columns").set_value(["temp", "humidity"]).run()
-    at.selectbox(key="data.batch_type").set_value("categorical").run()
-    at.button(key="data.batch_apply").click().run()
+    at.multiselect(key="data.batch_columns").set_value(["temp", "humidity"])
+    at.selectbox(key="data.batch_type").set_value("categorical")
+    at.button(key="data.batch_set").click().run()
     assert not at.exception
     types = at.session_state["types"]
     assert types["temp"] == types["humidity"] == "categorical"
@@ -464,3 +464,32 @@ def test_an_imported_model_brings_its_bernoulli_positives_and_m_estimate_form():
     assert (config.smoothing, config.m, config.p, config.m_normalised) == ("m", 2.0, 0.3, True)
     fresh = reload(at)
     assert fresh.session_state["settings"] == config
+
+
+def test_a_reload_restores_the_chosen_sheet_of_a_workbook():
+    import io
+
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer) as writer:
+        pd.DataFrame({"note": ["a", "b"]}).to_excel(writer, sheet_name="About", index=False)
+        pd.read_csv(io.BytesIO(WEATHER)).to_excel(writer, sheet_name="Days", index=False)
+    at = upload(start(), "book.xlsx", buffer.getvalue(),
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    at.selectbox(key="_data_sheet").set_value("Days").run()
+    assert at.session_state["source"].sheet == "Days"
+    fresh = reload(at)
+    assert fresh.session_state["source"].sheet == "Days"
+    assert fresh.session_state["frame"].equals(at.session_state["frame"])
+
+
+def test_an_imported_model_brings_its_gaussian_epsilon_mode():
+    import nbapp
+    from nbapp.examples import example, load_example
+
+    ex = example("gender")
+    model = nbapp.NaiveBayes(features=ex.features, var_smoothing_mode="per_feature").fit(
+        load_example("gender"), target=ex.target)
+    at = start()
+    at.selectbox(key="_data_example").set_value("gender").run()
+    import_json(at, "eps.json", model)
+    assert at.session_state["settings"].var_smoothing_mode == "per_feature"

@@ -13,12 +13,12 @@ PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Exa
           'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
           'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
-          'conditional_mutual_information']
+          'conditional_mutual_information', 'workbook_sheets']
 MODEL_METHODS = ["fit", "partial_fit", "summarize", "fit_stats", "merge", "cpt", "counts", "parameters", "gaussian",
                  "gaussian_density", "typical_value", "top_words", "smoothing_of", "missing_columns", "block_of",
                  "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",
                  "joint_log_likelihood", "linear_form", "sample", "params", "prior_fractions", "with_priors",
-                 "with_smoothing", "to_json", "from_json"]
+                 "with_smoothing", "to_json", "from_json", "gaussian_epsilon"]
 
 
 def test_the_public_names_are_exactly_these():
@@ -35,8 +35,8 @@ def test_the_model_keeps_its_public_methods():
 
 
 def test_the_library_imports_no_streamlit_and_no_engine():
-    code = ("import sys, nbapp, nbapp.io, nbapp.text, nbapp.lessons, nbapp.blocks, nbapp.scale; "
-            "print(sorted(m for m in ('streamlit', 'duckdb', 'pyspark', 'dask') if m in sys.modules))")
+    code = ("import sys, nbapp, nbapp.io, nbapp.text, nbapp.lessons, nbapp.blocks, nbapp.scale, nbapp.diagnostics; "
+            "print(sorted(m for m in ('streamlit', 'duckdb', 'pyspark', 'dask', 'sklearn') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.returncode == 0, out.stderr

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECK = """
 import importlib.util, sys
 import pandas as pd
-import nbapp, nbapp.blocks, nbapp.io, nbapp.text, nbapp.lessons
+import nbapp, nbapp.blocks, nbapp.io, nbapp.text, nbapp.lessons, nbapp.diagnostics
 assert importlib.util.find_spec("streamlit") is None, "the library must not need the app"
 df = pd.DataFrame({"x": ["a", "b", "a", "b"], "n": [1.0, 2.0, 1.5, 3.0], "y": ["p", "q", "p", "q"]})
 m = nbapp.NaiveBayes({"x": "categorical", "n": "gaussian"}).fit(df, "y")

@@ -480,7 +480,10 @@ def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
     assert at.session_state["download_cache"]["model_json"][1] is built
     open_page(at, "Evaluate")
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
-    assert data == safe_csv_bytes(at.session_state["eval_result"][1].predictions)
+    from nbapp.diagnostics import predictions_with_inputs
+
+    assert data == safe_csv_bytes(predictions_with_inputs(at.session_state["eval_result"][1],
+                                                          at.session_state["frame"]))
 
 
 def test_file_stem_keeps_letters_and_digits_only():

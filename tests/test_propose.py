@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import biopsy_like
 from nbapp.errors import DataError
 from nbapp.io import load_table
 from nbapp.propose import check_target, propose_feature_types, propose_target
@@ -136,6 +137,49 @@ def test_single_row_classes_and_many_classes_are_warned():
 def test_unknown_target_column_is_refused_naming_the_columns():
     with pytest.raises(DataError, match=r"'z' is not a column; choose one of 'a'"):
         check_target(pd.DataFrame({"a": [1]}), "z")
+
+
+def test_a_nearly_unique_integer_id_is_ignored_with_its_numbers():
+    frame = biopsy_like()
+    distinct = frame["ID"].nunique()
+    assert 600 < distinct < 699        # repeated IDs: "every value distinct" does not hold
+    kind, reason = proposal(frame, "class")["ID"]
+    assert kind == "ignore"
+    assert f"{distinct:,} distinct whole numbers in 699 rows" in reason
+    assert proposal(frame, "class")["V1"][0] == "gaussian"     # 1-10 scores stay measurements
+
+
+def test_a_row_number_is_ignored_even_without_an_id_name():
+    frame = pd.DataFrame({"n_obs": np.arange(100) * 3 + 7, "y": ["a", "b"] * 50})
+    assert proposal(frame, "y")["n_obs"][0] == "ignore"
+
+
+def test_a_code_with_hundreds_of_values_named_like_a_code_is_ignored():
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"zip_code": rng.integers(1000, 1400, size=5000), "y": ["a", "b"] * 2500})
+    kind, reason = proposal(frame, "y")["zip_code"]
+    assert kind == "ignore" and "a code named 'zip_code'" in reason and "5,000 rows" in reason
+
+
+def test_numeric_codes_one_to_six_are_categorical():
+    frame = pd.DataFrame({"occupation": [1, 2, 3, 4, 5, 6] * 10, "y": ["a", "b", "c"] * 20})
+    kind, reason = proposal(frame, "y")["occupation"]
+    assert kind == "categorical" and reason.startswith("codes 1 to 6 (6 values)")
+
+
+def test_a_constant_number_is_printed_as_a_number():
+    frame = pd.DataFrame({"year": np.full(10, 2013, dtype=np.int64), "y": ["a", "b"] * 5})
+    assert proposal(frame, "y")["year"] == ("ignore", "constant (always 2013) -> ignore")
+
+
+def test_many_categories_with_many_rows_each_are_not_called_one_per_row():
+    rng = np.random.default_rng(2)
+    tails = np.array([f"N{i:04d}" for i in range(1_200)])
+    frame = pd.DataFrame({"tailnum": rng.choice(tails, size=60_000), "y": ["a", "b"] * 30_000})
+    kind, reason = proposal(frame, "y")["tailnum"]
+    assert kind == "ignore"
+    assert "one per row" not in reason
+    assert "1,200 distinct values in 60,000 rows (about 50 rows per value, more than 1,000 categories)" in reason
 
 
 # -- shapes of numeric columns (issue 12) ---------------------------------------------------------

@@ -12,7 +12,7 @@ from nbapp.densities import GaussianFitPlot
 from ui.text import plot_text
 
 __all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "top_words_bars", "waterfall",
-           "confusion_heatmap", "fit_comparison", "cmi_heatmap"]
+           "confusion_heatmap", "fit_comparison", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -154,14 +154,56 @@ def waterfall(contrib: pd.Series, *, title: str, total: float | None,
     return fig
 
 
-def confusion_heatmap(confusion: pd.DataFrame) -> go.Figure:
-    """Counts of true (rows) against predicted (columns) classes."""
-    z = confusion.to_numpy(dtype=float)
+# Cells keep their number written in them up to this many classes; beyond, the hover shows it.
+_CONFUSION_TEXT_CLASSES = 20
+
+
+def confusion_heatmap(confusion: pd.DataFrame, *, normalise: bool = False) -> go.Figure:
+    """Counts of true (rows) against predicted (columns) classes, in the order given; with
+    ``normalise``, each true class's row as shares of its rows (the recall on the diagonal).
+    Every class keeps its label up to 50 classes: the figure grows with the classes."""
+    counts = confusion.to_numpy(dtype=float)
+    total = counts.sum(axis=1, keepdims=True)
+    z = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0) if normalise else counts
+    k = max(len(confusion.index), len(confusion.columns))
+    text = [[f"{v:.0%}" if normalise else f"{v:,.0f}" for v in row] for row in z]
+    x = [plot_text(c) for c in confusion.columns]
+    y = [plot_text(c) for c in confusion.index]
     fig = go.Figure(go.Heatmap(
-        z=z, x=[plot_text(c) for c in confusion.columns], y=[plot_text(c) for c in confusion.index],
-        colorscale="Blues", text=confusion.to_numpy(), texttemplate="%{text}", showscale=False,
+        z=z, x=x, y=y, colorscale="Blues", text=text, showscale=False,
+        texttemplate="%{text}" if k <= _CONFUSION_TEXT_CLASSES else None,
+        hovertemplate="true %{y}<br>predicted %{x}<br>%{text}<extra></extra>",
     ))
-    fig.update_layout(title="Confusion matrix", xaxis_title="predicted", yaxis_title="true",
-                      yaxis=dict(autorange="reversed"), **layout())
+    tick = dict(type="category", tickmode="array", tickfont=dict(size=12 if k <= 20 else 9))
+    fig.update_layout(title="Confusion matrix" + (" (share of each true class)" if normalise else ""),
+                      xaxis=dict(title="predicted", tickvals=x, tickangle=-45 if k > 8 else 0, **tick),
+                      yaxis=dict(title="true", autorange="reversed", tickvals=y, **tick),
+                      **layout(max(320, 60 + 18 * k)))
+    return fig
+
+
+def roc_chart(roc: pd.DataFrame, point: pd.Series, positive: Any, auc: float) -> go.Figure:
+    """The ROC curve of one class against the rest, with the slider's threshold marked."""
+    fig = go.Figure([
+        go.Scatter(x=roc["fpr"], y=roc["tpr"], mode="lines", name=f"ROC (AUC {auc:.3f})"),
+        go.Scatter(x=[0, 1], y=[0, 1], mode="lines", line=dict(dash="dot", color="#999"), name="chance"),
+        go.Scatter(x=[point["false positive rate"]], y=[point["recall"]], mode="markers",
+                   marker=dict(size=11, color="#d62728"), name="threshold"),
+    ])
+    fig.update_layout(title=f"ROC: {plot_text(positive)} against the rest", xaxis_title="false positive rate",
+                      yaxis_title="true positive rate (recall)", **layout(360))
+    return fig
+
+
+def pr_chart(pr: pd.DataFrame, point: pd.Series, positive: Any, average_precision: float) -> go.Figure:
+    """The precision-recall curve of one class against the rest, with the threshold marked."""
+    fig = go.Figure([
+        go.Scatter(x=pr["recall"], y=pr["precision"], mode="lines", line_shape="hv",
+                   name=f"precision-recall (AP {average_precision:.3f})"),
+        go.Scatter(x=[point["recall"]], y=[point["precision"]], mode="markers",
+                   marker=dict(size=11, color="#d62728"), name="threshold"),
+    ])
+    fig.update_layout(title=f"Precision-recall: {plot_text(positive)}", xaxis_title="recall",
+                      yaxis_title="precision", yaxis_range=[0, 1.05], **layout(360))
     return fig
 

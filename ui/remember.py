@@ -4,7 +4,8 @@ page's address (``st.query_params``), and uploaded files in a bounded store on t
 The address holds names and numbers only:
 
     example=<key>                         a built-in example, or
-    data=<sha256>&name=<file>&reader=...  an upload, kept in :class:`FileStore` under its sha256, or
+    data=<sha256>&name=<file>&reader=...  an upload, kept in :class:`FileStore` under its sha256
+                                          (with &sheet=<name>: that sheet of a workbook), or
     model=<sha256>&name=<file>            a model file opened alone (no data)
     target=<column>                       the target column
     model=<sha256>&model_name=<file>      an imported model next to the data (beside data= or example=)
@@ -47,7 +48,7 @@ MAX_WORK_CHARS = 200_000
 #: Decompressed size cap of ``work=``, so a small value cannot expand into a huge one.
 MAX_WORK_BYTES = 2_000_000
 _SHA = re.compile(r"[0-9a-f]{64}")
-_KEYS = ("example", "data", "name", "reader", "model", "model_name", "target", "work")
+_KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "target", "work")
 
 
 class FileStore:
@@ -184,6 +185,8 @@ def work_params() -> tuple[dict[str, str], str | None]:
         if not store.keep(source.sha256, data):
             return {}, "the file is too big to keep on the server"
         params.update(data=source.sha256, name=source.name, reader=source.reader)
+        if getattr(source, "sheet", None) is not None:
+            params["sheet"] = str(source.sheet)
     imported = ss.get("imported")
     if source.reader != "model":
         params["target"] = str(ss["target"])
@@ -230,7 +233,8 @@ def restore_work() -> None:
                 raise DataError(f"the file {name!r} of this link is no longer kept on the server (it is kept "
                                 "for a while after its upload); upload it again")
             reader = query.get("reader") if query.get("reader") in state.READERS else "table"
-            state.load_upload_into_state(data, name, reader)
+            sheet = query.get("sheet") if reader == "table" else None
+            state.load_upload_into_state(data, name, reader, *([sheet] if sheet else []))
             ss["data_mode"] = "Upload a file"
             ss["upload_reader"] = reader
         elif query.get("model") and not query.get("example"):

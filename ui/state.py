@@ -93,13 +93,15 @@ READERS = {"table": "Table (CSV, TSV, Excel)", "corpus": "Text corpus (label + t
 
 @dataclass(frozen=True)
 class Source:
-    """Where the current data came from; ``sha256`` is of the file's bytes."""
+    """Where the current data came from; ``sha256`` is of the file's bytes (and of the sheet
+    read, for a workbook sheet chosen by the user: two sheets are two datasets)."""
 
     name: str
     sha256: str
     reader: str  # "example", "table", "corpus" or "path" (a local file, folder or glob fitted out of core)
     example: str | None = None
     path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
+    sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,7 @@ class Settings:
     prior_alpha: float = 0.0  # Dirichlet pseudo-count on the class prior
     variance: str = "mle"  # "mle" or "unbiased"
     var_smoothing: float = 1e-9
+    var_smoothing_mode: str = "global"  # "global" (scikit-learn) or "per_feature" Gaussian epsilon
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
     positives: tuple[tuple[str, Any], ...] = ()  # Bernoulli column -> the value that counts as 1
 
@@ -181,15 +184,15 @@ def _example_sha(key: str) -> str:
 
 
 @st.cache_data(show_spinner="Reading the file…", max_entries=8)
-def _parse(digest: str, name: str, reader: str, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """Parse uploaded bytes; keyed by their sha256 (``_data`` is not hashed)."""
-    return _read(name, reader, _data)
+def _parse(digest: str, name: str, reader: str, sheet: str | None, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Parse uploaded bytes; keyed by their sha256 and the sheet (``_data`` is not hashed)."""
+    return _read(name, reader, _data, sheet)
 
 
-def _read(name: str, reader: str, data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
+def _read(name: str, reader: str, data: bytes, sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
     from nbapp.io import load_corpus, load_table
 
-    table = load_corpus(data, name) if reader == "corpus" else load_table(data, name)
+    table = load_corpus(data, name) if reader == "corpus" else load_table(data, name, sheet=sheet)
     return table.frame, tuple(table.notes)
 
 
@@ -199,11 +202,13 @@ def _read(name: str, reader: str, data: bytes) -> tuple[pd.DataFrame, tuple[str,
 CACHE_MAX_BYTES = 20 << 20
 
 
-def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """The uploaded file as a DataFrame and the loader's notes (cached by content when small)."""
+def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
+                 sheet: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The uploaded file (the chosen sheet of a workbook) as a DataFrame and the loader's notes
+    (cached by content when small)."""
     if len(data) > CACHE_MAX_BYTES:
-        return _read(name, reader, data)
-    return _parse(digest or sha256(data), name, reader, _data=data)
+        return _read(name, reader, data, sheet)
+    return _parse(digest or sha256(data), name, reader, sheet, _data=data)
 
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32)
@@ -258,16 +263,19 @@ def load_example_into_state(key: str) -> None:
     _reset_text_state()
 
 
-def load_upload_into_state(data: bytes, name: str, reader: str) -> None:
-    """Parse an upload and make it the current dataset; raises DataError on bad input."""
+def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | None = None) -> None:
+    """Parse an upload (a workbook's ``sheet``) and make it the current dataset; raises DataError
+    on bad input."""
     from nbapp.propose import propose_target
 
     digest = sha256(data)
-    df, notes = parse_upload(data, name, reader, digest)
+    df, notes = parse_upload(data, name, reader, digest, sheet)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     ss = st.session_state
-    ss["source"] = Source(name=name, sha256=digest, reader=reader)
+    if sheet is not None:            # two sheets of one file are two datasets (fit cache keys)
+        digest = sha256(data + b"\0sheet\0" + sheet.encode("utf-8"))
+    ss["source"] = Source(name=name, sha256=digest, reader=reader, sheet=sheet)
     ss["data_bytes"] = data
     ss["data_upload"] = (data, name, reader)
     ss["frame"] = df
@@ -505,6 +513,7 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),
         "variance": config.variance,
+        "var_smoothing_mode": config.var_smoothing_mode,
     }
     smooth = smoothing(config)
     if smooth is not None:
@@ -648,7 +657,8 @@ def settings_of_model(model: Any) -> tuple[dict[str, str], Settings]:
     params = model.params()
     smooth = params["smoothing"]
     fields: dict[str, Any] = {"alpha": float(params["alpha"]), "prior_alpha": float(params["prior_alpha"]),
-                              "var_smoothing": float(params["var_smoothing"]), "variance": params["variance"]}
+                              "var_smoothing": float(params["var_smoothing"]), "variance": params["variance"],
+                              "var_smoothing_mode": params.get("var_smoothing_mode", "global")}
     if isinstance(smooth, nbapp.MEstimate):
         fields.update(smoothing="m", m=float(smooth.m), p=None if smooth.p is None else float(smooth.p),
                       m_normalised=bool(smooth.normalised))

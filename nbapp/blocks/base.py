@@ -81,6 +81,7 @@ class BlockSettings:
     smoothing: Any          # Lidstone, MEstimate or BetaPrior (discrete blocks), None otherwise
     var_smoothing: float    # Gaussian epsilon factor
     variance: str           # the model's default Gaussian variance option
+    var_smoothing_mode: str = "global"   # "global" (scikit-learn) or "per_feature" Gaussian epsilon
 
 
 class Block(ABC):

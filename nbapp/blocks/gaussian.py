@@ -8,11 +8,16 @@ LeVeque's pairwise formula (:mod:`nbapp.moments`). Parameters are derived:
     var_ca   = M2 / n_ca + eps   (MLE, 1/n_c)                 [seed 000, Eq. 14]
                M2 / (n_ca - 1) + eps   ("unbiased")
                sum_c M2 / sum_c n_ca + eps   ("pooled": shared by the classes; linear NB, Eq. 20)
-    eps      = var_smoothing * max_a Var(x_a)                 (scikit-learn's GaussianNB)
+    eps      = var_smoothing * max_a Var(x_a)                 (scikit-learn's GaussianNB; "global")
+    eps_a    = var_smoothing * Var(x_a)                       (``var_smoothing_mode="per_feature"``)
 
 Var(x_a) is the variance of the whole training column, merged from the per-class moments,
 so eps is the same after any split of the rows (GaussianNB.partial_fit recomputes it per
-batch and drifts).
+batch and drifts). The global eps is set by one column: an ID or a sum of money with a huge
+variance makes it larger than the real variances of the other columns and blurs them
+(biopsy's ID: eps = 380 against variances near 1-10). :meth:`GaussianBlock.epsilon_report`
+names that column and every class variance it exceeds; the per-feature mode scales each
+column's eps by its own variance, so one column no longer sets the others' floor.
 
 Zero variance: if every Gaussian column is constant, eps = 0 and a class whose values are
 all equal would be a point mass. nbapp then gives that class the smallest variance that
@@ -40,7 +45,7 @@ from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 
-__all__ = ["Gaussian", "MomentStats", "GaussianBlock", "class_moments"]
+__all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "VAR_SMOOTHING_MODES"]
 
 # Relative floor for a zero variance: float64's machine epsilon. Below it, (x - mu)^2 / var
 # for the nearest representable x would overflow the useful range of the density.
@@ -51,6 +56,27 @@ _KIND = "Gaussian"
 _BLOCK_ROWS = 16_384
 VARIANCES = ("mle", "unbiased", "pooled")
 VarianceKind = Literal["mle", "unbiased", "pooled"]
+VAR_SMOOTHING_MODES = ("global", "per_feature")
+
+
+@dataclass(frozen=True)
+class GaussianEpsilon:
+    """The epsilon added to every Gaussian variance, where it comes from, and what it swamps.
+
+    ``value``: the largest epsilon (the one epsilon of the "global" mode); ``column``: the
+    column whose variance set it; ``by_column``: eps_a per Gaussian column; ``swamped``:
+    one row per (column, class) whose raw variance is positive but below its epsilon, with
+    columns ``column``, ``class``, ``variance``, ``epsilon``; ``notes``: those findings in
+    sentences (empty when epsilon is harmless).
+    """
+
+    value: float
+    column: str | None
+    mode: str
+    var_smoothing: float
+    by_column: pd.Series
+    swamped: pd.DataFrame
+    notes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -168,12 +194,42 @@ class GaussianBlock(Block):
 
     # -- parameters ------------------------------------------------------------------------
     @derived
-    def epsilon(self) -> float:
-        """var_smoothing times the largest variance of any Gaussian column (as GaussianNB)."""
+    def column_variance(self) -> np.ndarray:
+        """Var(x_a) of each whole training column (1/n), merged from the class moments."""
         n, _, m2 = pooled_moments(self.n, self.mean, self.m2)
         with np.errstate(invalid="ignore", divide="ignore"):
-            column_var = np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
-        return self.settings.var_smoothing * float(column_var.max(initial=0.0))
+            return np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
+
+    @derived
+    def epsilons(self) -> np.ndarray:
+        """eps_a per column: var_smoothing * max_a Var(x_a) for all ("global", as GaussianNB),
+        or var_smoothing * Var(x_a) ("per_feature")."""
+        column_var = self.column_variance()
+        if self.settings.var_smoothing_mode == "per_feature":
+            return self.settings.var_smoothing * column_var
+        return np.full(len(self.columns), self.settings.var_smoothing * float(column_var.max(initial=0.0)))
+
+    def epsilon(self) -> float:
+        """The largest epsilon; in the "global" mode the one epsilon of every column."""
+        return float(self.epsilons().max(initial=0.0))
+
+    def epsilon_report(self, classes: list[Any]) -> GaussianEpsilon:
+        """Which column sets epsilon, its value, and the real class variances it exceeds."""
+        eps = self.epsilons()
+        column_var = self.column_variance()
+        setter = self.columns[int(np.argmax(column_var))] if len(self.columns) and column_var.max() > 0 else None
+        raw = self.raw_variance()
+        under = (raw > 0) & (raw < eps[None, :]) & self.defined()
+        cls, col = np.nonzero(under)
+        swamped = pd.DataFrame({"column": [self.columns[a] for a in col],
+                                "class": pd.Series([classes[c] for c in cls], dtype=object),
+                                "variance": raw[cls, col], "epsilon": eps[col]})
+        mode = self.settings.var_smoothing_mode
+        notes = _swamp_notes(swamped, setter, float(eps.max(initial=0.0)), mode)
+        return GaussianEpsilon(value=float(eps.max(initial=0.0)), column=setter, mode=mode,
+                               var_smoothing=self.settings.var_smoothing,
+                               by_column=pd.Series(eps, index=pd.Index(self.columns, dtype=object), name="epsilon"),
+                               swamped=swamped, notes=notes)
 
     def raw_variance(self) -> np.ndarray:
         """Variance per class and column before epsilon, by each column's variance option."""
@@ -192,7 +248,7 @@ class GaussianBlock(Block):
     @derived
     def variance(self) -> np.ndarray:
         """var_ca = raw variance + eps, floored where it would be 0 (a point mass)."""
-        var = self.raw_variance() + self.epsilon()
+        var = self.raw_variance() + self.epsilons()[None, :]
         floor = _POINT_MASS_FLOOR * np.maximum(1.0, self.mean**2)
         return np.where(var > 0, var, floor)
 
@@ -297,7 +353,7 @@ class GaussianBlock(Block):
         a = self.columns.index(column)
         var = self.variance()[:, a]
         raw = self.raw_variance()[:, a]
-        eps = self.epsilon()
+        eps = float(self.epsilons()[a])
         notes = []
         for c in range(len(classes)):
             if self.n[c, a] == 0:
@@ -332,6 +388,21 @@ class GaussianBlock(Block):
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
         std = np.sqrt(self.variance())
         return {col: rng.normal(self.mean[y, a], std[y, a]) for a, col in enumerate(self.columns)}
+
+
+def _swamp_notes(swamped: pd.DataFrame, setter: str | None, eps: float, mode: str) -> tuple[str, ...]:
+    """Sentences for the Model page: epsilon is larger than real variances it is added to."""
+    if swamped.empty:
+        return ()
+    first = swamped.iloc[int(np.argmin(swamped["variance"].to_numpy() / swamped["epsilon"].to_numpy()))]
+    others = f" and {len(swamped) - 1:,} other class variance(s)" if len(swamped) > 1 else ""
+    if mode == "per_feature":
+        return (f"epsilon of {first['column']!r} ({first['epsilon']:.3g}) exceeds the variance of that column in "
+                f"class {first['class']!r} ({first['variance']:.3g}){others}: lower var_smoothing.",)
+    return (f"epsilon = {eps:.3g}, set by column {setter!r} (var_smoothing times its variance), is larger than "
+            f"the variance of {first['column']!r} in class {first['class']!r} ({first['variance']:.3g}){others}: "
+            f"it blurs those classes' differences. Ignore {setter!r} if it is an identifier, or use a per-feature "
+            "epsilon (var_smoothing_mode=\"per_feature\"), or lower var_smoothing.",)
 
 
 def _matrix(frame: pd.DataFrame, columns: Sequence[str], n_rows: int) -> np.ndarray:

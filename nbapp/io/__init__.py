@@ -9,6 +9,7 @@ spreadsheet opens without running formulas.
 
 from nbapp.errors import InternalError
 from nbapp.io.export import neutralise, predictions_frame, safe_csv_bytes
-from nbapp.io.loading import Table, load_corpus, load_table
+from nbapp.io.loading import Table, load_corpus, load_table, workbook_sheets
 
-__all__ = ["InternalError", "Table", "load_corpus", "load_table", "neutralise", "predictions_frame", "safe_csv_bytes"]
+__all__ = ["InternalError", "Table", "load_corpus", "load_table", "neutralise", "predictions_frame", "safe_csv_bytes",
+           "workbook_sheets"]

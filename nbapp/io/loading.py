@@ -41,13 +41,17 @@ from nbapp.io.common import Table, _ZIP_MAGIC
 from nbapp.io.corpus import _load_corpus
 from nbapp.io.delimited import _read_delimited
 from nbapp.io.sniffing import _refuse_empty, _refuse_known_binary
-from nbapp.io.workbook import _read_workbook
+from nbapp.io.workbook import OLE_MAGIC, _read_workbook, workbook_sheets
 
-__all__ = ["Table", "load_table", "load_corpus"]
+__all__ = ["Table", "load_table", "load_corpus", "workbook_sheets"]
 
 
-def load_table(data: bytes, filename: str, *, max_rows: int | None = None) -> Table:
-    """Read a CSV / TSV / semicolon / pipe file or an Excel .xlsx workbook into a Table.
+def load_table(data: bytes, filename: str, *, max_rows: int | None = None, sheet: str | int | None = None) -> Table:
+    """Read a CSV / TSV / semicolon / pipe file or a workbook (Excel .xlsx, old Excel .xls,
+    OpenDocument .ods) into a Table.
+
+    ``sheet``: which sheet of a workbook to read, by name or 0-based position (the first by
+    default; :func:`workbook_sheets` lists them); ignored for other files.
 
     Every cell is read as text first; a column becomes numeric only when each value is a
     number (after NA tokens such as "N/A", "?" or "-" are read as missing, which is noted
@@ -61,7 +65,7 @@ def load_table(data: bytes, filename: str, *, max_rows: int | None = None) -> Ta
                 f"not {max_rows!r}."
             )
         max_rows = int(max_rows)
-    return _guarded(filename, lambda: _load_table(bytes(data), str(filename), max_rows))
+    return _guarded(filename, lambda: _load_table(bytes(data), str(filename), max_rows, sheet))
 
 
 def load_corpus(
@@ -102,9 +106,9 @@ def _guarded(filename: str, read: Callable[[], Table]) -> Table:
         raise report_internal_error(exc) from exc
 
 
-def _load_table(data: bytes, filename: str, max_rows: int | None) -> Table:
+def _load_table(data: bytes, filename: str, max_rows: int | None, sheet: str | int | None = None) -> Table:
     _refuse_empty(data, filename)
-    if data.startswith(_ZIP_MAGIC):
-        return _read_workbook(data, filename, max_rows)
+    if data.startswith((*_ZIP_MAGIC, OLE_MAGIC)):
+        return _read_workbook(data, filename, max_rows, sheet)
     _refuse_known_binary(data, filename)
     return _read_delimited(data, filename, max_rows)

@@ -1,10 +1,19 @@
-"""Excel workbooks (.xlsx): the archive checks, the sheet, the header row."""
+"""Workbooks: Excel .xlsx (openpyxl), old Excel .xls (xlrd) and OpenDocument .ods (odfpy):
+the archive checks, the sheet, the header row.
+
+Any sheet can be read (``sheet``: a name or a 0-based position; the first by default);
+:func:`workbook_sheets` lists them so the app can offer a choice. .xls and .ods need the
+optional readers ``xlrd`` and ``odfpy`` (in nbapp's dependencies); without them the file
+is refused with the fix.
+"""
 
 from __future__ import annotations
 
 import io
 import itertools
+import warnings
 import zipfile
+import zlib
 from typing import Any
 
 import numpy as np
@@ -12,38 +21,117 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io.common import Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
+
+__all__ = ["workbook_sheets", "OLE_MAGIC"]
+
+#: The first bytes of an OLE2 compound file: an old Excel .xls (or another old Office file).
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+# What each reader needs, and the sentence that says how to get it.
+_ENGINES = {"xls": ("xlrd", "old Excel .xls"), "ods": ("odf", "OpenDocument .ods")}
+_PACKAGES = {"xlrd": "xlrd", "odf": "odfpy"}
 from nbapp.io.sniffing import _check_archive
 from nbapp.io.tidy import _tidy
 
 
-def _read_workbook(data: bytes, filename: str, max_rows: int | None) -> Table:
+def _read_workbook(data: bytes, filename: str, max_rows: int | None, sheet: str | int | None = None) -> Table:
+    """An .xlsx or .ods (both ZIP archives) or an .xls (``OLE_MAGIC``) workbook as a Table."""
+    kind = _workbook_kind(data, filename)
+    notes = []
+    expected = {"xlsx": (".xlsx", ".xlsm"), "ods": (".ods",), "xls": (".xls",)}[kind]
+    what = {"xlsx": "an Excel workbook", "ods": "an OpenDocument spreadsheet", "xls": "an old Excel .xls workbook"}[kind]
+    if not filename.lower().endswith(expected):
+        notes.append(f"The file {filename!r} is {what} despite its name; read it as such.")
+    raw = _read_sheet(data, filename, max_rows, notes, kind, sheet)
+    try:
+        table = _tidy(raw, filename)
+    except DataError as err:
+        others = [n for n in notes if n.startswith("Read the sheet ")]
+        if not others:
+            raise
+        raise DataError(f"{err} {others[0]}") from None
+    lead = f"Read {filename!r} as {what}: {_shape(table.frame)}."
+    return Table(table.frame, (lead, *table.notes))
+
+
+def workbook_sheets(data: bytes, filename: str) -> list[str]:
+    """The sheet names of a workbook (.xlsx, .xls, .ods) in their order; [] for any other
+    file, and for a damaged or refused one (:func:`nbapp.io.load_table` then says why)."""
+    if not data.startswith((OLE_MAGIC, b"PK\x03\x04", b"PK\x05\x06")):
+        return []
+    try:
+        return _sheet_names(data, filename)
+    except Exception:  # noqa: BLE001 - a listing offers choices only; reading the file reports the problem
+        return []
+
+
+def _sheet_names(data: bytes, filename: str) -> list[str]:
+    kind = _workbook_kind(data, filename)
+    if kind != "xlsx":
+        with _excel_file(data, kind, filename) as book:
+            return [str(name) for name in book.sheet_names]
+    import openpyxl
+
+    workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        return list(workbook.sheetnames)
+    finally:
+        workbook.close()
+
+
+def _workbook_kind(data: bytes, filename: str) -> str:
+    """ "xlsx", "ods" or "xls"; any other ZIP archive is refused by what it is."""
+    if data.startswith(OLE_MAGIC):
+        return "xls"
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, OSError):
+        names = set(archive.namelist())
+        ods = "mimetype" in names and archive.read("mimetype")[:100].strip() == _ODS_MIMETYPE
+    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError, zlib.error,
+            RuntimeError):      # zipfile's RuntimeError: an encrypted member
         raise DataError(
-            f"The file {filename!r} starts like a ZIP/Excel file but is damaged; re-export it "
-            "and upload again."
+            f"The file {filename!r} starts like a ZIP/Excel file but is damaged (or password-protected); "
+            "re-export it and upload again."
         ) from None
-    names = set(archive.namelist())
+    if ods:
+        _check_archive(archive, filename, **XLSX_LIMITS)
+        return "ods"
     if "[Content_Types].xml" not in names or not any(n.startswith("xl/") for n in names):
         raise DataError(_not_a_workbook(archive, names, filename))
     _check_archive(archive, filename, **XLSX_LIMITS)
-    notes = []
-    if not filename.lower().endswith((".xlsx", ".xlsm")):
-        notes.append(
-            f"The file {filename!r} is an Excel workbook despite its name; read it as Excel."
-        )
-    raw = _read_sheet(data, filename, max_rows, notes)
-    table = _tidy(raw, filename)
-    lead = f"Read {filename!r} as an Excel workbook: {_shape(table.frame)}."
-    return Table(table.frame, (lead, *table.notes))
+    return "xlsx"
+
+
+def _excel_file(data: bytes, kind: str, filename: str) -> pd.ExcelFile:
+    """pandas' reader of an .xls or .ods file. pandas 3 marks its xlrd engine deprecated in
+    favour of calamine; xlrd still reads every .xls, so the warning is not passed on."""
+    engine = _engine(kind, filename)
+    quiet = {"logfile": io.StringIO()} if engine == "xlrd" else {}     # xlrd prints its warnings
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The xlrd engine is deprecated")
+        return pd.ExcelFile(io.BytesIO(data), engine=engine, engine_kwargs=quiet)
+
+
+def _engine(kind: str, filename: str) -> str:
+    """The pandas engine of an .xls / .ods file, refused with the install line when absent."""
+    module, what = _ENGINES[kind]
+    try:
+        __import__(module)
+    except ImportError:
+        package = _PACKAGES[module]
+        raise DataError(
+            f"The file {filename!r} is an {what} file, and reading it needs the Python package "
+            f"{package!r}, which is not installed here: install it (pip install {package}), or save "
+            "the file as Excel .xlsx or CSV and upload that."
+        ) from None
+    return "xlrd" if kind == "xls" else "odf"
 
 
 def _not_a_workbook(archive: zipfile.ZipFile, names: set[str], filename: str) -> str:
     if "mimetype" in names and b"opendocument" in archive.read("mimetype")[:100]:
         return (
-            f"The file {filename!r} is an OpenDocument file (LibreOffice .ods/.odt); save it "
-            "as Excel .xlsx or CSV and upload that."
+            f"The file {filename!r} is an OpenDocument file but not a spreadsheet (a text document "
+            "or a presentation); export the table as CSV, .xlsx or .ods and upload that."
         )
     if any(n.startswith("word/") for n in names):
         return f"The file {filename!r} is a Word document, not a table; export the table as CSV or .xlsx."
@@ -53,14 +141,18 @@ def _not_a_workbook(archive: zipfile.ZipFile, names: set[str], filename: str) ->
     )
 
 
-def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[str]) -> _Raw:
+def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[str], kind: str = "xlsx",
+                sheet: str | int | None = None) -> _Raw:
     try:
-        header_row, header, body, more = _sheet_rows(data, filename, max_rows, notes)
+        if kind == "xlsx":
+            header_row, header, body, more = _sheet_rows(data, filename, max_rows, notes, sheet)
+        else:
+            header_row, header, body, more = _other_sheet_rows(data, filename, max_rows, notes, kind, sheet)
     except DataError:
         raise
-    except _workbook_errors() as exc:
+    except (*_workbook_errors(), *_other_errors()) as exc:
         raise DataError(
-            f"The workbook {filename!r} is damaged (the Excel reader stopped with "
+            f"The workbook {filename!r} is damaged (the reader stopped with "
             f"{type(exc).__name__}: {exc}); open it in Excel or LibreOffice, save it again as "
             ".xlsx (or export it as CSV) and upload that."
         ) from exc
@@ -87,10 +179,50 @@ def _workbook_errors() -> tuple[type[BaseException], ...]:
             TypeError, AttributeError)
 
 
+def _other_errors() -> tuple[type[BaseException], ...]:
+    """What xlrd and odfpy raise on a damaged file besides _workbook_errors: xlrd's own
+    errors and bare assertions on a broken compound document, the XML parsers' errors."""
+    from struct import error as StructError
+    from xml.parsers.expat import ExpatError
+    from xml.sax import SAXException
+
+    errors: list[type[BaseException]] = [AssertionError, ExpatError, SAXException, EOFError, OSError,
+                                         StructError, zlib.error, NotImplementedError,
+                                         RuntimeError,      # zipfile's: an encrypted member
+                                         ArithmeticError]   # xlrd on a corrupt sector table
+    try:
+        from xlrd import XLRDError
+        from xlrd.compdoc import CompDocError
+    except ImportError:
+        pass
+    else:
+        errors += [XLRDError, CompDocError]
+    return tuple(errors)
+
+
+def _sheet_index(names: list[str], sheet: str | int | None, filename: str) -> int:
+    """The position of the chosen sheet (the first when none is chosen); refused by name."""
+    if sheet is None:
+        return 0
+    if isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool) and 0 <= sheet < len(names):
+        return int(sheet)
+    if isinstance(sheet, str) and sheet in names:
+        return names.index(sheet)
+    raise DataError(f"The workbook {filename!r} has no sheet {sheet!r}; its sheets are "
+                    f"{', '.join(repr(n) for n in names)}.")
+
+
+def _sheet_note(names: list[str], index: int, notes: list[str]) -> None:
+    if len(names) > 1:
+        others = ", ".join(repr(n) for i, n in enumerate(names) if i != index)
+        notes.append(f"Read the sheet {names[index]!r}; the workbook also has {others} (choose another sheet "
+                     "to read it instead).")
+
+
 def _sheet_rows(
-    data: bytes, filename: str, max_rows: int | None, notes: list[str]
+    data: bytes, filename: str, max_rows: int | None, notes: list[str], sheet: str | int | None = None
 ) -> tuple[int, tuple[Any, ...], list[tuple[Any, ...]], bool]:
-    """The first sheet's header row number, header cells, data rows and whether more exist.
+    """The chosen sheet's header row number, header cells, data rows and whether more exist.
 
     openpyxl's read-only mode parses the sheet lazily, so errors of a damaged file surface
     while iterating too; the caller turns them into one DataError.
@@ -99,24 +231,40 @@ def _sheet_rows(
 
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     try:
-        sheet = workbook.worksheets[0]
-        if len(workbook.sheetnames) > 1:
-            others = ", ".join(repr(s) for s in workbook.sheetnames[1:])
-            notes.append(f"Read the first sheet {sheet.title!r}; the workbook also has {others}.")
-        rows = sheet.iter_rows(values_only=True)
-        header_row = 0
-        for header_row, header in enumerate(rows, start=1):
-            if any(v is not None and str(v).strip() for v in header):
-                break
-        else:
-            raise DataError(
-                f"The workbook {filename!r} has no cells with values in its first sheet; put the "
-                "table on the first sheet and upload again."
-            )
-        body = list(itertools.islice(rows, max_rows))
-        more = max_rows is not None and next(rows, None) is not None
+        index = _sheet_index(list(workbook.sheetnames), sheet, filename)
+        _sheet_note(list(workbook.sheetnames), index, notes)
+        return _header_and_body(workbook.worksheets[index].iter_rows(values_only=True), workbook.sheetnames[index],
+                                filename, max_rows)
     finally:
         workbook.close()
+
+
+def _other_sheet_rows(
+    data: bytes, filename: str, max_rows: int | None, notes: list[str], kind: str, sheet: str | int | None
+) -> tuple[int, tuple[Any, ...], list[tuple[Any, ...]], bool]:
+    """As :func:`_sheet_rows`, for .xls and .ods through pandas (xlrd / odfpy)."""
+    with _excel_file(data, kind, filename) as book:
+        names = [str(n) for n in book.sheet_names]
+        index = _sheet_index(names, sheet, filename)
+        _sheet_note(names, index, notes)
+        cells = pd.read_excel(book, sheet_name=book.sheet_names[index], header=None, dtype=object, na_filter=False)
+    rows = (tuple(None if v == "" else v for v in row) for row in cells.itertuples(index=False, name=None))
+    return _header_and_body(rows, names[index], filename, max_rows)
+
+
+def _header_and_body(rows: Any, title: str, filename: str, max_rows: int | None
+                     ) -> tuple[int, tuple[Any, ...], list[tuple[Any, ...]], bool]:
+    header_row = 0
+    for header_row, header in enumerate(rows, start=1):
+        if any(v is not None and str(v).strip() for v in header):
+            break
+    else:
+        raise DataError(
+            f"The sheet {title!r} of {filename!r} has no cells with values; choose the sheet that "
+            "holds the table."
+        )
+    body = list(itertools.islice(rows, max_rows))
+    more = max_rows is not None and next(rows, None) is not None
     return header_row, header, body, more
 
 

@@ -92,7 +92,7 @@ def learning_curve(df: pd.DataFrame, target: str, features: Mapping[str, Any], *
     if len(classes) < 2:
         raise DataError(f"The target column {target!r} needs at least two classes.")
     make_nb = make_model or (lambda: NaiveBayes(features=dict(features), alpha=alpha))
-    lr_data = _logistic_inputs(data, specs)
+    lr_data = logistic_inputs(data, specs)
     runs: list[dict[str, Any]] = []
     notes: list[str] = []
     sizes: np.ndarray | None = None
@@ -128,7 +128,7 @@ def _run_logistic(lr_data: pd.DataFrame, y: pd.Series, specs: Mapping[str, Any],
                   notes: list[str]) -> tuple[str, float, pd.DataFrame]:
     from sklearn.exceptions import ConvergenceWarning
 
-    pipeline = _logistic_pipeline(specs, C, max_iter)
+    pipeline = logistic_pipeline(specs, C, max_iter)
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
@@ -141,7 +141,7 @@ def _run_logistic(lr_data: pd.DataFrame, y: pd.Series, specs: Mapping[str, Any],
     return LOGISTIC_REGRESSION, seconds, pd.DataFrame(log_proba, columns=list(pipeline.classes_))
 
 
-def _logistic_pipeline(specs: Mapping[str, Any], C: float, max_iter: int) -> Any:
+def logistic_pipeline(specs: Mapping[str, Any], C: float, max_iter: int) -> Any:
     """One-hot / standardise / counts per column kind, then LogisticRegression."""
     from sklearn.compose import ColumnTransformer
     from sklearn.feature_extraction.text import CountVectorizer
@@ -167,7 +167,7 @@ def _logistic_pipeline(specs: Mapping[str, Any], C: float, max_iter: int) -> Any
     return make_pipeline(ColumnTransformer(parts), LogisticRegression(C=C, max_iter=max_iter))
 
 
-def _logistic_inputs(data: pd.DataFrame, specs: Mapping[str, Any]) -> pd.DataFrame:
+def logistic_inputs(data: pd.DataFrame, specs: Mapping[str, Any]) -> pd.DataFrame:
     """The feature columns with missing values made explicit for scikit-learn (stateless,
     so it may run once before the splits)."""
     out = pd.DataFrame(index=data.index)

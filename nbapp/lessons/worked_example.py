@@ -345,7 +345,7 @@ def worked_example_snippet(model: Any, row: Mapping[str, Any] | pd.Series, *,
 def _construct_and_fit(model: Any) -> list[str]:
     params = model.params()
     defaults = {"alpha": 1.0, "smoothing": None, "prior_alpha": 0.0, "priors": "empirical",
-                "var_smoothing": 1e-9, "variance": "mle"}
+                "var_smoothing": 1e-9, "variance": "mle", "var_smoothing_mode": "global"}
     args = [f"features={_features_literal(params['features'])}"]
     for key, default in defaults.items():
         value = params.get(key, default)

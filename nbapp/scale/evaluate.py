@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.evaluate import Evaluation, _prediction_table, log_proba_for_scoring, scores_from_counts
+from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
 from nbapp.scale.files import DEFAULT_BATCH_ROWS, NUMERIC_KINDS, Progress, _batches, _sources
 
 __all__ = ["cross_validate_file", "hash_folds"]
@@ -96,6 +96,7 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
     n_classes = len(classes)
     counts = np.zeros((k, n_classes, n_classes + 1))
     loss = np.zeros(k)
+    clipped = np.zeros(k)
     zero = np.zeros(k, dtype=np.int64)
     kept: list[pd.DataFrame] = []
     n_kept = 0
@@ -113,14 +114,17 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
             true_logp = logp[np.arange(len(rows)), true]
             with np.errstate(invalid="ignore"):
                 loss[fold] += -np.sum(w * true_logp)
+            clipped[fold] += np.sum(w * clipped_losses(true_logp))
             zero[fold] += int(np.isneginf(true_logp).sum())
             if n_kept < PREDICTIONS_KEPT:
                 kept.append(_prediction_table(rows.index, np.full(len(rows), fold), rows[target], logp_frame))
                 n_kept += len(rows)
     whole = counts.round()          # frequency weights are whole numbers, as in cross_validate
-    fold_scores = tuple(scores_from_counts(whole[f].astype(np.int64), classes, loss[f] / whole[f].sum(), int(zero[f]))
+    fold_scores = tuple(scores_from_counts(whole[f].astype(np.int64), classes, loss[f] / whole[f].sum(), int(zero[f]),
+                                           log_loss_clipped=clipped[f] / whole[f].sum())
                         for f in range(k))
-    pooled = scores_from_counts(whole.sum(axis=0).astype(np.int64), classes, loss.sum() / whole.sum(), int(zero.sum()))
+    pooled = scores_from_counts(whole.sum(axis=0).astype(np.int64), classes, loss.sum() / whole.sum(), int(zero.sum()),
+                                log_loss_clipped=clipped.sum() / whole.sum())
     predictions = pd.concat(kept, ignore_index=True).sort_values("row", kind="stable").head(PREDICTIONS_KEPT)
     return Evaluation(method="kfold", seed=0, n_splits=k, scores=pooled, fold_scores=fold_scores,
                       predictions=predictions.reset_index(drop=True), classes=tuple(classes))
