@@ -26,8 +26,9 @@ from typing import Any, Callable, Protocol
 import numpy as np
 import pandas as pd
 
+from nbapp.encode import factorize
 from nbapp.errors import DataError
-from nbapp.ordering import classes_of, sort_values
+from nbapp.ordering import classes_of, python_scalar, sort_values
 
 __all__ = [
     "Scores",
@@ -141,16 +142,23 @@ def score(y_true: pd.Series | np.ndarray, log_proba: pd.DataFrame) -> Scores:
     logp = log_proba.reindex(columns=all_classes).to_numpy(dtype=float, na_value=np.nan)
     logp = np.where(np.isnan(logp), -np.inf, logp)
 
-    k = len(all_classes)
     true_code = pd.Categorical(y, categories=all_classes).codes.astype(np.int64)
+    return _score_codes(true_code, logp, all_classes)
+
+
+def _score_codes(true_code: np.ndarray, logp: np.ndarray, classes: list[Any]) -> Scores:
+    """:func:`score` on integer labels: ``true_code`` indexes ``classes`` (the columns of
+    ``logp``, which holds -inf, never NaN, for an impossible class). Accuracy, the confusion
+    matrix (one bincount) and the log-loss without touching a label object."""
+    k = len(classes)
     undetermined = ~np.isfinite(logp).any(axis=1)
     pred_code = np.where(undetermined, k, np.argmax(logp, axis=1))
 
     counts = np.bincount(true_code * (k + 1) + pred_code, minlength=k * (k + 1)).reshape(k, k + 1)
-    true_logp = logp[np.arange(len(y)), true_code]
+    true_logp = logp[np.arange(len(true_code)), true_code]
     with np.errstate(invalid="ignore"):
         log_loss = float(-np.mean(true_logp))
-    return scores_from_counts(counts, all_classes, log_loss, int(np.isneginf(true_logp).sum()),
+    return scores_from_counts(counts, classes, log_loss, int(np.isneginf(true_logp).sum()),
                               log_loss_clipped=float(np.mean(clipped_losses(true_logp))))
 
 
@@ -232,9 +240,24 @@ def expand_weights(df: pd.DataFrame, weight: str | None, *, max_rows: int = 5_00
     return out
 
 
-def _class_codes(y: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    codes, uniques = pd.factorize(y, sort=True, use_na_sentinel=True)
-    return codes, np.asarray(uniques, dtype=object)
+def _class_codes(y: pd.Series | np.ndarray) -> np.ndarray:
+    """Codes of the sorted distinct labels (-1: missing), the order the folds are dealt in.
+    A Series is factorised as it is (Arrow strings and numbers sort as their Python objects
+    do, without building one object per row); a categorical one, whose own order could differ
+    from its values', goes through objects as any other input."""
+    if isinstance(y, pd.Series) and not isinstance(y.dtype, pd.CategoricalDtype):
+        codes, _ = pd.factorize(y, sort=True, use_na_sentinel=True)
+    else:
+        codes, _ = pd.factorize(np.asarray(y, dtype=object), sort=True, use_na_sentinel=True)
+    return np.asarray(codes)
+
+
+def _grouped_order(codes: np.ndarray, seed: int) -> np.ndarray:
+    """The rows grouped by class code, shuffled by ``seed`` inside each class: a seeded
+    permutation, then a stable sort by code (a radix sort in the smallest integer type)."""
+    shuffled = np.random.default_rng(seed).permutation(len(codes))
+    small = codes.astype(np.int16) if len(codes) and codes.max() < np.iinfo(np.int16).max else codes
+    return shuffled[np.argsort(small[shuffled], kind="stable")]
 
 
 def stratified_folds(y: pd.Series | np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
@@ -244,19 +267,14 @@ def stratified_folds(y: pd.Series | np.ndarray, k: int, *, seed: int = 0) -> np.
     previous class stopped, so every fold gets floor or ceil of n_c / k rows of class c and
     fold sizes differ by at most one.
     """
-    y = pd.Series(np.asarray(y, dtype=object))
     n = len(y)
     if not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     if k > n:
         raise DataError(f"There are {n} rows, too few for {k} folds; choose k <= {n}.")
-    codes, _ = _class_codes(y)
-    rng = np.random.default_rng(seed)
-    shuffled = rng.permutation(n)
-    order = shuffled[np.argsort(codes[shuffled], kind="stable")]  # grouped by class, shuffled inside
-    position = np.arange(n)  # running position over the grouped rows: round-robin across classes
+    order = _grouped_order(_class_codes(y), seed)  # grouped by class, shuffled inside
     folds = np.empty(n, dtype=np.int64)
-    folds[order] = position % k
+    folds[order] = np.arange(n) % k  # running position over the grouped rows: round-robin across classes
     return folds
 
 
@@ -267,12 +285,9 @@ def holdout_mask(y: pd.Series | np.ndarray, *, test_size: float = 0.3, seed: int
     """
     if not 0 < test_size < 1:
         raise DataError(f"The test share must lie strictly between 0 and 1, not {test_size!r}.")
-    y = pd.Series(np.asarray(y, dtype=object))
     n = len(y)
-    codes, _ = _class_codes(y)
-    rng = np.random.default_rng(seed)
-    shuffled = rng.permutation(n)
-    order = shuffled[np.argsort(codes[shuffled], kind="stable")]
+    codes = _class_codes(y)
+    order = _grouped_order(codes, seed)
     sorted_codes = codes[order]
     class_sizes = np.bincount(sorted_codes + 1)[1:] if n else np.array([], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(class_sizes)[:-1]])
@@ -349,40 +364,45 @@ def _run(
     seed: int,
     progress: Progress | None,
 ) -> Evaluation:
-    log_parts: list[pd.DataFrame] = []
-    fold_scores: list[Scores] = []
-    positions: list[np.ndarray] = []
-    fold_stats = _fold_statistics(make_model, data, target, folds, n_splits) if method == "kfold" else None
+    """Fit and predict each split, then score. The labels are factorised once to integer codes
+    (scoring, the confusion matrix and the table's true column read the codes); each fold's
+    rows are taken from the frame once, and serve both its statistics and its predictions."""
+    classes = classes_of(y)
+    codes = _label_codes(y, classes)
+    parts = {fold: np.flatnonzero(folds == fold) for fold in range(n_splits)}
+    parts = {fold: rows for fold, rows in parts.items() if len(rows)}
+    kfold = method == "kfold"
+    frames = {fold: data.iloc[rows] for fold, rows in parts.items()} if kfold else {}
+    fold_stats = _fold_statistics(make_model, frames, target, n_splits) if kfold else {}
     total = reduce(add, fold_stats.values()) if fold_stats else None
-    for fold in range(n_splits):
-        test = folds == fold
-        train = ~test if method == "kfold" else folds == -1
-        if not test.any():
-            continue
+    log_parts: list[np.ndarray] = []
+    fold_scores: list[Scores] = []
+    for fold, rows in parts.items():
         model = make_model()
         try:
-            if fold_stats is not None:      # the total minus this fold's statistics: no refit per fold
+            if kfold:      # the total minus this fold's statistics: no refit per fold
                 model.fit_stats(training_statistics(total, fold_stats, fold), target)
+                test = frames.pop(fold)
             else:
-                model.fit(data.iloc[np.flatnonzero(train)], target=target)
-            log_proba = log_proba_for_scoring(model, data.iloc[np.flatnonzero(test)])
+                model.fit(data.iloc[np.flatnonzero(folds == -1)], target=target)
+                test = data.iloc[rows]
+            log_proba, undetermined = model.log_posterior(test)
         except DataError as err:
             where = "the training part" if method == "holdout" else f"fold {fold + 1} of {n_splits}"
             raise DataError(f"While fitting on {where}: {err}") from err
-        y_test = y.iloc[np.flatnonzero(test)]
-        fold_scores.append(score(y_test, log_proba))
-        log_parts.append(log_proba)
-        positions.append(np.flatnonzero(test))
+        logp, columns = _on_classes(log_proba, undetermined.to_numpy(), classes)
+        fold_scores.append(_fold_score(codes[rows], logp, columns, classes))
+        log_parts.append(logp)
         if progress is not None:
             label = "Hold-out split" if method == "holdout" else f"Fold {fold + 1} of {n_splits}"
             progress(fold + 1, n_splits, f"{label} done")
 
-    classes = classes_of(y)
-    log_all = pd.concat([p.reindex(columns=classes) for p in log_parts], axis=0)
-    pos = np.concatenate(positions)
-    y_all = y.iloc[pos]
-    pooled = score(y_all, log_all)
-    predictions = _prediction_table(data.index[pos], folds[pos], y_all, log_all)
+    pos = np.concatenate(list(parts.values()))
+    logp_all = np.concatenate(log_parts, axis=0)     # NaN: a class the fold's model lacked
+    true_all = codes[pos]
+    pooled = _score_codes(true_all, np.where(np.isnan(logp_all), -np.inf, logp_all), classes)
+    predictions = _table(data.index[pos], folds[pos], _object_array(classes)[true_all], true_all, logp_all,
+                         _object_array(classes))
     return Evaluation(
         method=method,
         seed=seed,
@@ -397,6 +417,48 @@ def _run(
     )
 
 
+def _label_codes(y: pd.Series, classes: list[Any]) -> np.ndarray:
+    """Each label's position in ``classes`` (as the model numbers its classes, one hash pass)."""
+    codes, uniques = factorize(y)
+    lookup = pd.Index(classes, dtype=object).get_indexer(pd.Index([python_scalar(u) for u in uniques], dtype=object))
+    return lookup[codes].astype(np.int64)
+
+
+def _object_array(values: list[Any]) -> np.ndarray:
+    """The values as a 1-d object array (element by element, so a tuple label stays one cell)."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+def _on_classes(log_proba: pd.DataFrame, undetermined: np.ndarray, classes: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """A fold model's log posteriors on the columns of all ``classes`` (NaN where the model
+    lacks the class), undetermined rows -inf throughout (as :func:`log_proba_for_scoring`),
+    and the positions in ``classes`` of the model's own columns."""
+    columns = pd.Index(classes, dtype=object).get_indexer(pd.Index(log_proba.columns, dtype=object))
+    logp = log_proba.to_numpy(dtype=float)
+    if undetermined.any():
+        logp[undetermined] = -np.inf
+    if len(columns) == len(classes) and (columns == np.arange(len(classes))).all():
+        return logp, columns
+    out = np.full((len(logp), len(classes)), np.nan)
+    out[:, columns] = logp
+    return out, columns
+
+
+def _fold_score(true_code: np.ndarray, logp: np.ndarray, columns: np.ndarray, classes: list[Any]) -> Scores:
+    """:func:`score` of one fold, on codes: the model's classes first, then (sorted) those
+    that occur in the fold's labels but not in the model, with probability 0."""
+    present = np.flatnonzero(np.bincount(true_code, minlength=len(classes)))
+    extra = present[~np.isin(present, columns)]      # classes are sorted, so extra is too
+    order = np.concatenate([columns, extra]).astype(np.int64)
+    local = np.full(len(classes), -1, dtype=np.int64)
+    local[order] = np.arange(len(order))
+    sub = logp[:, order]
+    return _score_codes(local[true_code], np.where(np.isnan(sub), -np.inf, sub), [classes[i] for i in order])
+
+
 def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> Any:
     """The statistics of every fold but ``fold``: the total minus that fold's (one subtraction,
     not k - 1 additions; equal to a fit on those rows, see ``Stats.__sub__``). A statistics type
@@ -407,36 +469,40 @@ def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> An
         return reduce(add, [s for f, s in fold_stats.items() if f != fold])
 
 
-def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: str,
-                     folds: np.ndarray, n_splits: int) -> dict[int, Any]:
-    """Each fold's sufficient statistics, from one pass over the rows. A fold's training model is
+def _fold_statistics(make_model: Callable[[], Any], frames: dict[int, pd.DataFrame], target: str,
+                     n_splits: int) -> dict[int, Any]:
+    """Each fold's sufficient statistics, from one pass over its rows. A fold's training model is
     built from the total minus the fold's statistics, which equals a fit on the other folds' rows
     (statistics are values, see nbapp.stats), so k-fold costs about one fit, not k."""
     out = {}
-    for fold in range(n_splits):
-        rows = np.flatnonzero(folds == fold)
-        if len(rows):
-            try:
-                out[fold] = make_model().summarize(data.iloc[rows], target)
-            except DataError as err:
-                raise DataError(f"While fitting on fold {fold + 1} of {n_splits}: {err}") from err
+    for fold, rows in frames.items():
+        try:
+            out[fold] = make_model().summarize(rows, target)
+        except DataError as err:
+            raise DataError(f"While fitting on fold {fold + 1} of {n_splits}: {err}") from err
     return out
 
 
 def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_proba: pd.DataFrame) -> pd.DataFrame:
-    logp = log_proba.to_numpy(dtype=float, na_value=np.nan)
+    """The predictions table from labels and a frame of log-probabilities (one column per class)."""
+    classes = np.asarray(log_proba.columns, dtype=object)
+    codes = pd.Categorical(y.to_numpy(dtype=object), categories=classes).codes
+    return _table(index, folds, y.to_numpy(dtype=object), codes, log_proba.to_numpy(dtype=float, na_value=np.nan),
+                  classes)
+
+
+def _table(index: pd.Index, folds: np.ndarray, true: np.ndarray, codes: np.ndarray, logp: np.ndarray,
+           classes: np.ndarray) -> pd.DataFrame:
+    """One row per prediction: ``row``, ``fold`` (from 1), ``true``, ``predicted``, ``log P(true)``
+    and ``P(<class>)`` per class; ``codes`` index ``classes`` (-1: a label no column has), a
+    NaN in ``logp`` is a class the predicting model lacked (its P stays NaN)."""
     finite = np.isfinite(logp).any(axis=1)
     best = np.argmax(np.where(np.isnan(logp), -np.inf, logp), axis=1)
-    classes = np.asarray(log_proba.columns, dtype=object)
     predicted = np.where(finite, classes[best], None)
     with np.errstate(invalid="ignore"):
         proba = np.exp(logp)
-    codes = pd.Categorical(y.to_numpy(dtype=object), categories=classes).codes
     true_logp = np.where(codes >= 0, logp[np.arange(len(logp)), np.maximum(codes, 0)], -np.inf)
-    out = pd.DataFrame(
-        {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": y.to_numpy(dtype=object),
-         "predicted": predicted, "log P(true)": np.where(np.isnan(true_logp), -np.inf, true_logp)}
-    )
-    for j, c in enumerate(classes):
-        out[f"P({c})"] = proba[:, j]
-    return out
+    columns = {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": true,
+               "predicted": predicted, "log P(true)": np.where(np.isnan(true_logp), -np.inf, true_logp)}
+    columns.update({f"P({c})": proba[:, j] for j, c in enumerate(classes)})
+    return pd.DataFrame(columns)
