@@ -401,8 +401,8 @@ def _run(
     logp_all = np.concatenate(log_parts, axis=0)     # NaN: a class the fold's model lacked
     true_all = codes[pos]
     pooled = _score_codes(true_all, np.where(np.isnan(logp_all), -np.inf, logp_all), classes)
-    predictions = _table(data.index[pos], folds[pos], _object_array(classes)[true_all], true_all, logp_all,
-                         _object_array(classes))
+    labels = _object_array(classes)
+    predictions = _table(data.index[pos], folds[pos], _labels(labels, true_all), true_all, logp_all, labels)
     return Evaluation(
         method=method,
         seed=seed,
@@ -498,7 +498,7 @@ def _table(index: pd.Index, folds: np.ndarray, true: np.ndarray, codes: np.ndarr
     NaN in ``logp`` is a class the predicting model lacked (its P stays NaN)."""
     finite = np.isfinite(logp).any(axis=1)
     best = np.argmax(np.where(np.isnan(logp), -np.inf, logp), axis=1)
-    predicted = np.where(finite, classes[best], None)
+    predicted = _labels(classes, best, ~finite)
     with np.errstate(invalid="ignore"):
         proba = np.exp(logp)
     true_logp = np.where(codes >= 0, logp[np.arange(len(logp)), np.maximum(codes, 0)], -np.inf)
@@ -506,3 +506,18 @@ def _table(index: pd.Index, folds: np.ndarray, true: np.ndarray, codes: np.ndarr
                "predicted": predicted, "log P(true)": np.where(np.isnan(true_logp), -np.inf, true_logp)}
     columns.update({f"P({c})": proba[:, j] for j, c in enumerate(classes)})
     return pd.DataFrame(columns)
+
+
+def _labels(classes: np.ndarray, codes: np.ndarray, missing: np.ndarray | None = None) -> Any:
+    """``classes[codes]`` (None where ``missing``) as the column pandas would make of it. Text
+    labels, which pandas stores as Arrow strings, are taken in Arrow directly: building a
+    million Python strings only for pandas to convert them back costs 0.2 s a column."""
+    import pyarrow as pa
+
+    dtype = pd.Series(classes[:1]).dtype if len(classes) else None
+    arrow_text = (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+                  and all(type(c) is str for c in classes))
+    if not arrow_text:
+        return classes[codes] if missing is None else np.where(missing, None, classes[codes])
+    taken = pa.array(list(classes), type=pa.large_string()).take(pa.array(codes, mask=missing))
+    return pd.array(taken, dtype=dtype)
