@@ -150,12 +150,17 @@ def _score_codes(true_code: np.ndarray, logp: np.ndarray, classes: list[Any]) ->
     """:func:`score` on integer labels: ``true_code`` indexes ``classes`` (the columns of
     ``logp``, which holds -inf, never NaN, for an impossible class). Accuracy, the confusion
     matrix (one bincount) and the log-loss without touching a label object."""
-    k = len(classes)
     undetermined = ~np.isfinite(logp).any(axis=1)
-    pred_code = np.where(undetermined, k, np.argmax(logp, axis=1))
+    pred_code = np.where(undetermined, len(classes), np.argmax(logp, axis=1))
+    return _scores_of_codes(true_code, pred_code, logp[np.arange(len(true_code)), true_code], classes)
 
+
+def _scores_of_codes(true_code: np.ndarray, pred_code: np.ndarray, true_logp: np.ndarray,
+                     classes: list[Any]) -> Scores:
+    """Scores from true and predicted class codes (``len(classes)``: undetermined) and each
+    row's log P(true)."""
+    k = len(classes)
     counts = np.bincount(true_code * (k + 1) + pred_code, minlength=k * (k + 1)).reshape(k, k + 1)
-    true_logp = logp[np.arange(len(true_code)), true_code]
     with np.errstate(invalid="ignore"):
         log_loss = float(-np.mean(true_logp))
     return scores_from_counts(counts, classes, log_loss, int(np.isneginf(true_logp).sum()),
@@ -376,7 +381,7 @@ def _run(
     fold_stats = _fold_statistics(make_model, frames, target, n_splits) if kfold else {}
     total = reduce(add, fold_stats.values()) if fold_stats else None
     log_parts: list[np.ndarray] = []
-    fold_scores: list[Scores] = []
+    fold_columns: list[np.ndarray] = []
     for fold, rows in parts.items():
         model = make_model()
         try:
@@ -391,18 +396,30 @@ def _run(
             where = "the training part" if method == "holdout" else f"fold {fold + 1} of {n_splits}"
             raise DataError(f"While fitting on {where}: {err}") from err
         logp, columns = _on_classes(log_proba, undetermined.to_numpy(), classes)
-        fold_scores.append(_fold_score(codes[rows], logp, columns, classes))
         log_parts.append(logp)
+        fold_columns.append(columns)
         if progress is not None:
             label = "Hold-out split" if method == "holdout" else f"Fold {fold + 1} of {n_splits}"
             progress(fold + 1, n_splits, f"{label} done")
 
+    # Every prediction at once: NaN in logp_all is a class a fold's model lacked (P stays NaN in
+    # the table, it scores as probability 0); one argmax serves the pooled and the fold scores.
     pos = np.concatenate(list(parts.values()))
-    logp_all = np.concatenate(log_parts, axis=0)     # NaN: a class the fold's model lacked
+    logp_all = np.concatenate(log_parts, axis=0)
+    lacked = any(len(c) < len(classes) for c in fold_columns)
+    logp_scored = np.where(np.isnan(logp_all), -np.inf, logp_all) if lacked else logp_all
     true_all = codes[pos]
-    pooled = _score_codes(true_all, np.where(np.isnan(logp_all), -np.inf, logp_all), classes)
+    undetermined_all = ~np.isfinite(logp_scored).any(axis=1)
+    best = np.argmax(logp_scored, axis=1)
+    pred_all = np.where(undetermined_all, len(classes), best)
+    true_logp = logp_scored[np.arange(len(pos)), true_all]
+    pooled = _scores_of_codes(true_all, pred_all, true_logp, classes)
+    ends = np.cumsum([len(rows) for rows in parts.values()])
+    fold_scores = [_fold_score(true_all[a:b], pred_all[a:b], true_logp[a:b], columns, classes)
+                   for a, b, columns in zip(np.r_[0, ends[:-1]], ends, fold_columns)]
     labels = _object_array(classes)
-    predictions = _table(data.index[pos], folds[pos], _labels(labels, true_all), true_all, logp_all, labels)
+    predictions = _table(data.index[pos], folds[pos], _labels(labels, true_all), true_logp, logp_all, labels,
+                         best, undetermined_all)
     return Evaluation(
         method=method,
         seed=seed,
@@ -447,16 +464,22 @@ def _on_classes(log_proba: pd.DataFrame, undetermined: np.ndarray, classes: list
     return out, columns
 
 
-def _fold_score(true_code: np.ndarray, logp: np.ndarray, columns: np.ndarray, classes: list[Any]) -> Scores:
-    """:func:`score` of one fold, on codes: the model's classes first, then (sorted) those
-    that occur in the fold's labels but not in the model, with probability 0."""
-    present = np.flatnonzero(np.bincount(true_code, minlength=len(classes)))
+def _fold_score(true_code: np.ndarray, pred_code: np.ndarray, true_logp: np.ndarray, columns: np.ndarray,
+                classes: list[Any]) -> Scores:
+    """:func:`score` of one fold from its rows' codes in ``classes`` (``pred_code``
+    ``len(classes)``: undetermined): on the fold model's classes (``columns``) first, then the
+    (sorted) classes in the fold's labels that the model lacks, with probability 0. A model
+    predicts only its own classes, so the argmax over all classes is the fold's argmax."""
+    k = len(classes)
+    if len(columns) == k:
+        return _scores_of_codes(true_code, pred_code, true_logp, classes)
+    present = np.flatnonzero(np.bincount(true_code, minlength=k))
     extra = present[~np.isin(present, columns)]      # classes are sorted, so extra is too
     order = np.concatenate([columns, extra]).astype(np.int64)
-    local = np.full(len(classes), -1, dtype=np.int64)
+    local = np.full(k + 1, -1, dtype=np.int64)
     local[order] = np.arange(len(order))
-    sub = logp[:, order]
-    return _score_codes(local[true_code], np.where(np.isnan(sub), -np.inf, sub), [classes[i] for i in order])
+    local[k] = len(order)
+    return _scores_of_codes(local[true_code], local[pred_code], true_logp, [classes[i] for i in order])
 
 
 def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> Any:
@@ -487,23 +510,22 @@ def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_prob
     """The predictions table from labels and a frame of log-probabilities (one column per class)."""
     classes = np.asarray(log_proba.columns, dtype=object)
     codes = pd.Categorical(y.to_numpy(dtype=object), categories=classes).codes
-    return _table(index, folds, y.to_numpy(dtype=object), codes, log_proba.to_numpy(dtype=float, na_value=np.nan),
-                  classes)
+    logp = log_proba.to_numpy(dtype=float, na_value=np.nan)
+    scored = np.where(np.isnan(logp), -np.inf, logp)
+    true_logp = np.where(codes >= 0, scored[np.arange(len(logp)), np.maximum(codes, 0)], -np.inf)
+    return _table(index, folds, y.to_numpy(dtype=object), true_logp, logp, classes, np.argmax(scored, axis=1),
+                  ~np.isfinite(logp).any(axis=1))
 
 
-def _table(index: pd.Index, folds: np.ndarray, true: np.ndarray, codes: np.ndarray, logp: np.ndarray,
-           classes: np.ndarray) -> pd.DataFrame:
-    """One row per prediction: ``row``, ``fold`` (from 1), ``true``, ``predicted``, ``log P(true)``
-    and ``P(<class>)`` per class; ``codes`` index ``classes`` (-1: a label no column has), a
-    NaN in ``logp`` is a class the predicting model lacked (its P stays NaN)."""
-    finite = np.isfinite(logp).any(axis=1)
-    best = np.argmax(np.where(np.isnan(logp), -np.inf, logp), axis=1)
-    predicted = _labels(classes, best, ~finite)
+def _table(index: pd.Index, folds: np.ndarray, true: Any, true_logp: np.ndarray, logp: np.ndarray,
+           classes: np.ndarray, best: np.ndarray, undetermined: np.ndarray) -> pd.DataFrame:
+    """One row per prediction: ``row``, ``fold`` (from 1), ``true``, ``predicted`` (``classes[best]``,
+    missing where ``undetermined``), ``log P(true)`` and ``P(<class>)`` per class (NaN in ``logp``:
+    a class the predicting model lacked)."""
     with np.errstate(invalid="ignore"):
         proba = np.exp(logp)
-    true_logp = np.where(codes >= 0, logp[np.arange(len(logp)), np.maximum(codes, 0)], -np.inf)
     columns = {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": true,
-               "predicted": predicted, "log P(true)": np.where(np.isnan(true_logp), -np.inf, true_logp)}
+               "predicted": _labels(classes, best, undetermined), "log P(true)": true_logp}
     columns.update({f"P({c})": proba[:, j] for j, c in enumerate(classes)})
     return pd.DataFrame(columns)
 
