@@ -377,7 +377,11 @@ def _run(
     parts = {fold: np.flatnonzero(folds == fold) for fold in range(n_splits)}
     parts = {fold: rows for fold, rows in parts.items() if len(rows)}
     kfold = method == "kfold"
-    frames = {fold: data.iloc[rows] for fold, rows in parts.items()} if kfold else {}
+    if kfold:
+        used = _used_columns(make_model(), data, target)
+        frames = {fold: (data[used] if used is not None else data).iloc[rows] for fold, rows in parts.items()}
+    else:
+        frames = {}
     fold_stats = _fold_statistics(make_model, frames, target, n_splits) if kfold else {}
     total = reduce(add, fold_stats.values()) if fold_stats else None
     log_parts: list[np.ndarray] = []
@@ -432,6 +436,19 @@ def _run(
         folds=folds,
         positions=pos,
     )
+
+
+def _used_columns(model: Any, data: pd.DataFrame, target: str) -> list[Any] | None:
+    """The columns a fold's frame needs (the model's features and the target, in the data's
+    order), so each fold copies only those; None (take them all) when any is absent, for the
+    model's own error to name it, or the names are not unique."""
+    features = getattr(model, "features_", None)
+    if not isinstance(features, dict) or not data.columns.is_unique:
+        return None
+    wanted = {*features, target}
+    if not wanted <= set(data.columns):
+        return None
+    return [c for c in data.columns if c in wanted]
 
 
 def _label_codes(y: pd.Series, classes: list[Any]) -> np.ndarray:
