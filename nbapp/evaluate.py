@@ -539,12 +539,24 @@ def _table(index: pd.Index, folds: np.ndarray, true: Any, true_logp: np.ndarray,
     """One row per prediction: ``row``, ``fold`` (from 1), ``true``, ``predicted`` (``classes[best]``,
     missing where ``undetermined``), ``log P(true)`` and ``P(<class>)`` per class (NaN in ``logp``:
     a class the predicting model lacked)."""
+    first = {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": true,
+             "predicted": _labels(classes, best, undetermined)}
+    names = ["log P(true)", *[f"P({c})" for c in classes]]
+    if len(set(names)) < len(names) or set(names) & set(first):      # a later column replaces an earlier
+        with np.errstate(invalid="ignore"):
+            proba = np.exp(logp)
+        columns = {**first, "log P(true)": true_logp, **{f"P({c})": proba[:, j] for j, c in enumerate(classes)}}
+        return pd.DataFrame(columns)
+    # The numbers are written once into one column-major block that pandas keeps as it is
+    # (building the frame from separate columns would copy them all again to consolidate).
+    numbers = np.empty((len(logp), len(names)), order="F")
+    numbers[:, 0] = true_logp
     with np.errstate(invalid="ignore"):
-        proba = np.exp(logp)
-    columns = {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": true,
-               "predicted": _labels(classes, best, undetermined), "log P(true)": true_logp}
-    columns.update({f"P({c})": proba[:, j] for j, c in enumerate(classes)})
-    return pd.DataFrame(columns)
+        np.exp(logp, out=numbers[:, 1:])
+    out = pd.DataFrame(numbers, columns=names, copy=False)
+    for i, (name, values) in enumerate(first.items()):
+        out.insert(i, name, values)
+    return out
 
 
 def _labels(classes: np.ndarray, codes: np.ndarray, missing: np.ndarray | None = None) -> Any:
