@@ -28,7 +28,7 @@ import pandas as pd
 
 from nbapp.encode import factorize
 from nbapp.errors import DataError
-from nbapp.ordering import classes_of, python_scalar, sort_values
+from nbapp.ordering import python_scalar, sort_values
 
 __all__ = [
     "Scores",
@@ -372,8 +372,7 @@ def _run(
     """Fit and predict each split, then score. The labels are factorised once to integer codes
     (scoring, the confusion matrix and the table's true column read the codes); each fold's
     rows are taken from the frame once, and serve both its statistics and its predictions."""
-    classes = classes_of(y)
-    codes = _label_codes(y, classes)
+    codes, classes = _label_codes(y)
     parts = {fold: np.flatnonzero(folds == fold) for fold in range(n_splits)}
     parts = {fold: rows for fold, rows in parts.items() if len(rows)}
     kfold = method == "kfold"
@@ -451,11 +450,14 @@ def _used_columns(model: Any, data: pd.DataFrame, target: str) -> list[Any] | No
     return [c for c in data.columns if c in wanted]
 
 
-def _label_codes(y: pd.Series, classes: list[Any]) -> np.ndarray:
-    """Each label's position in ``classes`` (as the model numbers its classes, one hash pass)."""
+def _label_codes(y: pd.Series) -> tuple[np.ndarray, list[Any]]:
+    """The labels' classes in the model's order (:func:`nbapp.ordering.classes_of`) and each
+    label's position among them, from one hash pass (as the model numbers its classes)."""
     codes, uniques = factorize(y)
-    lookup = pd.Index(classes, dtype=object).get_indexer(pd.Index([python_scalar(u) for u in uniques], dtype=object))
-    return lookup[codes].astype(np.int64)
+    found = [python_scalar(u) for u in uniques]
+    classes = sort_values(dict.fromkeys(found))
+    lookup = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))
+    return lookup[codes].astype(np.int64), classes
 
 
 def _object_array(values: list[Any]) -> np.ndarray:
