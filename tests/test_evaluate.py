@@ -253,3 +253,53 @@ def test_kfold_models_built_from_the_other_folds_statistics_equal_fits_on_those_
         got = table.loc[test.index, [f"P({c})" for c in expected.columns]]
         assert (table.loc[test.index, "fold"] == fold + 1).all()
         np.testing.assert_allclose(got.to_numpy(dtype=float), expected.to_numpy(), rtol=0, atol=1e-12)
+
+
+def test_stratified_folds_of_arrow_strings_equal_those_of_the_same_labels_as_objects():
+    # The fast path factorises a Series as it is; the folds must not depend on how it is stored.
+    labels = ["stay", "leave", "maybe", "Été", "zebra", "Zulu"]
+    y = pd.Series(np.random.default_rng(4).choice(labels, 2_000))
+    as_objects = evaluate.stratified_folds(list(y), 5, seed=9)
+    for stored in (y.astype("string[pyarrow]"), y.astype(object), y.astype("str")):
+        assert np.array_equal(evaluate.stratified_folds(stored, 5, seed=9), as_objects)
+    assert np.array_equal(evaluate.holdout_mask(y.astype("string[pyarrow]"), test_size=0.3, seed=2),
+                          evaluate.holdout_mask(list(y), test_size=0.3, seed=2))
+
+
+def test_kfold_scores_and_table_equal_scoring_each_refitted_fold_by_labels():
+    # cross_validate scores on integer codes and builds its table with numpy; the result must be
+    # score() and _prediction_table() of fits on each fold's training rows, also where a fold's
+    # model lacks a class (its only row is in that fold): P(that class) is NaN in the table, the
+    # fold's confusion matrix lists the class after the model's own, with probability 0.
+    rng = np.random.default_rng(5)
+    n = 400
+    y = np.where(rng.random(n) < 0.5, "no", "yes").astype(object)
+    y[17] = "rare"
+    df = pd.DataFrame({"colour": rng.choice(["red", "green", "blue"], n), "size": rng.normal(y == "yes", 1.0),
+                       "note": rng.choice(["x", "y"], n), "y": pd.array(y, dtype="string[pyarrow]")})
+    make = lambda: nbapp.NaiveBayes(features={"colour": "categorical", "size": "gaussian"})  # noqa: E731
+    result = evaluate.cross_validate(make, df, "y", k=4, seed=1)
+    folds = evaluate.stratified_folds(df["y"], 4, seed=1)
+    assert result.classes == ("no", "rare", "yes")
+    parts, tables = [], []
+    for fold in range(4):
+        train, test = df[folds != fold], df[folds == fold]
+        log_proba = evaluate.log_proba_for_scoring(make().fit(train, "y"), test)
+        expected = evaluate.score(test["y"], log_proba)
+        got = result.fold_scores[fold]
+        assert (got.accuracy, got.zero_probability) == (expected.accuracy, expected.zero_probability)
+        # the fold's model is the total minus the fold (Chan's update inverted): equal to rounding
+        assert got.log_loss == pytest.approx(expected.log_loss, rel=1e-12)
+        assert got.log_loss_clipped == pytest.approx(expected.log_loss_clipped, rel=1e-12)
+        pd.testing.assert_frame_equal(got.confusion, expected.confusion)
+        pd.testing.assert_frame_equal(got.per_class, expected.per_class)
+        parts.append(log_proba.reindex(columns=list(result.classes)))
+        tables.append(evaluate._prediction_table(test.index, np.full(len(test), fold), test["y"], parts[-1]))
+    lacking = next(f for f in range(4) if folds[17] == f)
+    assert list(result.fold_scores[lacking].confusion.index) == ["no", "yes", "rare"]
+    pooled = evaluate.score(pd.concat([t["true"] for t in tables]), pd.concat(parts))
+    assert result.scores.log_loss == pooled.log_loss == np.inf
+    pd.testing.assert_frame_equal(result.scores.confusion, pooled.confusion)
+    expected_table = pd.concat(tables, ignore_index=True)
+    pd.testing.assert_frame_equal(result.predictions, expected_table, check_exact=False, rtol=1e-9)
+    assert result.predictions.loc[result.predictions["row"] == 17, "P(rare)"].isna().all()
