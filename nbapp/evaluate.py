@@ -378,7 +378,8 @@ def _run(
     kfold = method == "kfold"
     if kfold:
         used = _used_columns(make_model(), data, target)
-        frames = {fold: (data[used] if used is not None else data).iloc[rows] for fold, rows in parts.items()}
+        source = data[used] if used is not None and len(used) < len(data.columns) else data
+        frames = {fold: source.iloc[rows] for fold, rows in parts.items()}
     else:
         frames = {}
     fold_stats = _fold_statistics(make_model, frames, target, n_splits) if kfold else {}
