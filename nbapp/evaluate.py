@@ -413,8 +413,7 @@ def _run(
     lacked = any(len(c) < len(classes) for c in fold_columns)
     logp_scored = np.where(np.isnan(logp_all), -np.inf, logp_all) if lacked else logp_all
     true_all = codes[pos]
-    undetermined_all = ~np.isfinite(logp_scored).any(axis=1)
-    best = np.argmax(logp_scored, axis=1)
+    best, undetermined_all = _row_argmax(logp_scored)
     pred_all = np.where(undetermined_all, len(classes), best)
     true_logp = logp_scored[np.arange(len(pos)), true_all]
     pooled = _scores_of_codes(true_all, pred_all, true_logp, classes)
@@ -436,6 +435,22 @@ def _run(
         folds=folds,
         positions=pos,
     )
+
+
+def _row_argmax(logp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.argmax(logp, axis=1)`` (the first maximum) and the rows where every entry is -inf,
+    for ``logp`` without NaN or +inf. With few classes a pass per class column is several times
+    faster than numpy's argmax along a short row."""
+    if logp.shape[1] > 16 or logp.shape[1] == 0:
+        return np.argmax(logp, axis=1), ~np.isfinite(logp).any(axis=1)
+    best = np.zeros(len(logp), dtype=np.intp)
+    top = logp[:, 0].copy()
+    for j in range(1, logp.shape[1]):
+        column = logp[:, j]
+        better = column > top
+        best[better] = j
+        np.maximum(top, column, out=top)
+    return best, np.isneginf(top)
 
 
 def _used_columns(model: Any, data: pd.DataFrame, target: str) -> list[Any] | None:
