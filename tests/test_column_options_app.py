@@ -119,3 +119,68 @@ def test_the_options_round_trip_through_the_address_state():
     reset = with_column_options(config, "Weight", "discretized", bins=4)
     assert [c for c, _k, _i in reset.column_options] == ["Height", "Outlook"]
     assert feature_spec("Height", "gaussian", back) == "gaussian"
+
+
+def test_undetermined_headline_names_the_prior_standing_in_in_the_notes_order():
+    at = start()
+    at.selectbox(key="_data_example").set_value("sentiment").run()
+    at = open_page(at, "Model")
+    at.number_input(key="_model_alpha").set_value(0.0).run()
+    at = open_page(at, "Explain")
+    labels = [m.label for m in at.metric]
+    values = [m.value for m in at.metric]
+    # no class is predicted: P(x) = 0; the numbers are the prior P(c), in the notes' order (positive first)
+    assert labels[:3] == ["Prediction (argmax)", "prior P(positive) (stands in for 0/0)",
+                          "prior P(negative) (stands in for 0/0)"]
+    assert values[:3] == ["none: P(x) = 0", "0.3333", "0.6667"]
+    posterior = table(at, lambda t: "rank" in t.columns)
+    assert list(posterior["class"]) == ["positive", "negative"]
+    np.testing.assert_allclose(posterior["log P(c)"].to_numpy(dtype=float), np.log([1 / 3, 2 / 3]))
+    assert not any("| x)" in label for label in labels)
+
+
+def test_a_prediction_stays_first_in_the_headline_and_the_table():
+    at = open_page(start(), "Explain")                       # tennis 14, l = 0: x is Sunny, Hot, High, Weak
+    e = at.session_state["model"].explain(at.session_state["query"])
+    labels = [m.label for m in at.metric]
+    assert labels[0] == "Prediction (argmax)" and at.metric[0].value == str(e.prediction)
+    assert labels[1] == f"P({e.prediction} | x)"
+    posterior = table(at, lambda t: "rank" in t.columns)
+    assert posterior["class"].iloc[0] == str(e.prediction)
+    np.testing.assert_allclose(posterior["P(c | x)"].sum(), 1.0)
+
+
+def _all_text(at) -> str:
+    """Every element's text on screen (protos for text and widgets, tables as strings)."""
+    parts = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+        proto = getattr(node, "proto", None)
+        if proto is not None and getattr(node, "type", "") not in ("arrow_data_frame", "dataframe"):
+            parts.append(str(proto))
+    walk(at.main)
+    walk(at.sidebar)
+    parts += [d.value.to_string() + " " + " ".join(map(str, d.value.index)) for d in at.dataframe]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", ["Explain", "Lessons"])
+def test_lecture_references_obey_the_toggle_on_explain_and_the_lessons(page):
+    at = start()
+    at.selectbox(key="_data_example").set_value("sentiment").run()   # a text example: UNK and unseen words
+    at = open_page(at, page) if page == "Explain" else at.switch_page("pages/5_Lessons.py").run()
+    lessons = ["smoothing", "linear", "naive", "prior", "underflow", "generate", "incremental", "export"] if page == "Lessons" else [None]
+    for refs in (True, False):
+        at.toggle(key="_lecture_refs").set_value(refs).run()
+        for view in lessons:
+            if view is not None:
+                at.session_state["lessons_view"] = view
+                at.run()
+            assert not at.exception, [e.value for e in at.exception]
+            text = _all_text(at)
+            if refs:
+                assert "seed 0" in text or view not in (None, "smoothing", "prior"), view
+            else:
+                assert "seed 0" not in text.lower(), (view, [ln for ln in text.splitlines() if "seed 0" in ln.lower()][:3])
