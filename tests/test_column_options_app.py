@@ -184,3 +184,20 @@ def test_lecture_references_obey_the_toggle_on_explain_and_the_lessons(page):
                 assert "seed 0" in text or view not in (None, "smoothing", "prior"), view
             else:
                 assert "seed 0" not in text.lower(), (view, [ln for ln in text.splitlines() if "seed 0" in ln.lower()][:3])
+
+
+def test_a_model_file_open_alone_takes_the_options_of_the_page():
+    at = open_page(start(), "Model")                                  # tennis data: a gender model opens alone
+    model = nbapp.NaiveBayes({"Height": nbapp.KDE(bandwidth=0.3), "Weight": nbapp.Discretized(bins=3),
+                              "Foot_Size": "gaussian"}).fit(load_example("gender"), "Gender")
+    import_model(at, "gender.json", model)
+    assert at.session_state["source"].reader == "model"
+    at = open_page(at, "Model")
+    assert at.number_input(key="_colopt::Weight::bins").value == 3
+    assert len(at.session_state["imported"].model.cpt("Weight")) == 3
+    at.number_input(key="_colopt::Weight::bins").set_value(2).run()
+    at.number_input(key="_colopt::Height::bandwidth").set_value(0.5).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["imported"] is None                          # refitted from the file's statistics
+    assert len(at.session_state["model"].cpt("Weight")) == 2
+    np.testing.assert_allclose(at.session_state["model"].parameters("Height")["h"].to_numpy(dtype=float), 0.5)

@@ -755,11 +755,15 @@ def _model_alone_refitted() -> Any:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _refit_stats(key: tuple, _model: Any) -> Any:
     """The statistics of ``_model`` under the settings in ``key`` (fit_key: sha256 of the file
-    first); feature options (per-column alpha, text options) come from the settings and the file."""
+    first); text options and the per-column options of COLUMN_OPTIONS come from the settings (which
+    the file's own set on opening), a per-column alpha from the file."""
     config: Settings = key[-1]
     kwargs = model_kwargs(dict(key[3]), config, list(_model.classes_))
     own = _model.params()["features"]
-    kwargs["features"] = {c: kwargs["features"][c] if own[c].kind == "text" else own[c] for c in own}
+    # the file's own spec wins only where the page offers no option for it (a per-column l)
+    chosen = {c for c, s in own.items() if s.kind == "text"
+              or s.kind in COLUMN_OPTIONS and getattr(s, "alpha", None) is None}
+    kwargs["features"] = {c: kwargs["features"][c] if c in chosen else own[c] for c in own}
     return nbapp.NaiveBayes(**kwargs).fit_stats(_model.stats_, _model.target_, _model.weight_)
 
 
