@@ -84,7 +84,8 @@ def test_bins_strategy_and_bandwidth_reach_the_model():
 def test_an_imported_model_file_restores_the_options():
     at = _gender(start())
     df = load_example("gender")
-    model = nbapp.NaiveBayes({"Height": nbapp.KDE(bandwidth=0.3), "Weight": nbapp.Discretized(bins=3, strategy="uniform"),
+    model = nbapp.NaiveBayes({"Height": nbapp.KDE(bandwidth=0.3),
+                              "Weight": nbapp.Discretized(bins=3, strategy="uniform"),
                               "Foot_Size": "gaussian"}).fit(df, "Gender")
     import_model(at, "gender.json", model)
     assert not at.exception, [e.value for e in at.exception]
@@ -171,7 +172,8 @@ def test_lecture_references_obey_the_toggle_on_explain_and_the_lessons(page):
     at = start()
     at.selectbox(key="_data_example").set_value("sentiment").run()   # a text example: UNK and unseen words
     at = open_page(at, page) if page == "Explain" else at.switch_page("pages/5_Lessons.py").run()
-    lessons = ["smoothing", "linear", "naive", "prior", "underflow", "generate", "incremental", "export"] if page == "Lessons" else [None]
+    lessons = (["smoothing", "linear", "naive", "prior", "underflow", "generate", "incremental", "export"]
+               if page == "Lessons" else [None])
     for refs in (True, False):
         at.toggle(key="_lecture_refs").set_value(refs).run()
         for view in lessons:
@@ -183,7 +185,8 @@ def test_lecture_references_obey_the_toggle_on_explain_and_the_lessons(page):
             if refs:
                 assert "seed 0" in text or view not in (None, "smoothing", "prior"), view
             else:
-                assert "seed 0" not in text.lower(), (view, [ln for ln in text.splitlines() if "seed 0" in ln.lower()][:3])
+                leaks = [ln for ln in text.splitlines() if "seed 0" in ln.lower()]
+                assert not leaks, (view, leaks[:3])
 
 
 def test_a_model_file_open_alone_takes_the_options_of_the_page():

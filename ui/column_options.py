@@ -23,6 +23,7 @@ from ui.widgets import synced
 
 __all__ = ["column_options_ui"]
 
+MAX_CHOICES = 500  # a multiselect of more values is sent to the browser on every rerun for nothing
 RULES = ("scott", "silverman", "number")
 STRATEGIES = ("quantile", "uniform", "mdl")
 UNSEEN = {"skip": "skip (left out of the product)", "error": "error (refuse the value)",
@@ -79,14 +80,18 @@ def _discretized_ui(col: str, values: pd.Series) -> None:
 def _categorical_ui(col: str, values: pd.Series) -> None:
     options = column_options(settings(), col, "categorical")
     declared = list(options.get("categories") or ())
-    seen = sort_values(list(dict.fromkeys(values.dropna().tolist())))
+    seen = sort_values([v.item() if isinstance(v, np.generic) else v for v in values.dropna().unique()])
     choices = list(dict.fromkeys([*declared, *seen]))
     left, middle, right = st.columns([2, 1, 1])
-    synced(left.multiselect, f"{md(col)}: declared categories", key=f"_colopt::{col}::categories", value=declared,
-           options=choices, format_func=str,
-           help="The column's domain: K is its size. Empty: the values seen in training.",
-           on_set=lambda v, col=col: set_column_options(col, "categorical", categories=tuple(v) or None))
-    synced(middle.text_input, "add categories", key=f"_colopt::{col}::extra", value="",
+    if len(choices) > MAX_CHOICES:      # thousands of values: no picker to send, the typed additions remain
+        left.caption(f"{md(col)}: {len(choices):,} values, too many to pick from; "
+                     + (f"{len(declared):,} declared." if declared else "the values seen in training."))
+    else:
+        synced(left.multiselect, f"{md(col)}: declared categories", key=f"_colopt::{col}::categories", value=declared,
+               options=choices, format_func=str,
+               help="The column's domain: K is its size. Empty: the values seen in training.",
+               on_set=lambda v, col=col: set_column_options(col, "categorical", categories=tuple(v) or None))
+    synced(middle.text_input, f"{md(col)}: add categories", key=f"_colopt::{col}::extra", value="",
            placeholder="comma-separated", help="Values the training data lacks; the seen values are declared too.",
            on_set=lambda text, col=col, d=declared, s=seen, v=values: _add_categories(col, d or s, text, v))
     synced(right.selectbox, f"{md(col)}: unseen values", key=f"_colopt::{col}::unseen",

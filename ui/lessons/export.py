@@ -17,9 +17,10 @@ ss = st.session_state
 def render(model: Any) -> None:
     st.subheader("Export a worked example")
     st.write("The test example of the Explain page, step by step"
-             f"{ui.ref('seed 000, Eq. 5; seed 004')}, posterior = likelihood × prior / normalisation: prior, each factor, joint (as a product and as a "
-             "sum of logs), evidence, posterior. Download it as Markdown with LaTeX for a slide or a handout, "
-             "or as a short Python program using nbapp that reproduces the same numbers.")
+             f"{ui.ref('seed 000, Eq. 5; seed 004')}, posterior = likelihood × prior / normalisation: prior, "
+             "each factor, joint (as a product and as a sum of logs), evidence, posterior. Download it as "
+             "Markdown with LaTeX for a slide or a handout, or as a short Python program using nbapp that reproduces "
+             "the same numbers.")
     row = lessons.example_row(model)
     source = ss["source"]
     try:

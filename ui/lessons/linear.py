@@ -66,7 +66,8 @@ def _notes_form_ui(model: Any, form: Any) -> None:
                  key="lessons.notes_weights")
     if "GNB" in notes.kinds and model.variance != "pooled":
         st.caption("w_GNB = (μ₊ − μ₋) / σ², b_GNB = log P(+)/P(−) + Σ (μ₋² − μ₊²) / (2σ²), with each σ² shared by "
-                   f"the classes (pooled): the notes' form{ui.ref('Eq. 20')} assumes it; the model on the Model page keeps its own variances.")
+                   f"the classes (pooled): the notes' form{ui.ref('Eq. 20')} assumes it; the model on the Model "
+                   "page keeps its own variances.")
 
 
 def _linear_form_ui(model: Any, form: Any) -> None:
@@ -110,7 +111,8 @@ def _boundary_fragment(gaussian: list[str]) -> None:
     a, b, c = st.columns(3)
     x = a.selectbox("x axis", gaussian, index=0, format_func=str, key=lessons.wkey("bx"))
     y = b.selectbox("y axis", [g for g in gaussian if g != x], index=0, format_func=str, key=lessons.wkey("by"))
-    variances = {"shared": f"shared variances{ui.ref('Eq. 20')}: linear", "diagonal": "own variances per class: quadratic"}
+    variances = {"shared": f"shared variances{ui.ref('Eq. 20')}: linear",
+                 "diagonal": "own variances per class: quadratic"}
     kind = c.radio("Variances", list(variances), format_func=variances.get, key=lessons.wkey("bkind"))
     try:
         fitted = covariance.fit_gaussian_classes(data, [x, y], target, covariance=kind)

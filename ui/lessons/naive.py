@@ -109,5 +109,5 @@ def _duplicate_fragment(model: Any) -> None:
     else:
         st.caption(f"{ui.md(column)} favours {ui.md(side)} for this example. The copies carry no new information, "
                    f"yet each enters the product again: P({ui.md(side)} | x) goes from {ui.fmt_number(before)} to "
-                   f"{ui.fmt_number(after)}, towards 1 (overconfidence{ui.ref('seed 003')}). A full covariance would notice: "
-                   "the copy makes Σ_c singular.")
+                   f"{ui.fmt_number(after)}, towards 1 (overconfidence{ui.ref('seed 003')}). A full covariance "
+                   "would notice: the copy makes Σ_c singular.")
