@@ -15,8 +15,7 @@ from scipy import stats
 
 from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
-from nbapp.errors import DataError
-from nbapp.ordering import python_scalar
+from nbapp.errors import DataError, shown
 
 __all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
 
@@ -87,12 +86,12 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
         return "ignore", "every value missing -> ignore"
     distinct = present.nunique()
     if distinct == 1:
-        return "ignore", f"constant (always {_shown_value(present.iloc[0])}) -> ignore"
+        return "ignore", f"constant (always {shown(present.iloc[0])}) -> ignore"
     if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
         return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
     if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
-        shown = "/".join(str(v) for v in sorted(present.astype(str).unique()))
-        return "bernoulli", f"2 distinct values ({shown}) -> Bernoulli"
+        pair = "/".join(str(v) for v in sorted(present.astype(str).unique()))
+        return "bernoulli", f"2 distinct values ({pair}) -> Bernoulli"
     if pd.api.types.is_numeric_dtype(column):
         return _propose_number(present, name, distinct, count_block)
     return _propose_strings(present.astype(str), name, distinct)
@@ -206,12 +205,6 @@ def _per_value(rows: int, distinct: int) -> str:
         else f"about {per:,.0f} rows per value"
 
 
-def _shown_value(value: object) -> str:
-    """A value as the user typed it: 2013, not np.int64(2013); strings quoted."""
-    value = python_scalar(value)
-    return repr(value) if isinstance(value, str) else str(value)
-
-
 def _binary_pair(present: pd.Series) -> bool:
     values = frozenset(_binary_key(v) for v in present.unique())
     return values in BINARY_PAIRS
@@ -310,9 +303,9 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     if missing.all():
         raise DataError(f"The target {target!r} has no labels (every value is missing); choose another column.")
     if missing.any():
-        shown = ", ".join(str(i) for i in df.index[missing.to_numpy()][:5])
+        rows = ", ".join(str(i) for i in df.index[missing.to_numpy()][:5])
         more = " ..." if missing.sum() > 5 else ""
-        notes.append(f"Dropped {int(missing.sum()):,} row(s) with no label in {target!r} (rows {shown}{more}).")
+        notes.append(f"Dropped {int(missing.sum()):,} row(s) with no label in {target!r} (rows {rows}{more}).")
         df = df.loc[~missing.to_numpy()]
         labels = df[target]
     if _continuous(labels):
@@ -331,10 +324,10 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     notes.extend(_look_alike_labels(counts, target))
     singletons = counts.index[counts.to_numpy() == 1]
     if len(singletons):
-        shown = ", ".join(_shown_value(c) for c in singletons[:5])
+        listed = ", ".join(shown(c) for c in singletons[:5])
         more = f" and {len(singletons) - 5:,} more" if len(singletons) > 5 else ""
         notes.append(
-            f"Class(es) {shown}{more} of {target!r} have a single row: their estimates rest on "
+            f"Class(es) {listed}{more} of {target!r} have a single row: their estimates rest on "
             "one example, and a hold-out split cannot have them on both sides."
         )
     if len(counts) > MANY_CLASSES:
@@ -354,9 +347,9 @@ def _look_alike_labels(counts: pd.Series, target: str) -> list[str]:
     notes = []
     for _, group in texts.groupby(keys.to_numpy()):
         if len(group) > 1:
-            shown = ", ".join(_shown_value(v) for v in group)
+            alike = ", ".join(shown(v) for v in group)
             notes.append(
-                f"Labels {shown} in {target!r} differ only in case or spaces; they are kept as "
+                f"Labels {alike} in {target!r} differ only in case or spaces; they are kept as "
                 "separate classes. Fix the file if they mean the same."
             )
     return notes

@@ -15,6 +15,7 @@ from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from nbapp.smoothing import BetaPrior
 from ui import charts, formulas, teaching, textviews
+from ui.column_options import column_options_ui
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -451,6 +452,7 @@ _settings_ui()
 text_columns = [c for c, t in ui.features().items() if t == "text"]
 if text_columns:
     textviews.text_settings_ui(text_columns, prefix="model")
+column_options_ui(ui.features(), ui.frame())   # before the fit: a declared list may stop it
 model = ui.require_model()
 ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
 teaching.positives_ui(model, ui.frame())

@@ -96,16 +96,21 @@ def _result_ui(e: Any) -> None:
     ranked = classes_ui.ranked_classes(e)
     head = ranked[:HEADLINE]
     cols = st.columns(len(head) + 1)
-    cols[0].metric("Prediction (argmax)", "undetermined" if e.undetermined else str(e.prediction))
+    # P(x) = 0: every joint is 0, the posterior 0/0; the numbers shown are the prior standing in
+    # (the totals table's "prior in place of 0/0"), and no class is predicted.
+    cols[0].metric("Prediction (argmax)", "none: P(x) = 0" if e.undetermined else str(e.prediction))
     for j, c in enumerate(head):
-        cols[j + 1].metric(f"P({ui.md(c)} | x)", ui.fmt_number(e.posterior[c]))
+        label = f"prior P({ui.md(c)}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(c)} | x)"
+        cols[j + 1].metric(label, ui.fmt_number(e.posterior[c]))
     if len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
     table = classes_ui.posterior_table(e)
+    shown = "prior P(c) (stands in for 0/0)" if e.undetermined else "P(c | x)"
+    table = table.rename(columns={"P(c | x)": shown, "log P(c | x)": "log P(c)" if e.undetermined else "log P(c | x)"})
     st.dataframe(table, hide_index=True, key="explain.posterior", height=min(36 + 35 * len(table), 420),
-                 column_config={"P(c | x)": st.column_config.ProgressColumn("P(c | x)", min_value=0.0,
-                                                                            max_value=1.0, format="%.4g"),
-                                "log P(c | x)": st.column_config.NumberColumn(format="%.5g")})
+                 column_config={shown: st.column_config.ProgressColumn(shown, min_value=0.0,
+                                                                       max_value=1.0, format="%.4g"),
+                                table.columns[-1]: st.column_config.NumberColumn(format="%.5g")})
     for note in e.notes:
         st.info(ui.md(ui.lecture.plain(note)))
 

@@ -14,6 +14,9 @@ SAMPLES = ROOT / "sample_data"
 # The app shows a bug as "internal error — please report" (app.py); under test it also raises,
 # so no page can fail quietly behind that message.
 os.environ.setdefault("NBAPP_RAISE_ERRORS", "1")
+# scikit-learn's estimator checks include one of array-API input, which runs only when SciPy's
+# array-API mode is on; it must be set before SciPy is first imported (as scikit-learn's own CI does).
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 TENNIS_FEATURES = {c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]}
 
 

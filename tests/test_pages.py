@@ -195,7 +195,7 @@ def test_an_example_no_class_can_explain_is_shown_as_undetermined():
     open_page(at, "Model")
     at.number_input(key="_model_alpha").set_value(0.0).run()
     open_page(at, "Explain")
-    assert metric(at, "Prediction (argmax)") == "undetermined"
+    assert metric(at, "Prediction (argmax)") == "none: P(x) = 0"
     assert any("Every class has probability 0" in s for s in texts(at, "info"))
     assert any("cannot tell" in s for s in texts(at, "warning"))
 

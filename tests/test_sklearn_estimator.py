@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pandas as pd
-import pytest
 from sklearn.base import clone
 from sklearn.impute import SimpleImputer
 from sklearn.compose import ColumnTransformer

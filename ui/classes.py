@@ -2,7 +2,8 @@
 and which pair of classes the log-odds chart compares.
 
 One rule for the order (:func:`ranked_classes`): the predicted class first, then the others
-by falling posterior, ties kept in the model's class order. The headline, the product lines
+by falling posterior, ties kept in the example's declared order (Yes before No, as the notes
+write them; the model's order for an upload). The headline, the product lines
 and the log-odds chart all follow it, so the prediction is never cut off, whatever the number
 of classes or their alphabetical order.
 """
@@ -24,9 +25,12 @@ PAIR_MODES = {"runner_up": "predicted class against the runner-up",
 
 
 def ranked_classes(e: Any) -> list[Any]:
-    """The classes of explanation ``e``: the prediction first, then by falling posterior."""
-    classes = list(e.classes)
-    order = np.argsort(-e.joint_log.to_numpy(dtype=float), kind="stable")
+    """The classes of explanation ``e``: the prediction first, then by falling posterior, ties
+    (every class when P(x) = 0) in the example's declared order."""
+    from ui.teaching import display_classes
+
+    classes = display_classes(list(e.classes))
+    order = np.argsort(-e.joint_log.reindex(pd.Index(classes, dtype=object)).to_numpy(dtype=float), kind="stable")
     ranked = [classes[i] for i in order]
     if e.prediction is not None and ranked[0] != e.prediction:  # ties: argmax's choice wins
         ranked.remove(e.prediction)
@@ -39,7 +43,8 @@ def posterior_table(e: Any) -> pd.DataFrame:
     ranked = ranked_classes(e)
     posterior = e.posterior.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
     with np.errstate(divide="ignore"):
-        log_posterior = (e.joint_log.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
+        log_posterior = (np.log(posterior) if e.undetermined      # P(x) = 0: the prior's log stands in
+                         else e.joint_log.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
                          - e.log_evidence)
     return pd.DataFrame({"rank": np.arange(1, len(ranked) + 1), "class": [str(c) for c in ranked],
                          "P(c | x)": posterior, "log P(c | x)": log_posterior})

@@ -16,6 +16,7 @@ import pandas as pd
 
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.smoothing import BetaPrior, CellTerms, MEstimate, cell_terms
+from ui.lecture import plain
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
@@ -354,7 +355,7 @@ def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
         if kinds[name] == "bernoulli" and used:
             shown += " (= 1)" if str(model.cpt(name).index[-1]) == str(value) else " (= 0)"
         out["value"].append(shown)
-        out["status"].append(row["status"])
+        out["status"].append(plain(row["status"]))        # a library status citing the notes obeys the toggle
         for c in classes:
             f = fracs.loc[name, c]
             out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c, counts) if used else "")

@@ -141,7 +141,7 @@ def settings_to_dict(config: Any) -> dict[str, Any]:
 
 def settings_from_dict(data: Any) -> Any:
     """A Settings from :func:`settings_to_dict`'s dict; raises DataError naming what is wrong."""
-    from ui.state import Settings, TextSettings, make_model
+    from ui.state import Settings, TextSettings, feature_spec, make_model
 
     if not isinstance(data, dict):
         raise DataError("the saved settings are damaged")
@@ -152,11 +152,15 @@ def settings_from_dict(data: Any) -> Any:
                      for col, ts in fields.pop("text", []))
         custom = tuple((c, float(p)) for c, p in fields.pop("custom_priors", []))
         positives = tuple((str(c), v) for c, v in fields.pop("positives", []))
-        config = Settings(**fields, text=text, custom_priors=custom, positives=positives)
+        options = tuple((str(c), str(k), tuple((str(f), tuple(v) if isinstance(v, list) else v) for f, v in items))
+                        for c, k, items in fields.pop("column_options", []))
+        config = Settings(**fields, text=text, custom_priors=custom, positives=positives, column_options=options)
         for _column, ts in config.text:
             ts.spec()                                                # nbapp checks the text options
+        for column, kind, _items in config.column_options:
+            feature_spec(column, kind, config)                       # ... the per-column options
         make_model({"x": "categorical"}, config, [c for c, _ in custom])  # ... and l, priors, variance
-    except (TypeError, ValueError, AttributeError) as err:
+    except (TypeError, ValueError, AttributeError, KeyError) as err:
         raise DataError(f"the saved settings are damaged ({type(err).__name__})") from err
     return config
 

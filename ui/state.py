@@ -79,6 +79,11 @@ __all__ = [
     "set_settings",
     "features",
     "model_kwargs",
+    "COLUMN_OPTIONS",
+    "column_options",
+    "with_column_options",
+    "set_column_options",
+    "feature_spec",
     "make_model",
     "current_model",
     "require_model",
@@ -156,6 +161,18 @@ class Settings:
     var_smoothing_mode: str = "global"  # "global" (scikit-learn) or "per_feature" Gaussian epsilon
     text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
     positives: tuple[tuple[str, Any], ...] = ()  # Bernoulli column -> the value that counts as 1
+    # (column, type, ((option, value), ...)): a KDE, discretized or categorical column's options
+    # (COLUMN_OPTIONS); kept per type, so a column switched to another type and back keeps them
+    column_options: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = ()
+
+
+# The per-column options the Model page offers, by feature type: the spec's constructor and the
+# fields the app sets (any other field keeps the library's default).
+COLUMN_OPTIONS: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "kde": (nbapp.KDE, ("bandwidth",)),
+    "discretized": (nbapp.Discretized, ("bins", "strategy")),
+    "categorical": (nbapp.Categorical, ("categories", "unseen")),
+}
 
 
 class Imported(NamedTuple):
@@ -497,6 +514,44 @@ def smoothing(config: Settings) -> Any:
     return None
 
 
+def column_options(config: Settings, column: str, kind: str) -> dict[str, Any]:
+    """The options set for ``column`` as a ``kind`` feature ({} = the library's defaults)."""
+    for c, k, items in config.column_options:
+        if c == column and k == kind:
+            return dict(items)
+    return {}
+
+
+def with_column_options(config: Settings, column: str, kind: str, **changes: Any) -> Settings:
+    """``config`` with ``column``'s options as a ``kind`` feature changed; an option set to its
+    library default is dropped, so a default column keeps no entry."""
+    spec_type, fields = COLUMN_OPTIONS[kind]
+    default = spec_type()
+    merged = {**column_options(config, column, kind), **changes}
+    items = tuple((f, merged[f]) for f in fields if f in merged and merged[f] != getattr(default, f))
+    rest = [(c, k, i) for c, k, i in config.column_options if (c, k) != (column, kind)]
+    entries = sorted([*rest, *([(column, kind, items)] if items else [])], key=lambda e: (str(e[0]), e[1]))
+    return dataclasses.replace(config, column_options=tuple(entries))
+
+
+def set_column_options(column: str, kind: str, **changes: Any) -> None:
+    """Change one column's options (the Model page's per-column pickers)."""
+    set_settings(column_options=with_column_options(settings(), column, kind, **changes).column_options)
+
+
+def feature_spec(column: str, kind: str, config: Settings) -> Any:
+    """The nbapp feature spec of one column under the settings: text options, the Bernoulli
+    positive value, KDE / discretized / categorical options; else the type's name (defaults)."""
+    if kind == "text":
+        text = dict(config.text)
+        return text[column].spec() if column in text else kind
+    if kind == "bernoulli":
+        positives = dict(config.positives)
+        return nbapp.Bernoulli(positive=positives[column]) if column in positives else kind
+    options = column_options(config, column, kind) if kind in COLUMN_OPTIONS else {}
+    return COLUMN_OPTIONS[kind][0](**options) if options else kind
+
+
 def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[Any]) -> dict[str, Any]:
     """Keyword arguments of nbapp.NaiveBayes for these features and settings."""
     if config.priors == "custom":
@@ -504,11 +559,8 @@ def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[
         priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
     else:
         priors = config.priors
-    text, positives = dict(config.text), dict(config.positives)
     kwargs: dict[str, Any] = {
-        "features": {c: text[c].spec() if t == "text" and c in text
-                     else nbapp.Bernoulli(positive=positives[c]) if t == "bernoulli" and c in positives
-                     else t for c, t in feature_types.items()},
+        "features": {c: feature_spec(c, t, config) for c, t in feature_types.items()},
         "alpha": float(config.alpha),
         "priors": priors,
         "var_smoothing": float(config.var_smoothing),
@@ -676,7 +728,11 @@ def settings_of_model(model: Any) -> tuple[dict[str, str], Settings]:
                                   key=lambda kv: str(kv[0])))
     fields["positives"] = tuple((c, s.positive) for c, s in specs.items()
                                 if s.kind == "bernoulli" and getattr(s, "positive", None) is not None)
-    return {c: s.kind for c, s in specs.items()}, Settings(**fields)
+    config = Settings(**fields)
+    for c, s in specs.items():
+        if s.kind in COLUMN_OPTIONS:
+            config = with_column_options(config, c, s.kind, **{f: getattr(s, f) for f in COLUMN_OPTIONS[s.kind][1]})
+    return {c: s.kind for c, s in specs.items()}, config
 
 
 def _text_settings_of(spec: Any) -> TextSettings:
@@ -699,11 +755,15 @@ def _model_alone_refitted() -> Any:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _refit_stats(key: tuple, _model: Any) -> Any:
     """The statistics of ``_model`` under the settings in ``key`` (fit_key: sha256 of the file
-    first); feature options (per-column alpha, text options) come from the settings and the file."""
+    first); text options and the per-column options of COLUMN_OPTIONS come from the settings (which
+    the file's own set on opening), a per-column alpha from the file."""
     config: Settings = key[-1]
     kwargs = model_kwargs(dict(key[3]), config, list(_model.classes_))
     own = _model.params()["features"]
-    kwargs["features"] = {c: kwargs["features"][c] if own[c].kind == "text" else own[c] for c in own}
+    # the file's own spec wins only where the page offers no option for it (a per-column l)
+    chosen = {c for c, s in own.items() if s.kind == "text"
+              or s.kind in COLUMN_OPTIONS and getattr(s, "alpha", None) is None}
+    kwargs["features"] = {c: kwargs["features"][c] if c in chosen else own[c] for c in own}
     return nbapp.NaiveBayes(**kwargs).fit_stats(_model.stats_, _model.target_, _model.weight_)
 
 

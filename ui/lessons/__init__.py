@@ -91,7 +91,7 @@ def seed_example(key: str, *, button_key: str) -> None:
         return
     ex = example(key)
     left, right = st.columns([3, 2], vertical_alignment="center")
-    left.caption(f"The lecture's example for this idea: {ui.md(ex.title)} ({ui.md(ex.seed)}).")
+    left.caption(f"The lecture's example for this idea: {ui.md(ex.title)}{ui.ref(ui.md(ex.seed))}.")
     with right:
         _load_button(key, button_key)
 

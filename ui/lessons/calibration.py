@@ -16,8 +16,8 @@ ss = st.session_state
 
 def render(model: Any) -> None:
     st.subheader("Calibration: are the posteriors too sure?")
-    st.write("Because dependencies are ignored, Naive Bayes posteriors are often unrealistically close to 0 or 1 "
-             "(seed 003). Every row gets a posterior from a model that did not see it (stratified k-fold "
+    st.write("Because dependencies are ignored, Naive Bayes posteriors are often unrealistically close to 0 or 1"
+             f"{ui.ref('seed 003')}. Every row gets a posterior from a model that did not see it (stratified k-fold "
              "cross-validation); rows are binned by that posterior and compared with how often the class was "
              "right. A calibrated model lies on the diagonal. The Brier score is the mean squared distance "
              "between the posteriors and the truth (0 is perfect).")

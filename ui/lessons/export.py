@@ -16,15 +16,16 @@ ss = st.session_state
 
 def render(model: Any) -> None:
     st.subheader("Export a worked example")
-    st.write("The test example of the Explain page, step by step as in seed 000, Eq. 5 and seed 004's "
-             "posterior = likelihood × prior / normalisation: prior, each factor, joint (as a product and as a "
-             "sum of logs), evidence, posterior. Download it as Markdown with LaTeX for a slide or a handout, "
-             "or as a short Python program using nbapp that reproduces the same numbers.")
+    st.write("The test example of the Explain page, step by step"
+             f"{ui.ref('seed 000, Eq. 5; seed 004')}, posterior = likelihood × prior / normalisation: prior, "
+             "each factor, joint (as a product and as a sum of logs), evidence, posterior. Download it as "
+             "Markdown with LaTeX for a slide or a handout, or as a short Python program using nbapp that reproduces "
+             "the same numbers.")
     row = lessons.example_row(model)
     source = ss["source"]
     try:
         e = model.explain(row)
-        text = worked_example_markdown(e, model=model, title=f"Worked example: {source.name}")
+        text = ui.lecture.plain(worked_example_markdown(e, model=model, title=f"Worked example: {source.name}"))
         tex = worked_example_latex(e, model=model, title=f"Worked example: {source.name}")
         example_key = source.example if source.reader == "example" and ss.get("imported") is None else None
         snippet = worked_example_snippet(model, row, example=example_key)

@@ -15,9 +15,10 @@ ss = st.session_state
 
 def render(model: Any) -> None:
     st.subheader("Generate data from the model")
-    st.write("A generative model can write new data (seed 000, section 3, point 3): draw a class from P(c), then "
-             "each feature from P(x_a | c), independently. The rows look plausible one feature at a time, yet "
-             "miss every dependency between features: exactly what the naive assumption throws away.")
+    st.write(f"A generative model can write new data{ui.ref('seed 000, section 3, point 3')}: draw a class "
+             "from P(c), then each feature from P(x_a | c), independently. The rows look plausible one "
+             "feature at a time, yet miss every dependency between features: exactly what the naive assumption "
+             "throws away.")
     _generate_fragment(model)
 
 

@@ -17,10 +17,11 @@ ss = st.session_state
 def render(model: Any) -> None:
     st.subheader("Generative vs discriminative")
     st.write("Naive Bayes is generative: it estimates p(x | y) p(y) by counting. Logistic regression is "
-             "discriminative: it fits p(y | x) directly. Both give a linear log-odds and tend to the same model "
-             "(seed 000, section 3 and Eq. 20), but Naive Bayes reaches its asymptote with far fewer rows and "
-             "trains faster; with plenty of data logistic regression is often more accurate. Both are trained "
-             "here on the same growing subsets of the current data and scored on the same held-out rows.")
+             "discriminative: it fits p(y | x) directly. Both give a linear log-odds and tend to the same model"
+             f"{ui.ref('seed 000, section 3 and Eq. 20')}, but Naive Bayes reaches its asymptote with far "
+             "fewer rows and trains faster; with plenty of data logistic regression is often more accurate. "
+             "Both are trained here on the same growing subsets of the current data and scored on the same held-out "
+             "rows.")
     _generative_fragment(model)
 
 

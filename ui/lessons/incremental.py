@@ -19,8 +19,9 @@ ss = st.session_state
 def render(model: Any) -> None:
     st.subheader("Incremental learning")
     st.write("Fitting Naive Bayes is counting, and counts add up: a new training row only increments the counts "
-             "of its class and values, then the probabilities follow (seed 001: Naive Bayes supports incremental "
-             "learning). Add a row by hand and watch the counts, the CPT and the test example's posterior change "
+             "of its class and values, then the probabilities follow"
+             f"{ui.ref('seed 001: Naive Bayes supports incremental learning')}. Add a row by hand and watch "
+             "the counts, the CPT and the test example's posterior change "
              "(partial_fit on a copy of the model; the model of the other pages stays as it is).")
     key = ui.model_key()
     if ss.get("lessons_inc_key") != key:

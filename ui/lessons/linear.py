@@ -18,9 +18,10 @@ ss = st.session_state
 def render(model: Any) -> None:
     st.subheader("Naive Bayes is a linear classifier")
     st.write("For two classes the log-odds log P(c1 | x) / P(c0 | x) is a sum of one term per feature value, "
-             "so it is w · x + b with b = log P(c1)/P(c0) and one weight per value: log θ(v | c1) / θ(v | c0) "
-             "(seed 000, section 2.3, Eq. 17-19). sign(w · x + b) is the prediction. With Gaussian features the "
-             "boundary is linear when both classes share each variance (Eq. 20) and quadratic otherwise.")
+             "so it is w · x + b with b = log P(c1)/P(c0) and one weight per value: log θ(v | c1) / θ(v | c0)"
+             f"{ui.ref('seed 000, section 2.3, Eq. 17-19')}. sign(w · x + b) is the prediction. With Gaussian "
+             f"features the boundary is linear when both classes share each variance{ui.ref('Eq. 20')} and quadratic "
+             "otherwise.")
     if len(model.classes_) != 2:
         lessons.offer_example(f"The linear form is for two classes; this model has {len(model.classes_)}.",
                               "stolen_cars", button_key="lessons.linear_load")
@@ -57,7 +58,7 @@ def _notes_form_ui(model: Any, form: Any) -> None:
         else form.notes_form()
     suffix = "/".join(k for k in notes.kinds if k != "CAT") or "CAT"
     ones = ", ".join(f"{ui.md(c)} = {ui.md(v)}" for c, v in notes.ones.items())
-    st.markdown(f"**In the notes' form** h(x) = sign(w_{suffix}ᵀ x + b_{suffix}) (seed 000, Eq. 17-20)"
+    st.markdown(f"**In the notes' form** h(x) = sign(w_{suffix}ᵀ x + b_{suffix}){ui.ref('seed 000, Eq. 17-20')}"
                 + (f"; x = 1 for {ones}" if ones else ""))
     c1, c2 = st.columns([1, 2])
     c1.metric(f"b_{suffix}", f"{notes.bias:+.4f}")
@@ -65,7 +66,8 @@ def _notes_form_ui(model: Any, form: Any) -> None:
                  key="lessons.notes_weights")
     if "GNB" in notes.kinds and model.variance != "pooled":
         st.caption("w_GNB = (μ₊ − μ₋) / σ², b_GNB = log P(+)/P(−) + Σ (μ₋² − μ₊²) / (2σ²), with each σ² shared by "
-                   "the classes (pooled): Eq. 20 assumes it; the model on the Model page keeps its own variances.")
+                   f"the classes (pooled): the notes' form{ui.ref('Eq. 20')} assumes it; the model on the Model "
+                   "page keeps its own variances.")
 
 
 def _linear_form_ui(model: Any, form: Any) -> None:
@@ -109,7 +111,8 @@ def _boundary_fragment(gaussian: list[str]) -> None:
     a, b, c = st.columns(3)
     x = a.selectbox("x axis", gaussian, index=0, format_func=str, key=lessons.wkey("bx"))
     y = b.selectbox("y axis", [g for g in gaussian if g != x], index=0, format_func=str, key=lessons.wkey("by"))
-    variances = {"shared": "shared variances (Eq. 20): linear", "diagonal": "own variances per class: quadratic"}
+    variances = {"shared": f"shared variances{ui.ref('Eq. 20')}: linear",
+                 "diagonal": "own variances per class: quadratic"}
     kind = c.radio("Variances", list(variances), format_func=variances.get, key=lessons.wkey("bkind"))
     try:
         fitted = covariance.fit_gaussian_classes(data, [x, y], target, covariance=kind)

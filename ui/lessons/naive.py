@@ -17,9 +17,9 @@ ss = st.session_state
 def render(model: Any) -> None:
     st.subheader("The naive assumption")
     st.write("Naive Bayes treats the features as independent given the class: each Gaussian class has a diagonal "
-             "covariance (seed 000, Eq. 13-14) instead of a full one (Eq. 15-16, Fig. 2). That costs far fewer "
-             "parameters (exercise 2.4), but correlated features then \"say the same thing twice\" and the "
-             "posterior becomes overconfident (seed 003): copy a feature and see.")
+             f"covariance{ui.ref('seed 000, Eq. 13-14')} instead of a full one{ui.ref('Eq. 15-16, Fig. 2')}. That "
+             f"costs far fewer parameters{ui.ref('exercise 2.4')}, but correlated features then \"say the same thing "
+             f"twice\" and the posterior becomes overconfident{ui.ref('seed 003')}: copy a feature and see.")
     _contours_ui(model)
     _parameter_count_ui(model)
     _duplicate_ui(model)
@@ -70,7 +70,7 @@ def _duplicate_ui(model: Any) -> None:
     source = ss["source"]
     if source.example != "tennis14" or ui.settings().alpha != 1.0:
         left, right = st.columns([3, 2], vertical_alignment="center")
-        left.caption("The lecture's example for this idea: tennis with l = 1 (seed 000 and 003), where the "
+        left.caption(f"The lecture's example for this idea: tennis with l = 1{ui.ref('seed 000 and 003')}, where the "
                      "posterior of x* is 0.56 and copies visibly push it towards 0 or 1.")
         if right.button("Load tennis with l = 1", key="lessons.dup_load", icon=":material/upload:"):
             ui.load_example_into_state("tennis14")
@@ -109,5 +109,5 @@ def _duplicate_fragment(model: Any) -> None:
     else:
         st.caption(f"{ui.md(column)} favours {ui.md(side)} for this example. The copies carry no new information, "
                    f"yet each enters the product again: P({ui.md(side)} | x) goes from {ui.fmt_number(before)} to "
-                   f"{ui.fmt_number(after)}, towards 1 (overconfidence, seed 003). A full covariance would notice: "
-                   "the copy makes Σ_c singular.")
+                   f"{ui.fmt_number(after)}, towards 1 (overconfidence{ui.ref('seed 003')}). A full covariance "
+                   "would notice: the copy makes Σ_c singular.")

@@ -17,10 +17,11 @@ ss = st.session_state
 
 def render(model: Any) -> None:
     st.subheader("Prior vs evidence")
-    st.write("Bayes' rule is posterior = likelihood × prior / normalisation (seed 004). In log-odds the prior is "
-             "one term, log P(a)/P(b), next to one log-likelihood ratio per feature; a new prior needs no refit. "
-             "Seed 004's bikes: a teal bike is a Veoride when 20% of bikes are Veorides, but a private bike when "
-             "only 2% are. If moving the prior \"does nothing\", the features' ratios simply outweigh it: the bar "
+    st.write(f"Bayes' rule is posterior = likelihood × prior / normalisation{ui.ref('seed 004')}. In log-odds "
+             "the prior is one term, log P(a)/P(b), next to one log-likelihood ratio per feature; a new prior needs "
+             f"no refit. The bikes example{ui.ref('seed 004')}: a teal bike is a Veoride when 20% of bikes are "
+             "Veorides, but a private bike when only 2% are. If moving the prior \"does nothing\", the features' "
+             "ratios simply outweigh it: the bar "
              "below compares the two.")
     lessons.seed_example("bikes", button_key="lessons.prior_load")
     row = lessons.example_row(model)

@@ -25,9 +25,10 @@ def render(model: Any) -> None:
     st.subheader("MLE vs MAP: how smoothing moves the probabilities")
     st.write("With l = 0 every CPT cell is a relative frequency, the maximum-likelihood estimate; a value never "
              "seen with a class gets probability 0 and rules that class out, whatever the other features say. "
-             "Adding l pseudo-counts per value, (count + l) / (n_c + l K) (seed 000, Eq. 7), is a MAP estimate "
-             "with a Dirichlet prior (seed 002); the m-estimate (n_y + m p) / (n + m) (seed 003) and the "
-             "Beta(a, b) prior (N_cd + a) / (N_c + a + b) (seed 002) are the same idea. Move l and watch the "
+             f"Adding l pseudo-counts per value, (count + l) / (n_c + l K){ui.ref('seed 000, Eq. 7')}, is a MAP "
+             f"estimate with a Dirichlet prior{ui.ref('seed 002')}; the m-estimate (n_y + m p) / (n + m)"
+             f"{ui.ref('seed 003')} and the Beta(a, b) prior (N_cd + a) / (N_c + a + b){ui.ref('seed 002')} are the "
+             "same idea. Move l and watch the "
              "cells of the test example and its posterior.")
     kinds = feature_kinds(model)
     if not any(k in DISCRETE for k in kinds.values()):
@@ -36,7 +37,8 @@ def render(model: Any) -> None:
         return
     lessons.seed_example("tennis14", button_key="lessons.smoothing_load")
     if ss["source"].example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
-        st.caption("The Beta(a, b) curve is seed 002's: stolen cars, Bernoulli with Red, SUV and Domestic as 1.")
+        st.caption(f"The Beta(a, b) curve{ui.ref('seed 002')} is drawn on the stolen cars example: Bernoulli "
+                   "with Red, SUV and Domestic as 1.")
         lessons.seed_example("stolen_cars", button_key="lessons.smoothing_load_beta")
     data = ui.frame()
     strengths = DEFAULT_STRENGTHS if len(data) <= BIG_DATA_ROWS else COARSE_STRENGTHS

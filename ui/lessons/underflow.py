@@ -21,7 +21,7 @@ def render(model: Any) -> None:
     st.write("The joint P(c) ∏ P(x_a | c) multiplies one probability per word. A float64 cannot hold a positive "
              "number below about 4.9 × 10⁻³²⁴, so for a long document the running product becomes exactly 0.0 "
              "for every class and the posterior 0/0. The sum of logs stays an ordinary number however long the "
-             "input (seeds 002 and 004). Here the test example's text is repeated to make it long.")
+             f"input{ui.ref('seeds 002 and 004')}. Here the test example's text is repeated to make it long.")
     kinds = feature_kinds(model)
     text = [c for c, k in kinds.items() if k == "text"]
     counts = [c for c, k in kinds.items() if k == "multinomial"]
