@@ -115,3 +115,31 @@ def test_statistics_travel_as_checked_json():
     assert rebuilt.to_json() == m.to_json()
     with pytest.raises(DataError, match="counts cannot be negative"):
         stats_from_json(NaiveBayes(FEATURES), stats_to_json(m.stats_).replace('"counts": [[', '"counts": [[-', 1))
+
+
+def test_blocks_summarised_on_threads_give_the_same_statistics_and_errors(monkeypatch):
+    """Large frames are summarised one block per thread; the statistics and the first block's
+    error must be those of the one-thread pass."""
+    import nbapp.model as model_module
+    from nbapp.persist import stats_to_json
+
+    rng = np.random.default_rng(3)
+    n = 5_000
+    df = pd.DataFrame({"a": rng.choice(["x", "y", "z"], n), "b": rng.normal(size=n),
+                       "c": rng.integers(0, 5, n), "d": rng.choice(["p", "q"], n),
+                       "y": rng.choice(["no", "yes"], n)})
+    types = {"a": "categorical", "b": "gaussian", "c": "multinomial", "d": "bernoulli"}
+
+    def stats(threshold: int) -> str:
+        monkeypatch.setattr(model_module, "_THREADED_ROWS", threshold)
+        return stats_to_json(NaiveBayes(types).summarize(df, "y"))
+
+    assert stats(1) == stats(10**9)
+    bad = df.assign(b=df["b"].astype(object).where(df.index != 7, "N/A?"), c=df["c"] - 10)
+    messages = []
+    for threshold in (1, 10**9):
+        monkeypatch.setattr(model_module, "_THREADED_ROWS", threshold)
+        with pytest.raises(DataError) as err:
+            NaiveBayes(types).summarize(bad, "y")
+        messages.append(str(err.value))
+    assert messages[0] == messages[1] and "'b'" in messages[0]   # the Gaussian block comes first
