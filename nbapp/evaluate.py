@@ -491,6 +491,7 @@ def _on_classes(log_proba: pd.DataFrame, undetermined: np.ndarray, classes: list
     columns = pd.Index(classes, dtype=object).get_indexer(pd.Index(log_proba.columns, dtype=object))
     logp = log_proba.to_numpy(dtype=float)
     if undetermined.any():
+        logp = logp.copy()      # pandas may hand out a read-only view of its own block
         logp[undetermined] = -np.inf
     if len(columns) == len(classes) and (columns == np.arange(len(classes))).all():
         return logp, columns

@@ -303,3 +303,14 @@ def test_kfold_scores_and_table_equal_scoring_each_refitted_fold_by_labels():
     expected_table = pd.concat(tables, ignore_index=True)
     pd.testing.assert_frame_equal(result.predictions, expected_table, check_exact=False, rtol=1e-9)
     assert result.predictions.loc[result.predictions["row"] == 17, "P(rare)"].isna().all()
+
+
+def test_kfold_scores_rows_no_class_can_explain_as_probability_zero_for_their_class():
+    """At l = 0 a fold's model meets values it never saw with either class: every joint is 0 and
+    the row is undetermined; k-fold must score it (log P(true) = -inf), not fail on it."""
+    df = pd.DataFrame({"a": ["x", "x", "y", "y", "z", "w"] * 2, "b": ["p", "q", "p", "q", "r", "s"] * 2,
+                       "c": ["no", "no", "yes", "yes", "no", "yes"] * 2})
+    result = evaluate.cross_validate(lambda: nbapp.NaiveBayes({"a": "categorical", "b": "categorical"}, alpha=0),
+                                     df, "c", k=2, seed=0)
+    assert np.isinf(result.scores.log_loss)
+    assert len(result.predictions) == len(df)
