@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 __all__ = ["THREADED_ROWS", "ROW_ALIGN", "each", "row_chunks", "workers"]
 
