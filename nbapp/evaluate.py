@@ -117,10 +117,12 @@ class Evaluation:
         return pd.Series([s.accuracy for s in self.fold_scores], name="accuracy", dtype=float)
 
 
-def log_proba_for_scoring(model: Any, rows: pd.DataFrame) -> pd.DataFrame:
+def log_proba_for_scoring(model: Any, rows: pd.DataFrame, positions: np.ndarray | None = None) -> pd.DataFrame:
     """The model's log posteriors with undetermined rows (every class impossible) set to -inf,
-    so :func:`score` counts them as undetermined instead of as the prior's top class."""
-    log_proba, undetermined = model.log_posterior(rows)
+    so :func:`score` counts them as undetermined instead of as the prior's top class. With
+    ``positions``, of those rows of ``rows`` only (scored in place, not copied)."""
+    log_proba, undetermined = model.log_posterior(rows) if positions is None else \
+        model.log_posterior(rows, rows=positions)
     return log_proba.mask(undetermined, -np.inf, axis=0)
 
 
@@ -370,19 +372,14 @@ def _run(
     progress: Progress | None,
 ) -> Evaluation:
     """Fit and predict each split, then score. The labels are factorised once to integer codes
-    (scoring, the confusion matrix and the table's true column read the codes); each fold's
-    rows are taken from the frame once, and serve both its statistics and its predictions."""
+    (scoring, the confusion matrix and the table's true column read the codes). k-fold copies
+    no rows: every fold's statistics come from one pass over the frame, and each fold's model
+    scores its own rows of the frame in place."""
     codes, classes = _label_codes(y)
     parts = {fold: np.flatnonzero(folds == fold) for fold in range(n_splits)}
     parts = {fold: rows for fold, rows in parts.items() if len(rows)}
     kfold = method == "kfold"
-    if kfold:
-        used = _used_columns(make_model(), data, target)
-        source = data[used] if used is not None and len(used) < len(data.columns) else data
-        frames = {fold: source.iloc[rows] for fold, rows in parts.items()}
-    else:
-        frames = {}
-    fold_stats = _fold_statistics(make_model, frames, target, n_splits) if kfold else {}
+    fold_stats = _fold_statistics(make_model, data, target, folds, parts, n_splits) if kfold else {}
     total = reduce(add, fold_stats.values()) if fold_stats else None
     log_parts: list[np.ndarray] = []
     fold_columns: list[np.ndarray] = []
@@ -391,11 +388,9 @@ def _run(
         try:
             if kfold:      # the total minus this fold's statistics: no refit per fold
                 model.fit_stats(training_statistics(total, fold_stats, fold), target)
-                test = frames.pop(fold)
             else:
                 model.fit(data.iloc[np.flatnonzero(folds == -1)], target=target)
-                test = data.iloc[rows]
-            log_proba, undetermined = model.log_posterior(test)
+            log_proba, undetermined = model.log_posterior(data, rows=rows)
         except DataError as err:
             where = "the training part" if method == "holdout" else f"fold {fold + 1} of {n_splits}"
             raise DataError(f"While fitting on {where}: {err}") from err
@@ -528,15 +523,27 @@ def training_statistics(total: Any, fold_stats: dict[int, Any], fold: int) -> An
         return reduce(add, [s for f, s in fold_stats.items() if f != fold])
 
 
-def _fold_statistics(make_model: Callable[[], Any], frames: dict[int, pd.DataFrame], target: str,
-                     n_splits: int) -> dict[int, Any]:
-    """Each fold's sufficient statistics, from one pass over its rows. A fold's training model is
-    built from the total minus the fold's statistics, which equals a fit on the other folds' rows
-    (statistics are values, see nbapp.stats), so k-fold costs about one fit, not k."""
+def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: str, folds: np.ndarray,
+                     parts: dict[int, np.ndarray], n_splits: int) -> dict[int, Any]:
+    """Each fold's sufficient statistics, all from one pass over the frame
+    (:meth:`nbapp.NaiveBayes.summarize_parts`). A fold's training model is built from the total
+    minus the fold's statistics, which equals a fit on the other folds' rows (statistics are
+    values, see nbapp.stats), so k-fold costs about one fit, not k.
+
+    If that pass refuses the data, each fold is summarised alone from a copy of its rows: the
+    error then names the fold, as it always has (and where only the pass's finer table of
+    (fold, class) cells was beyond the table budget, the folds one by one still fit)."""
+    try:
+        stats = make_model().summarize_parts(data, target, folds)
+        return {fold: stats[fold] for fold in parts}
+    except DataError:
+        pass
+    used = _used_columns(make_model(), data, target)
+    source = data[used] if used is not None and len(used) < len(data.columns) else data
     out = {}
-    for fold, rows in frames.items():
+    for fold, rows in parts.items():
         try:
-            out[fold] = make_model().summarize(rows, target)
+            out[fold] = make_model().summarize(source.iloc[rows], target)
         except DataError as err:
             raise DataError(f"While fitting on fold {fold + 1} of {n_splits}: {err}") from err
     return out
@@ -558,7 +565,7 @@ def _table(index: pd.Index, folds: np.ndarray, true: Any, true_logp: np.ndarray,
     """One row per prediction: ``row``, ``fold`` (from 1), ``true``, ``predicted`` (``classes[best]``,
     missing where ``undetermined``), ``log P(true)`` and ``P(<class>)`` per class (NaN in ``logp``:
     a class the predicting model lacked)."""
-    first = {"row": np.asarray(index, dtype=object), "fold": folds + 1, "true": true,
+    first = {"row": index.to_numpy(), "fold": folds + 1, "true": true,
              "predicted": _labels(classes, best, undetermined)}
     names = ["log P(true)", *[f"P({c})" for c in classes]]
     if len(set(names)) < len(names) or set(names) & set(first):      # a later column replaces an earlier

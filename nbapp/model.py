@@ -135,6 +135,36 @@ class NaiveBayes:
     # -- fitting: statistics, then blocks from statistics ----------------------------------
     def summarize(self, df: pd.DataFrame, target: str, weight: str | None = None) -> ModelStats:
         """One pass over the rows: the statistics a fit on them would be built from."""
+        classes, y, w = self._labelled(df, target, weight)
+        k = len(classes)
+        return ModelStats(classes, np.bincount(y, weights=w, minlength=k), self._summarize_blocks(df, y, w, k))
+
+    def summarize_parts(self, df: pd.DataFrame, target: str, parts: np.ndarray,
+                        weight: str | None = None) -> list[ModelStats]:
+        """The statistics of each part of the rows, from one pass over the uncopied frame: row i
+        is in part ``parts[i]`` (0, 1, ...; every row in one). The statistics of the finer classes
+        (part, class) are counted at once, and part p's are its classes of them (a class with no
+        row in the part is left out), so each part's statistics equal ``summarize`` of its rows,
+        except that they may also list values and words of other parts with no weight, which
+        adding and subtracting statistics leave out anyway. Cross-validation takes its folds'
+        statistics this way (seed 004: every fold's model from one pass)."""
+        classes, y, w = self._labelled(df, target, weight)
+        parts = _part_codes(parts, len(df))
+        k, n_parts = len(classes), int(parts.max(initial=-1)) + 1
+        cell = parts * k + y
+        blocks = self._summarize_blocks(df, cell, w, n_parts * k)
+        rows = np.bincount(cell, minlength=n_parts * k).reshape(n_parts, k)
+        weights = np.bincount(cell, weights=w, minlength=n_parts * k).reshape(n_parts, k)
+        out = []
+        for part in range(n_parts):
+            present = np.flatnonzero(rows[part])
+            take = part * k + present
+            out.append(ModelStats(tuple(classes[c] for c in present), weights[part, present],
+                                  tuple(s.reindex_classes(take) for s in blocks)))
+        return out
+
+    def _labelled(self, df: pd.DataFrame, target: str, weight: str | None) -> tuple[tuple[Any, ...], np.ndarray, np.ndarray]:
+        """The checked frame's classes (sorted), each row's class index and the row weights."""
         _check_frame(df, target, list(self.features_), weight)
         labels = df[target]
         _check_labels(labels, target)
@@ -143,11 +173,12 @@ class NaiveBayes:
         found = [python_scalar(u) for u in uniques]
         classes = tuple(sort_values(found))
         y = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))[codes]
-        k = len(classes)
+        return classes, y, w
+
+    def _summarize_blocks(self, df: pd.DataFrame, y: np.ndarray, w: np.ndarray, k: int) -> tuple[Any, ...]:
         # one block per thread on large tables, the blocks of most columns first
-        blocks = tuple(each(lambda item: item[0].summarize(item[1], item[2], df, y, w, k),
-                            self._layout, len(df), cost=lambda item: len(item[1])))
-        return ModelStats(classes, np.bincount(y, weights=w, minlength=k), blocks)
+        return tuple(each(lambda item: item[0].summarize(item[1], item[2], df, y, w, k),
+                          self._layout, len(df), cost=lambda item: len(item[1])))
 
     def fit(self, df: pd.DataFrame, target: str, weight: str | None = None) -> "NaiveBayes":
         """Summarise the rows, then derive every parameter from the statistics."""
@@ -314,43 +345,52 @@ class NaiveBayes:
         _check_unique_columns(frame)
         k = len(self.classes_)
         log_prior = self.log_prior_ if log_prior is None else log_prior
-        n = len(frame) if rows is None else len(range(len(frame))[rows])
+        n = len(frame) if rows is None else len(range(len(frame))[rows]) if isinstance(rows, slice) else len(rows)
         total = np.repeat(log_prior[None, :], n, axis=0)
         for block in self._blocks:
             total += block.joint_log(frame, k) if rows is None else block.joint_log_rows(frame, rows, k)
         return total
 
-    def _normalised(self, df: Any, *, exp: bool = False) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-        """The frame, log P(c | x) (P(c | x) with ``exp``) and the undetermined rows. A large frame
-        is scored in row ranges, one per thread: every step is row by row, so the numbers are
-        those of one pass; bad values are named by the one pass, as always."""
+    def _normalised(self, df: Any, *, exp: bool = False,
+                    rows: np.ndarray | None = None) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """The frame, log P(c | x) (P(c | x) with ``exp``) and the undetermined rows, of every row
+        or of the rows at positions ``rows``. A large frame is scored in row ranges, one per
+        thread: every step is row by row, so the numbers are those of one pass; bad values are
+        named by the one pass, as always."""
         frame = _as_frame(df)
         log_prior = self.log_prior_
+        n = len(frame) if rows is None else len(rows)
 
-        def score(rows: slice | None) -> tuple[np.ndarray, np.ndarray]:
-            log_post, _, undetermined = normalise_log(self._joint_log(frame, log_prior, rows), log_prior)
+        def score(chunk: slice | None) -> tuple[np.ndarray, np.ndarray]:
+            which = chunk if rows is None else rows if chunk is None else rows[chunk]
+            log_post, _, undetermined = normalise_log(self._joint_log(frame, log_prior, which), log_prior)
             return (np.exp(log_post, out=log_post) if exp else log_post), undetermined
 
-        chunks = row_chunks(len(frame), ROW_ALIGN)
+        chunks = row_chunks(n, ROW_ALIGN)
         if len(chunks) < 2:
             return frame, *score(None)
-        out = np.empty((len(frame), len(self.classes_)))
-        undetermined = np.empty(len(frame), dtype=bool)
+        out = np.empty((n, len(self.classes_)))
+        undetermined = np.empty(n, dtype=bool)
 
-        def part(rows: slice) -> None:
-            out[rows], undetermined[rows] = score(rows)
+        def part(chunk: slice) -> None:
+            out[chunk], undetermined[chunk] = score(chunk)
 
         try:
-            each(part, chunks, len(frame))
+            each(part, chunks, n)
         except DataError:
             return frame, *score(None)
         return frame, out, undetermined
 
-    def log_posterior(self, df: pd.DataFrame | Mapping[str, Any]) -> tuple[pd.DataFrame, pd.Series]:
-        """log P(c | x) per row and the undetermined-row flags, from one normalisation."""
-        frame, log_post, undetermined = self._normalised(df)
-        return (pd.DataFrame(log_post, index=frame.index, columns=self._class_index()),
-                pd.Series(undetermined, index=frame.index, name="undetermined"))
+    def log_posterior(self, df: pd.DataFrame | Mapping[str, Any],
+                      rows: np.ndarray | None = None) -> tuple[pd.DataFrame, pd.Series]:
+        """log P(c | x) per row and the undetermined-row flags, from one normalisation. ``rows``:
+        positions of the rows of ``df`` to score (all by default), scored without copying them."""
+        frame = _as_frame(df)
+        rows = None if rows is None else _part_rows(rows, len(frame))
+        frame, log_post, undetermined = self._normalised(frame, rows=rows)
+        index = frame.index if rows is None else frame.index[rows]
+        return (pd.DataFrame(log_post, index=index, columns=self._class_index()),
+                pd.Series(undetermined, index=index, name="undetermined"))
 
     def predict_log_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
         return self.log_posterior(df)[0]
@@ -532,6 +572,20 @@ def _check_frame(df: Any, target: str, features: list[str], weight: str | None) 
         raise DataError(f"Feature column {missing[0]!r} is not in the data; its columns are {list(df.columns)[:10]}.")
     if weight is not None and weight not in df.columns:
         raise DataError(f"The weight column {weight!r} is not in the data.")
+
+
+def _part_codes(parts: Any, n_rows: int) -> np.ndarray:
+    parts = np.asarray(parts)
+    if parts.shape != (n_rows,) or parts.dtype.kind not in "iu" or (n_rows and parts.min() < 0):
+        raise ValueError(f"parts must give each of the {n_rows} rows a part number 0, 1, ...")
+    return parts.astype(np.intp, copy=False)
+
+
+def _part_rows(rows: Any, n_rows: int) -> np.ndarray:
+    rows = np.asarray(rows)
+    if rows.ndim != 1 or rows.dtype.kind not in "iu" or (len(rows) and (rows.min() < 0 or rows.max() >= n_rows)):
+        raise ValueError(f"rows must be positions 0..{n_rows - 1} of the frame's rows")
+    return rows
 
 
 def _check_labels(labels: pd.Series, target: str) -> None:

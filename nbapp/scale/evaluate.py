@@ -79,15 +79,30 @@ def _total(fold_stats: dict[int, Any]) -> Any:
 def _fold_statistics(model: Any, batches: Any, target: str, weight: str | None, k: int) -> dict[int, Any]:
     fold_stats: dict[int, Any] = {}
     for frame, folds in batches:
-        for fold in np.unique(folds):
-            try:
-                part = model.summarize(frame.iloc[np.flatnonzero(folds == fold)], target, weight)
-            except DataError as exc:
-                raise DataError(f"While summarising fold {fold + 1} of {k}: {exc}") from None
+        for fold, part in _batch_fold_statistics(model, frame, folds, target, weight, k):
             fold_stats[fold] = part if fold not in fold_stats else fold_stats[fold] + part
     if len(fold_stats) < k:
         raise DataError(f"The file has too few rows for {k} folds; choose fewer folds.")
     return fold_stats
+
+
+def _batch_fold_statistics(model: Any, frame: pd.DataFrame, folds: np.ndarray, target: str, weight: str | None,
+                           k: int) -> list[tuple[int, Any]]:
+    """(fold, statistics) of each fold with rows in the batch, from one pass over the batch
+    (``NaiveBayes.summarize_parts``). If that pass refuses the batch, each fold's rows are
+    summarised alone, so that the error names the fold."""
+    try:
+        parts = model.summarize_parts(frame, target, folds, weight)
+        return [(fold, part) for fold, part in enumerate(parts) if part.classes]
+    except DataError:
+        pass
+    out = []
+    for fold in np.unique(folds):
+        try:
+            out.append((int(fold), model.summarize(frame.iloc[np.flatnonzero(folds == fold)], target, weight)))
+        except DataError as exc:
+            raise DataError(f"While summarising fold {fold + 1} of {k}: {exc}") from None
+    return out
 
 
 def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str | None, classes: list[Any],
@@ -102,23 +117,24 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
     n_kept = 0
     for frame, folds in batches:
         for fold in np.unique(folds):
-            rows = frame.iloc[np.flatnonzero(folds == fold)]
-            logp_frame = log_proba_for_scoring(models[fold], rows).reindex(columns=classes)
+            positions = np.flatnonzero(folds == fold)
+            labels = frame[target].iloc[positions]
+            logp_frame = log_proba_for_scoring(models[fold], frame, positions).reindex(columns=classes)
             logp = np.nan_to_num(logp_frame.to_numpy(dtype=float, na_value=np.nan), nan=-np.inf, posinf=np.inf)
-            true = pd.Index(classes, dtype=object).get_indexer(pd.Index(rows[target].to_numpy(dtype=object)))
+            true = pd.Index(classes, dtype=object).get_indexer(pd.Index(labels.to_numpy(dtype=object)))
             undetermined = ~np.isfinite(logp).any(axis=1)
             predicted = np.where(undetermined, n_classes, np.argmax(logp, axis=1))
-            w = rows[weight].to_numpy(dtype=float) if weight else np.ones(len(rows))
+            w = frame[weight].iloc[positions].to_numpy(dtype=float) if weight else np.ones(len(positions))
             counts[fold] += np.bincount(true * (n_classes + 1) + predicted, weights=w,
                                         minlength=n_classes * (n_classes + 1)).reshape(n_classes, n_classes + 1)
-            true_logp = logp[np.arange(len(rows)), true]
+            true_logp = logp[np.arange(len(positions)), true]
             with np.errstate(invalid="ignore"):
                 loss[fold] += -np.sum(w * true_logp)
             clipped[fold] += np.sum(w * clipped_losses(true_logp))
             zero[fold] += int(np.isneginf(true_logp).sum())
             if n_kept < PREDICTIONS_KEPT:
-                kept.append(_prediction_table(rows.index, np.full(len(rows), fold), rows[target], logp_frame))
-                n_kept += len(rows)
+                kept.append(_prediction_table(labels.index, np.full(len(positions), fold), labels, logp_frame))
+                n_kept += len(positions)
     whole = counts.round()          # frequency weights are whole numbers, as in cross_validate
     fold_scores = tuple(scores_from_counts(whole[f].astype(np.int64), classes, loss[f] / whole[f].sum(), int(zero[f]),
                                            log_loss_clipped=clipped[f] / whole[f].sum())
