@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from conftest import biopsy_like
-from apptest_helpers import clear_caches, downloads, metric, open_page, start, texts, upload  # noqa: F401 (fixtures)
+from apptest_helpers import metric, open_page, start, texts, upload
+from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
 
 
 def _biopsy_with_id_gaussian():

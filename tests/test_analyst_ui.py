@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import clear_caches, open_page, start, texts, unescape, upload  # noqa: F401 (autouse fixture)
+from apptest_helpers import import_model, no_exception, open_page, start, texts, unescape, upload
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 
 def metric_labels(at: AppTest) -> list[str]:
@@ -99,10 +100,7 @@ def tennis_model(**changes) -> "nbapp.NaiveBayes":
 
 
 def import_json(at: AppTest, name: str, model) -> AppTest:
-    open_page(at, "Model")
-    at.file_uploader(key="model.json_upload").set_value((name, model.to_json().encode(), "application/json")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return no_exception(import_model(open_page(at, "Model"), name, model))
 
 
 def test_an_imported_model_sets_every_input_to_its_own_values():

@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 import nbapp
 from nbapp.examples import EXAMPLES, load_example
-from apptest_helpers import (ROOT, clear_caches, downloads, import_model, metric, open_page,  # noqa: F401 (fixtures)
-                             start, table, texts, upload)
+from apptest_helpers import ROOT, import_model, metric, open_page, start, table, texts, upload
+from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
 
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
           b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \

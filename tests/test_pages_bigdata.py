@@ -10,7 +10,8 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 import nbapp
-from apptest_helpers import clear_caches, open_page, start, texts, unescape, upload  # noqa: F401 (autouse fixture)
+from apptest_helpers import open_page, start, texts, unescape, upload
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 TIMEOUT = 120     # seconds a run may take: twice the other AppTest files' (the files here are bigger)
 

@@ -8,7 +8,8 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import ROOT, clear_caches, open_page, start, table  # noqa: F401 (autouse fixture)
+from apptest_helpers import ROOT, open_page, start, table
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 # The pages' titles are not checked here.
 open_page = functools.partial(open_page, check_title=False)

@@ -17,7 +17,8 @@ import nbapp
 from nbapp.examples import load_example
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
-from apptest_helpers import clear_caches, open_page, start, table  # noqa: F401 (autouse fixture)
+from apptest_helpers import open_page, start, table
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 SPAM_QUERY = "WINNER! You have won a free prize, call now to claim it"
 ABSENT = "(absent vocabulary words)"
