@@ -60,6 +60,12 @@ def open_page(at: AppTest, name: str, *, check_title: bool = True) -> AppTest:
     return at
 
 
+def choose_lesson(at: AppTest, view: str) -> AppTest:
+    """The Lessons page (which must be open) switched to ``view``."""
+    at.segmented_control(key="_lessons_view").set_value(view).run()
+    return no_exception(at)
+
+
 def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv", *, check: bool = True) -> AppTest:
     """``data`` uploaded as file ``name`` on the Data page; ``check``: no traceback after it."""
     at.radio(key="_data_mode").set_value("Upload a file").run()

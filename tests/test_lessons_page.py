@@ -21,7 +21,7 @@ from nbapp.lessons.smoothing_path import smoothing_path
 from nbapp.lessons.underflow import underflow_trace
 from nbapp.lessons.worked_example import worked_example_snippet
 from ui.text import fmt_number
-from apptest_helpers import PAGES, ROOT, metric, open_page, start, unescape
+from apptest_helpers import PAGES, ROOT, choose_lesson, metric, open_page, start, unescape
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 PAGE = ROOT / PAGES["Lessons"]
@@ -40,9 +40,7 @@ def lesson(view: str) -> AppTest:
     at = AppTest.from_file(str(PAGE), default_timeout=60)
     at.run()
     ok(at)
-    at.segmented_control(key="_lessons_view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(at, view)
 
 
 def ok(at: AppTest) -> AppTest:
@@ -271,10 +269,7 @@ def app_with(example_key: str) -> AppTest:
 
 
 def view(at: AppTest, name: str) -> AppTest:
-    open_page(at, "Lessons", check_title=False)
-    at.segmented_control(key="_lessons_view").set_value(name).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(open_page(at, "Lessons", check_title=False), name)
 
 
 def test_prior_view_of_an_undetermined_example_shows_no_prediction_and_the_prior_as_posterior():

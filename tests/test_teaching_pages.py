@@ -8,7 +8,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import ROOT, open_page, start, table
+from apptest_helpers import PAGES, ROOT, choose_lesson, open_page, start, table
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 # The pages' titles are not checked here.
@@ -178,11 +178,9 @@ def test_an_upload_is_shown_in_the_model_s_class_order():
 
 
 def _lesson(view: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / "5_Lessons.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / PAGES["Lessons"]), default_timeout=60)
     at.run()
-    at.segmented_control(key="_lessons_view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(at, view)
 
 
 def test_prior_lesson_at_l_0_says_the_evidence_decides_alone_instead_of_inf():
