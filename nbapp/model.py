@@ -15,8 +15,6 @@ blocks through their protocol, and normalises in log space in one place
 from __future__ import annotations
 
 import copy
-import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import reduce
 from typing import Any, Iterable, Mapping
 
@@ -35,6 +33,7 @@ from nbapp.priors import check_priors, class_prior
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import parse_features
 from nbapp.stats import ModelStats
+from nbapp.threads import ROW_ALIGN, each, row_chunks
 
 __all__ = ["NaiveBayes", "merge"]
 
@@ -145,8 +144,9 @@ class NaiveBayes:
         classes = tuple(sort_values(found))
         y = pd.Index(classes, dtype=object).get_indexer(pd.Index(found, dtype=object))[codes]
         k = len(classes)
-        blocks = tuple(_each_block(lambda item: item[0].summarize(item[1], item[2], df, y, w, k),
-                                   self._layout, len(df)))
+        # one block per thread on large tables, the blocks of most columns first
+        blocks = tuple(each(lambda item: item[0].summarize(item[1], item[2], df, y, w, k),
+                            self._layout, len(df), cost=lambda item: len(item[1])))
         return ModelStats(classes, np.bincount(y, weights=w, minlength=k), blocks)
 
     def fit(self, df: pd.DataFrame, target: str, weight: str | None = None) -> "NaiveBayes":
@@ -307,21 +307,44 @@ class NaiveBayes:
         frame = _as_frame(df)
         return pd.DataFrame(self._joint_log(frame), index=frame.index, columns=self._class_index())
 
-    def _joint_log(self, frame: pd.DataFrame, log_prior: np.ndarray | None = None) -> np.ndarray:
+    def _joint_log(self, frame: pd.DataFrame, log_prior: np.ndarray | None = None,
+                   rows: slice | np.ndarray | None = None) -> np.ndarray:
+        """log P(c) + the blocks' log-likelihoods, of every row or of the rows ``rows``."""
         self._check_fitted()
         _check_unique_columns(frame)
         k = len(self.classes_)
         log_prior = self.log_prior_ if log_prior is None else log_prior
-        total = np.repeat(log_prior[None, :], len(frame), axis=0)
+        n = len(frame) if rows is None else len(range(len(frame))[rows])
+        total = np.repeat(log_prior[None, :], n, axis=0)
         for block in self._blocks:
-            total += block.joint_log(frame, k)
+            total += block.joint_log(frame, k) if rows is None else block.joint_log_rows(frame, rows, k)
         return total
 
-    def _normalised(self, df: Any) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    def _normalised(self, df: Any, *, exp: bool = False) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """The frame, log P(c | x) (P(c | x) with ``exp``) and the undetermined rows. A large frame
+        is scored in row ranges, one per thread: every step is row by row, so the numbers are
+        those of one pass; bad values are named by the one pass, as always."""
         frame = _as_frame(df)
         log_prior = self.log_prior_
-        log_post, _, undetermined = normalise_log(self._joint_log(frame, log_prior), log_prior)
-        return frame, log_post, undetermined
+
+        def score(rows: slice | None) -> tuple[np.ndarray, np.ndarray]:
+            log_post, _, undetermined = normalise_log(self._joint_log(frame, log_prior, rows), log_prior)
+            return (np.exp(log_post, out=log_post) if exp else log_post), undetermined
+
+        chunks = row_chunks(len(frame), ROW_ALIGN)
+        if len(chunks) < 2:
+            return frame, *score(None)
+        out = np.empty((len(frame), len(self.classes_)))
+        undetermined = np.empty(len(frame), dtype=bool)
+
+        def part(rows: slice) -> None:
+            out[rows], undetermined[rows] = score(rows)
+
+        try:
+            each(part, chunks, len(frame))
+        except DataError:
+            return frame, *score(None)
+        return frame, out, undetermined
 
     def log_posterior(self, df: pd.DataFrame | Mapping[str, Any]) -> tuple[pd.DataFrame, pd.Series]:
         """log P(c | x) per row and the undetermined-row flags, from one normalisation."""
@@ -334,9 +357,8 @@ class NaiveBayes:
 
     def predict_proba(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.DataFrame:
         """P(c | x) per row, columns = classes_ (sorted). Undetermined rows get the prior."""
-        frame, log_post, _ = self._normalised(df)
-        return pd.DataFrame(np.exp(log_post, out=log_post), index=frame.index, columns=self._class_index(),
-                            copy=False)
+        frame, proba, _ = self._normalised(df, exp=True)
+        return pd.DataFrame(proba, index=frame.index, columns=self._class_index(), copy=False)
 
     def predict(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.Series:
         """The argmax class per row; <NA> where every class is impossible (undetermined)."""
@@ -530,17 +552,3 @@ def _weights(df: pd.DataFrame, weight: str | None) -> np.ndarray:
         raise DataError(f"The weight column {weight!r} holds {df[weight][row]!r} in row {row}; "
                         f"weights must be numbers between 0 and {_MAX_WEIGHT:g}.")
     return w
-
-
-# Blocks are independent, and the heavy part of summarising a table block on many rows (Arrow's
-# string hashing, numpy's passes over a column) releases the GIL: from this many rows on, the
-# blocks are summarised on one thread per core. Each block's statistics are the same either way.
-_THREADED_ROWS = 100_000
-
-
-def _each_block(func: Any, items: list[Any], rows: int) -> list[Any]:
-    workers = min(os.cpu_count() or 1, len(items)) if rows >= _THREADED_ROWS else 1
-    if workers < 2:
-        return [func(item) for item in items]
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(func, items))

@@ -120,7 +120,7 @@ def test_statistics_travel_as_checked_json():
 def test_blocks_summarised_on_threads_give_the_same_statistics_and_errors(monkeypatch):
     """Large frames are summarised one block per thread; the statistics and the first block's
     error must be those of the one-thread pass."""
-    import nbapp.model as model_module
+    import nbapp.threads as threads
     from nbapp.persist import stats_to_json
 
     rng = np.random.default_rng(3)
@@ -131,14 +131,14 @@ def test_blocks_summarised_on_threads_give_the_same_statistics_and_errors(monkey
     types = {"a": "categorical", "b": "gaussian", "c": "multinomial", "d": "bernoulli"}
 
     def stats(threshold: int) -> str:
-        monkeypatch.setattr(model_module, "_THREADED_ROWS", threshold)
+        monkeypatch.setattr(threads, "THREADED_ROWS", threshold)
         return stats_to_json(NaiveBayes(types).summarize(df, "y"))
 
     assert stats(1) == stats(10**9)
     bad = df.assign(b=df["b"].astype(object).where(df.index != 7, "N/A?"), c=df["c"] - 10)
     messages = []
     for threshold in (1, 10**9):
-        monkeypatch.setattr(model_module, "_THREADED_ROWS", threshold)
+        monkeypatch.setattr(threads, "THREADED_ROWS", threshold)
         with pytest.raises(DataError) as err:
             NaiveBayes(types).summarize(bad, "y")
         messages.append(str(err.value))

@@ -141,6 +141,14 @@ class Block(ABC):
     def joint_log(self, frame: pd.DataFrame, n_classes: int) -> np.ndarray:
         """sum over the block's observed columns of log P(x_a | c): rows x classes."""
 
+    def joint_log_rows(self, frame: pd.DataFrame, rows: slice | np.ndarray, n_classes: int) -> np.ndarray:
+        """:meth:`joint_log` of the rows ``rows`` (a slice or positions) of ``frame``: the model
+        scores a large frame in row ranges, one per thread, and cross-validation scores each
+        fold on its own rows, without copying the frame. This takes the block's own columns of
+        those rows (a range of numpy or Arrow columns is a view, not a copy); a type that scores
+        from codes remembered for the whole column takes only those codes instead."""
+        return self.joint_log(frame[[c for c in self.columns if c in frame.columns]].iloc[rows], n_classes)
+
     @abstractmethod
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         """One factor per column for ``explain`` (missing / unseen / undefined are left out)."""

@@ -293,13 +293,26 @@ class CategoricalBlock(Block):
         if self.column not in frame:
             return np.zeros((len(frame), n_classes))
         series = frame[self.column]
-        # Codes of this very array from the fit: one take per row (today's "skip" policy only).
-        known = remembered_codes(series) if self._keyed_by_value() and self.unseen == "skip" else None
+        known = self._remembered(series)
         if known is not None:
-            codes, uniques = known
-            rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
-            return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
+            return self._score_remembered(*known)
         return np.take(self._lookup_table(), self.codes(series), axis=0)
+
+    def joint_log_rows(self, frame: pd.DataFrame, rows: slice | np.ndarray, n_classes: int) -> np.ndarray:
+        known = self._remembered(frame[self.column]) if self.column in frame else None
+        if known is None:
+            return super().joint_log_rows(frame, rows, n_classes)
+        codes, uniques = known
+        return self._score_remembered(codes[rows], uniques)
+
+    def _remembered(self, series: pd.Series) -> tuple[np.ndarray, list[Any]] | None:
+        """Codes of this very array from the fit (today's "skip" policy only), else None."""
+        return remembered_codes(series) if self._keyed_by_value() and self.unseen == "skip" else None
+
+    def _score_remembered(self, codes: np.ndarray, uniques: list[Any]) -> np.ndarray:
+        """Each distinct string looked up once, then one take per row."""
+        rows = string_positions(pa_strings(uniques), self.categories, MISSING_CODE, UNSEEN_CODE)
+        return np.take(self._lookup_table()[np.append(rows, MISSING_CODE)], codes, axis=0)
 
     @derived
     def _lookup_table(self) -> np.ndarray:

@@ -44,6 +44,7 @@ from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
+from nbapp.threads import ROW_ALIGN
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "VAR_SMOOTHING_MODES"]
 
@@ -53,7 +54,7 @@ _POINT_MASS_FLOOR = np.finfo(float).eps
 _LOG_2PI = np.log(2.0 * np.pi)
 _KIND = "Gaussian"
 # Rows scored at a time: a block's temporaries (rows x columns) stay in the CPU cache.
-_BLOCK_ROWS = 16_384
+_BLOCK_ROWS = ROW_ALIGN
 VARIANCES = ("mle", "unbiased", "pooled")
 VarianceKind = Literal["mle", "unbiased", "pooled"]
 VAR_SMOOTHING_MODES = ("global", "per_feature")
