@@ -17,6 +17,8 @@ os.environ.setdefault("NBAPP_RAISE_ERRORS", "1")
 # scikit-learn's estimator checks include one of array-API input, which runs only when SciPy's
 # array-API mode is on; it must be set before SciPy is first imported (as scikit-learn's own CI does).
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# The AppTest helpers' asserts explain themselves on failure as a test module's do.
+pytest.register_assert_rewrite("apptest_helpers")
 TENNIS_FEATURES = {c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]}
 
 

@@ -7,22 +7,14 @@ import io
 
 import numpy as np
 import pandas as pd
-import pytest
-import streamlit as st
 
 from conftest import biopsy_like
-from tests.test_pages import downloads, metric, open_page, start, texts, upload  # noqa: F401 (fixture)
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+from apptest_helpers import metric, open_page, start, texts, upload
+from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
 
 
 def _biopsy_with_id_gaussian():
-    at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode())
+    at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode(), check=False)
     assert at.session_state["types"]["ID"] == "ignore"          # the proposal protects the model
     columns = list(at.session_state["types"])
     at.selectbox(key=f"_type::{columns.index('ID')}").set_value("gaussian").run()
@@ -44,7 +36,7 @@ def test_the_model_page_names_the_column_that_sets_epsilon_and_warns():
 def _weather_on_evaluate(downloads=None):
     from test_diagnostics import weather
 
-    at = upload(start(), "weather.csv", weather().to_csv(index=False).encode())
+    at = upload(start(), "weather.csv", weather().to_csv(index=False).encode(), check=False)
     assert at.session_state["target"] == "weather" and at.session_state["types"]["date_id"] == "ignore"
     columns = list(at.session_state["types"])         # Seattle's case: precipitation read as Gaussian
     at.selectbox(key=f"_type::{columns.index('precipitation')}").set_value("gaussian").run()
@@ -110,7 +102,7 @@ def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
         pd.DataFrame({"a": [1, 2], "y": ["p", "q"]}).to_excel(writer, sheet_name="small", index=False)
         biopsy_like().to_excel(writer, sheet_name="biopsy", index=False)
     at = upload(start(), "book.xlsx", buffer.getvalue(),
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", check=False)
     assert at.session_state["frame"].shape == (2, 2)
     first_sha = at.session_state["source"].sha256
     at.selectbox(key="_data_sheet").set_value("biopsy").run()
@@ -119,7 +111,7 @@ def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
     assert at.session_state["source"].sheet == "biopsy" and at.session_state["source"].sha256 != first_sha
     assert at.session_state["target"] == "class"
     # an old .xls whose first sheet holds no table: refused in place, the other sheet is offered
-    at = upload(start(), "two_sheets.xls", data, "application/vnd.ms-excel")
+    at = upload(start(), "two_sheets.xls", data, "application/vnd.ms-excel", check=False)
     assert any("choose another sheet" in e.value for e in at.error)
     at.selectbox(key="_data_sheet").set_value("days").run()
     assert not at.exception and not at.error
@@ -127,7 +119,7 @@ def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
 
 
 def test_several_columns_get_one_type_at_once():
-    at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode())
+    at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode(), check=False)
     at.multiselect(key="data.batch_columns").set_value(["V1", "V2", "V3"])
     at.selectbox(key="data.batch_type").set_value("categorical")
     at.button(key="data.batch_set").click().run()

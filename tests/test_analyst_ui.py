@@ -5,56 +5,18 @@ tests/e2e/test_analyst_journey.py)."""
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
-         "Evaluate": "pages/4_Evaluate.py"}
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-def start(**query: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def open_page(at: AppTest, name: str) -> AppTest:
-    at.switch_page(PAGES[name]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == name
-    return at
-
-
-def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> AppTest:
-    at.radio(key="_data_mode").set_value("Upload a file").run()
-    at.file_uploader(key="data.uploader").set_value((name, data, mime)).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+from apptest_helpers import import_model, no_exception, open_page, start, texts, unescape, upload
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 
 def metric_labels(at: AppTest) -> list[str]:
-    return [re.sub(r"\\([^\w\s])", r"\1", m.label) for m in at.metric]
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    return [re.sub(r"\\([^\w\s])", r"\1", el.value) for el in getattr(at, kind)]
+    return [unescape(m.label) for m in at.metric]
 
 
 def weather_like(n_classes: int, rows_per_class: int = 6, seed: int = 0, spread: float = 1.0) -> bytes:
@@ -138,10 +100,7 @@ def tennis_model(**changes) -> "nbapp.NaiveBayes":
 
 
 def import_json(at: AppTest, name: str, model) -> AppTest:
-    open_page(at, "Model")
-    at.file_uploader(key="model.json_upload").set_value((name, model.to_json().encode(), "application/json")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return no_exception(import_model(open_page(at, "Model"), name, model))
 
 
 def test_an_imported_model_sets_every_input_to_its_own_values():
@@ -231,7 +190,7 @@ def reload(at: AppTest) -> AppTest:
     """A new session opened on the address the old one wrote (what a browser reload does)."""
     params = {k: at.query_params[k] for k in at.query_params}
     assert params, "the work is in the address"
-    return start(**{k: v[0] if isinstance(v, list) else v for k, v in params.items()})
+    return start(query={k: v[0] if isinstance(v, list) else v for k, v in params.items()})
 
 
 def test_a_reload_restores_an_example_with_its_types_and_settings():
@@ -272,7 +231,7 @@ def test_a_reload_restores_a_model_opened_alone_and_its_settings():
 
 
 def test_a_link_to_a_file_no_longer_kept_says_so_and_shows_the_example():
-    at = start(data="0" * 64, name="gone.csv", reader="table")
+    at = start(query={"data": "0" * 64, "name": "gone.csv", "reader": "table"})
     warnings = texts(at, "warning")
     assert any("gone.csv" in w and "upload it again" in w for w in warnings), warnings
     assert at.session_state["source"].example == "tennis14"
@@ -280,7 +239,7 @@ def test_a_link_to_a_file_no_longer_kept_says_so_and_shows_the_example():
 
 @pytest.mark.parametrize("data", ["../../etc/passwd", "/etc/passwd", "A" * 64, "0" * 63])
 def test_the_address_names_no_path_only_a_kept_hash(data):
-    at = start(data=data, name="x.csv")
+    at = start(query={"data": data, "name": "x.csv"})
     assert at.session_state["source"].example == "tennis14"
     assert any("no longer kept" in w for w in texts(at, "warning"))
 
@@ -308,7 +267,7 @@ def test_damaged_or_inflating_work_in_the_address_is_refused():
         decode_work(bomb)
     with pytest.raises(DataError, match="damaged"):
         decode_work("not-base64-zlib")
-    at = start(example="tennis14", work="garbage")
+    at = start(query={"example": "tennis14", "work": "garbage"})
     assert any("damaged" in w for w in texts(at, "warning"))
 
 

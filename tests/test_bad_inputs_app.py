@@ -13,16 +13,15 @@ import gzip
 import io
 import json
 import pickle
-import re
 import zipfile
-from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = {"Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py", "Evaluate": "pages/4_Evaluate.py"}
+from apptest_helpers import PAGES as APP_PAGES, open_page, start, unescape, upload
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
+
+PAGES = {name: APP_PAGES[name] for name in ("Model", "Explain", "Evaluate")}     # the pages past Data
 
 SCRIPT = "<script>alert(1)</script>"
 BOLD = "**bold**"
@@ -32,34 +31,8 @@ LINK = "[a](javascript:alert(1))"
 RAW_MARKUP = (SCRIPT, BOLD, "**B**", LINK, "<b>")
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-def start(path: str = "app.py") -> AppTest:
-    at = AppTest.from_file(str(ROOT / path), default_timeout=60).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def unescape(text: str) -> str:
-    """Markdown backslash escapes removed (ui.md escapes user text before it is shown)."""
-    return re.sub(r"\\([^\w\s])", r"\1", text)
-
-
 def errors(at: AppTest) -> list[str]:
     return [unescape(e.value) for e in at.error]
-
-
-def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> AppTest:
-    at.radio(key="_data_mode").set_value("Upload a file").run()
-    at.file_uploader(key="data.uploader").set_value((name, data, mime)).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 # -- generated bad files -------------------------------------------------------------------------
@@ -137,10 +110,7 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_one():
 
 
 def _model_page() -> AppTest:
-    at = start()
-    at.switch_page(PAGES["Model"]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(start(), "Model", check_title=False)
 
 
 def test_a_pickle_model_file_is_refused_with_a_message():
@@ -239,9 +209,7 @@ def test_a_refusal_that_names_a_hostile_column_shows_it_as_text():
 
 
 def test_a_bad_file_to_predict_on_the_evaluate_page_is_refused_with_a_message():
-    at = start()
-    at.switch_page(PAGES["Evaluate"]).run()
-    assert not at.exception
+    at = open_page(start(), "Evaluate", check_title=False)
     at.file_uploader(key="eval.batch").set_value(("new.csv", gzip.compress(b"x,y\n1,2\n"), "text/csv")).run()
     assert not at.exception
     shown = errors(at)

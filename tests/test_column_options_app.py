@@ -11,7 +11,7 @@ import pytest
 
 import nbapp
 from nbapp.examples import load_example
-from tests.test_pages import import_model, open_page, start, table
+from apptest_helpers import import_model, open_page, start, table
 from ui.remember import settings_from_dict, settings_to_dict
 from ui.state import Settings, feature_spec, with_column_options
 

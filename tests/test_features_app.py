@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 import nbapp
-from tests.test_pages import import_model, open_page, start, table, upload
+from apptest_helpers import import_model, open_page, start, table, upload
 
 rng = np.random.default_rng(12)
 N = 120
@@ -26,7 +26,7 @@ TYPES = {"income": nbapp.KDE(bandwidth="silverman"), "score": nbapp.Discretized(
 
 
 def _app():
-    at = upload(start(), "features.csv", FRAME.to_csv(index=False).encode())
+    at = upload(start(), "features.csv", FRAME.to_csv(index=False).encode(), check=False)
     if at.selectbox(key="_data_target").value != "label":
         at.selectbox(key="_data_target").set_value("label").run()
     at = open_page(at, "Model")

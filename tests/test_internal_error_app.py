@@ -9,8 +9,7 @@ import streamlit as st
 
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
-from tests.test_pages import open_page, start
+from apptest_helpers import ROOT, open_page, start
 
 
 def test_a_bug_in_a_page_is_reported_as_an_internal_error_with_an_id(monkeypatch, caplog):

@@ -7,13 +7,9 @@ page's own "Load the built-in example" buttons.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import nbapp
@@ -25,16 +21,10 @@ from nbapp.lessons.smoothing_path import smoothing_path
 from nbapp.lessons.underflow import underflow_trace
 from nbapp.lessons.worked_example import worked_example_snippet
 from ui.text import fmt_number
+from apptest_helpers import PAGES, ROOT, choose_lesson, metric, open_page, start, unescape
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
-PAGE = Path(__file__).resolve().parents[1] / "pages" / "5_Lessons.py"
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+PAGE = ROOT / PAGES["Lessons"]
 
 
 def fitted(key: str, **changes) -> tuple[nbapp.NaiveBayes, pd.DataFrame, dict]:
@@ -50,9 +40,7 @@ def lesson(view: str) -> AppTest:
     at = AppTest.from_file(str(PAGE), default_timeout=60)
     at.run()
     ok(at)
-    at.segmented_control(key="_lessons_view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(at, view)
 
 
 def ok(at: AppTest) -> AppTest:
@@ -69,12 +57,6 @@ def load(at: AppTest, button: str, key: str) -> AppTest:
     return at
 
 
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r}; metrics: {[m.label for m in at.metric]}"
-    return values[0]
-
-
 def table(at: AppTest, column: str) -> pd.DataFrame:
     """The last table on screen with this column."""
     found = [d.value for d in at.dataframe if column in d.value.columns]
@@ -82,15 +64,10 @@ def table(at: AppTest, column: str) -> pd.DataFrame:
     return found[-1]
 
 
-def plain(text: str) -> str:
-    """Text as shown, markdown escapes removed."""
-    return re.sub(r"\\([^\w\s])", r"\1", text)
-
-
 def widget(elements, label: str):
     """The one widget with this label (the page's widget keys carry a digest of the model)."""
-    found = [w for w in elements if plain(w.label) == label]
-    assert len(found) == 1, f"{len(found)} widgets labelled {label!r}: {[plain(w.label) for w in elements]}"
+    found = [w for w in elements if unescape(w.label) == label]
+    assert len(found) == 1, f"{len(found)} widgets labelled {label!r}: {[unescape(w.label) for w in elements]}"
     return found[0]
 
 
@@ -112,7 +89,7 @@ def test_smoothing_view_marks_zero_cells_at_l_zero_and_follows_the_slider():
     assert cells["zero count"].sum() == len(path.zero_cells) == 1
     marked = cells[cells["zero count"]].iloc[0]
     assert (marked["column"], marked["value"], marked["class"]) == ("Outlook", "Overcast", "No")
-    assert any("Overcast" in plain(w.value) for w in at.warning)
+    assert any("Overcast" in unescape(w.value) for w in at.warning)
     assert metric(at, "P(Yes | x) at l = 0") == fmt_number(path.posterior_at(0.0)["Yes"]) == "1"
     widget(at.select_slider, "Smoothing strength (l, m, or the Beta prior's a = b)").set_value(1.0).run()
     ok(at)
@@ -287,31 +264,17 @@ def test_export_view_shows_a_snippet_that_reproduces_the_explanation():
 
 # -- through the whole app: data and models from the other pages ---------------------------------
 
-APP = PAGE.parents[1] / "app.py"
-
-
 def app_with(example_key: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=60).run()
-    at.selectbox(key="_data_example").set_value(example_key).run()
-    return ok(at)
-
-
-def switch(at: AppTest, page: str) -> AppTest:
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(start(example_key))
 
 
 def view(at: AppTest, name: str) -> AppTest:
-    switch(at, "pages/5_Lessons.py")
-    at.segmented_control(key="_lessons_view").set_value(name).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(open_page(at, "Lessons", check_title=False), name)
 
 
 def test_prior_view_of_an_undetermined_example_shows_no_prediction_and_the_prior_as_posterior():
     at = app_with("sentiment")
-    switch(at, "pages/2_Model.py")
+    open_page(at, "Model", check_title=False)
     at.number_input(key="_model_alpha").set_value(0.0).run()
     at = view(at, "prior")
     model = at.session_state["model"]
@@ -329,7 +292,7 @@ def test_two_imported_models_of_the_same_file_name_do_not_share_cached_results()
     for priors in ("empirical", "uniform"):
         model, df, _ = fitted("tennis14")
         model = nbapp.NaiveBayes(**{**model.params(), "priors": priors}).fit(df, target="Play")
-        switch(at, "pages/2_Model.py")
+        open_page(at, "Model", check_title=False)
         at.file_uploader(key="model.json_upload").set_value(("m.json", model.to_json().encode(), "application/json"))
         at.run()
         ok(at)
@@ -340,7 +303,7 @@ def test_two_imported_models_of_the_same_file_name_do_not_share_cached_results()
 
 
 def test_a_refused_contour_fit_is_shown_as_text():
-    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     rows = "".join(f"{i}.5,{i if i < 5 else ''},{'a' if i < 5 else 'b'}\n" for i in range(10))
     at.radio(key="_data_mode").set_value("Upload a file").run()
     at.file_uploader(key="data.uploader").set_value(("odd.csv", ("x*,y_*,c\n" + rows).encode(), "text/csv")).run()

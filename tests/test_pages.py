@@ -8,71 +8,20 @@ from __future__ import annotations
 
 import base64
 import io
-import re
 import json
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import nbapp
 from nbapp.examples import EXAMPLES, load_example
+from apptest_helpers import ROOT, import_model, metric, open_page, start, table, texts, upload
+from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
-         "Evaluate": "pages/4_Evaluate.py"}
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
           b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \
           b"rainy,65,70,true,no\novercast,64,65,true,yes\nsunny,72,95,false,no\n"
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-def start() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def open_page(at: AppTest, name: str) -> AppTest:
-    at.switch_page(PAGES[name]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == name
-    return at
-
-
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r}; metrics: {[m.label for m in at.metric]}"
-    return values[0]
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    """The text of every element of one kind, markdown escapes removed."""
-    return [re.sub(r"\\([^\w\s])", r"\1", el.value) for el in getattr(at, kind)]
-
-
-def table(at: AppTest, where) -> pd.DataFrame:
-    """The last table on screen for which ``where(frame)`` holds (tables carry no key in AppTest)."""
-    found = [d.value for d in at.dataframe if where(d.value)]
-    assert found, "no such table on screen"
-    return found[-1]
-
-
-def upload(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> AppTest:
-    at.radio(key="_data_mode").set_value("Upload a file").run()
-    at.file_uploader(key="data.uploader").set_value((name, data, mime)).run()
-    return at
 
 
 # -- every page on every example -------------------------------------------------------------------
@@ -214,7 +163,7 @@ def test_other_smoothings_fit_and_show_their_formula(smoothing):
 
 
 def test_uploading_a_csv_proposes_a_target_and_types():
-    at = upload(start(), "weather.csv", WEATHER)
+    at = upload(start(), "weather.csv", WEATHER, check=False)
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.session_state["source"].name == "weather.csv"
     assert at.session_state["target"] == "play"
@@ -225,7 +174,7 @@ def test_uploading_a_csv_proposes_a_target_and_types():
 
 
 def test_changing_a_type_in_the_data_page_refits_without_that_column():
-    at = upload(start(), "weather.csv", WEATHER)
+    at = upload(start(), "weather.csv", WEATHER, check=False)
     columns = list(at.session_state["types"])
     at.selectbox(key=f"_type::{columns.index('temp')}").set_value("ignore").run()
     assert not at.exception
@@ -236,14 +185,14 @@ def test_uploading_an_excel_file_works():
     buffer = io.BytesIO()
     load_example("tennis14").to_excel(buffer, index=False)
     at = upload(start(), "tennis.xlsx", buffer.getvalue(),
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", check=False)
     assert not at.exception and not at.error
     assert at.session_state["frame"].shape == (14, 6)
 
 
 def test_a_bad_upload_shows_an_error_not_a_traceback():
     at = upload(start(), "broken.xlsx", b"this is not a spreadsheet",
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", check=False)
     assert not at.exception
     assert at.error, "the problem is shown with st.error"
     assert at.session_state["source"].example == "tennis14", "the previous data stays in use"
@@ -313,11 +262,6 @@ def fitted(key: str, **changes) -> "nbapp.NaiveBayes":
     return model.fit(load_example(key) if frame is None else frame, target=ex.target, weight=ex.weight)
 
 
-def import_model(at: AppTest, name: str, model: "nbapp.NaiveBayes") -> AppTest:
-    at.file_uploader(key="model.json_upload").set_value((name, model.to_json().encode(), "application/json"))
-    return at.run()
-
-
 def test_a_model_of_other_columns_opens_alone_and_the_data_comes_back_on_request():
     at = start()
     at.selectbox(key="_data_example").set_value("gender").run()
@@ -338,7 +282,7 @@ def test_a_model_of_other_columns_opens_alone_and_the_data_comes_back_on_request
 
 
 def test_a_model_of_another_target_of_the_same_data_makes_that_column_the_target():
-    at = upload(start(), "weather.csv", WEATHER)
+    at = upload(start(), "weather.csv", WEATHER, check=False)
     df = at.session_state["frame"]
     model = nbapp.NaiveBayes(features={"outlook": "categorical", "play": "categorical"}, alpha=1.0)
     model.fit(df, target="windy")
@@ -384,7 +328,7 @@ def sidebar_text(at: AppTest) -> str:
 
 
 def test_switching_the_source_keeps_the_upload_and_the_sidebar_current():
-    at = upload(start(), "weather.csv", WEATHER)
+    at = upload(start(), "weather.csv", WEATHER, check=False)
     assert "weather" in sidebar_text(at)
     at.radio(key="_data_mode").set_value("Built-in example").run()
     assert not at.exception
@@ -446,29 +390,12 @@ def test_the_top_words_chart_draws_the_model_s_probabilities():
 # -- downloads ---------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """Every st.download_button call of the pages: label -> (data, file_name)."""
-    from streamlit.delta_generator import DeltaGenerator
-
-    seen: dict[str, tuple] = {}
-    original = DeltaGenerator.download_button
-
-    def record(self, label, data, *args, **kwargs):
-        seen[label] = (data, kwargs.get("file_name"))
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", record)  # columns' buttons
-    monkeypatch.setattr(st, "download_button", lambda *a, **k: record(st._main, *a, **k))
-    return seen
-
-
 def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
     from nbapp.io import safe_csv_bytes
 
     hostile = b"../x y:z,temp,play\n" + b"".join(b"%s,%d,%s\n" % (b"ab"[i % 2:i % 2 + 1], i, [b"no", b"yes"][i % 3 == 0])
                                                for i in range(20))
-    at = upload(start(), "odd.csv", hostile)
+    at = upload(start(), "odd.csv", hostile, check=False)
     at.selectbox(key="_type::0").set_value("categorical").run()
     open_page(at, "Model")
     data, file_name = downloads["Download this CPT (CSV)"]

@@ -3,27 +3,17 @@ status, and a local path fitted out of core on every row while the pages show a 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import nbapp
+from apptest_helpers import open_page, start, texts, unescape, upload
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
-         "Evaluate": "pages/4_Evaluate.py"}
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
+TIMEOUT = 120     # seconds a run may take: twice the other AppTest files' (the files here are bigger)
 
 
 def _csv(path: Path, rows: int) -> Path:
@@ -33,17 +23,6 @@ def _csv(path: Path, rows: int) -> Path:
                   "income": np.round(rng.normal(50, 10, rows) + 5 * (y == "stay"), 2),
                   "churn": y}).to_csv(path, index=False)
     return path
-
-
-def start() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    return [re.sub(r"\\([^\w\s])", r"\1", el.value) for el in getattr(at, kind)]
 
 
 def open_path(at: AppTest, path: Path) -> AppTest:
@@ -56,11 +35,8 @@ def open_path(at: AppTest, path: Path) -> AppTest:
 
 def test_an_upload_is_read_and_fitted_under_a_status_and_a_rerun_refits_nothing(tmp_path, monkeypatch):
     data = _csv(tmp_path / "people.csv", 400).read_bytes()
-    at = start()
-    at.radio(key="_data_mode").set_value("Upload a file").run()
-    at.file_uploader(key="data.uploader").set_value(("people.csv", data, "text/csv")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    labels = [re.sub(r"\\([^\w\s])", r"\1", s.label) for s in at.status]
+    at = upload(start(timeout=TIMEOUT), "people.csv", data)
+    labels = [unescape(s.label) for s in at.status]
     assert "Read people.csv (400 rows) and fitted the model" in labels
     assert any("Model fitted: 2 classes" in s for s in texts(at, "success"))
     fits = []
@@ -75,7 +51,7 @@ def test_an_upload_is_read_and_fitted_under_a_status_and_a_rerun_refits_nothing(
 
 def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path):
     path = _csv(tmp_path / "big.csv", 30_000)        # more rows than the sample of 20,000
-    at = open_path(start(), path)
+    at = open_path(start(timeout=TIMEOUT), path)
     assert len(at.session_state["frame"]) == 20_000
     successes = texts(at, "success")
     assert any("Model fitted on all 30,000 rows: 2 classes" in s for s in successes), successes
@@ -84,16 +60,14 @@ def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path):
         nbapp.load_table(path.read_bytes(), path.name).frame, "churn")
     np.testing.assert_array_equal(model.class_counts_, expected.class_counts_)
     for name in ("Model", "Explain"):
-        at.switch_page(PAGES[name]).run()
-        assert not at.exception, [e.value for e in at.exception]
+        open_page(at, name, check_title=False)
         assert any("fitted on all 30,000 rows" in s and "sample of 20,000 rows" in s for s in texts(at, "info"))
-    at.switch_page(PAGES["Evaluate"]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    open_page(at, "Evaluate", check_title=False)
     assert [m.value for m in at.metric if m.label == "Test cases"] == ["30,000"]
 
 
 def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path):
-    at = open_path(start(), _csv(tmp_path / "d.csv", 300))
+    at = open_path(start(timeout=TIMEOUT), _csv(tmp_path / "d.csv", 300))
     at.radio(key="_data_mode").set_value("Upload a file").run()
     assert not at.exception
     assert not any("Loaded" in s for s in texts(at, "success"))
@@ -105,9 +79,9 @@ def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path):
 def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path):
     secret = tmp_path / "notes.md"
     secret.write_text("not a table")
-    at = open_path(start(), secret)
+    at = open_path(start(timeout=TIMEOUT), secret)
     assert any("not named like a CSV" in s for s in texts(at, "error"))
-    at = open_path(start(), tmp_path / "missing.csv")
+    at = open_path(start(timeout=TIMEOUT), tmp_path / "missing.csv")
     assert any("There is no file or folder" in s for s in texts(at, "error"))
 
 
@@ -115,5 +89,5 @@ def test_a_data_root_keeps_paths_inside_it(tmp_path, monkeypatch):
     inside = tmp_path / "inside"
     inside.mkdir()
     monkeypatch.setenv("NBAPP_DATA_ROOT", str(inside))
-    at = open_path(start(), _csv(tmp_path / "outside.csv", 100))
+    at = open_path(start(timeout=TIMEOUT), _csv(tmp_path / "outside.csv", 100))
     assert any("outside the data folder" in s for s in texts(at, "error"))

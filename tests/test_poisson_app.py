@@ -7,14 +7,14 @@ import numpy as np
 import pandas as pd
 from scipy.stats import poisson
 
-from tests.test_pages import open_page, start, table, upload
+from apptest_helpers import open_page, start, table, upload
 
 CSV = ("visits,label\n" + "\n".join(f"{v},{c}" for v, c in
        [(0, "low"), (1, "low"), (2, "low"), (1, "low"), (5, "high"), (7, "high"), (6, "high"), (4, "high")])).encode()
 
 
 def _poisson_app():
-    at = upload(start(), "visits.csv", CSV)
+    at = upload(start(), "visits.csv", CSV, check=False)
     if at.selectbox(key="_data_target").value != "label":
         at.selectbox(key="_data_target").set_value("label").run()
     columns = [s.key for s in at.selectbox if s.key and s.key.startswith("_type::")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tests.test_pages import start, upload
+from apptest_helpers import start, upload
 
 
 def _csv(i: int) -> bytes:
@@ -16,7 +16,7 @@ def _csv(i: int) -> bytes:
 
 
 def _session(i: int):
-    at = upload(start(), f"user{i}.csv", _csv(i))
+    at = upload(start(), f"user{i}.csv", _csv(i), check=False)
     if at.selectbox(key="_data_target").value != f"label_{i}":
         at.selectbox(key="_data_target").set_value(f"label_{i}").run()
     return at

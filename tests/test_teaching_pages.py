@@ -2,48 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
-         "Evaluate": "pages/4_Evaluate.py"}
+from apptest_helpers import PAGES, ROOT, choose_lesson, open_page, start, table
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-def start(key: str = "tennis14") -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    if key != "tennis14":
-        at.selectbox(key="_data_example").set_value(key).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def open_page(at: AppTest, name: str) -> AppTest:
-    at.switch_page(PAGES[name]).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+# The pages' titles are not checked here.
+open_page = functools.partial(open_page, check_title=False)
 
 
 def latex(at: AppTest) -> list[str]:
     return [el.value.strip().removeprefix("$$").removesuffix("$$").strip() for el in at.latex]
-
-
-def table(at: AppTest, where):
-    found = [d.value for d in at.dataframe if where(d.value)]
-    assert found, "no such table on screen"
-    return found[-1]
 
 
 def test_stolen_cars_loads_as_bernoulli_with_the_notes_positives_and_beta_2_1_gives_5_8():
@@ -205,11 +178,9 @@ def test_an_upload_is_shown_in_the_model_s_class_order():
 
 
 def _lesson(view: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / "5_Lessons.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / PAGES["Lessons"]), default_timeout=60)
     at.run()
-    at.segmented_control(key="_lessons_view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return choose_lesson(at, view)
 
 
 def test_prior_lesson_at_l_0_says_the_evidence_decides_alone_instead_of_inf():

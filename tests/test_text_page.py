@@ -7,58 +7,21 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import nbapp
 from nbapp.examples import load_example
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
+from apptest_helpers import open_page, start, table
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
-ROOT = Path(__file__).resolve().parents[1]
-TEXT_PAGE = "pages/6_Text.py"
-MODEL_PAGE = "pages/2_Model.py"
 SPAM_QUERY = "WINNER! You have won a free prize, call now to claim it"
 ABSENT = "(absent vocabulary words)"
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-def start(example: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    if example is not None:
-        at.selectbox(key="_data_example").set_value(example).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def open_page(at: AppTest, page: str, title: str) -> AppTest:
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == title
-    return at
-
-
-def open_text(at: AppTest) -> AppTest:
-    return open_page(at, TEXT_PAGE, "Text")
-
-
-def table(at: AppTest, where) -> pd.DataFrame:
-    found = [d.value for d in at.dataframe if where(d.value)]
-    assert found, "no such table on screen"
-    return found[-1]
 
 
 def words_table(at: AppTest) -> pd.DataFrame:
@@ -72,7 +35,7 @@ def spam_model(**text) -> nbapp.NaiveBayes:
 
 @pytest.mark.parametrize("key", ["sms_spam", "sentiment"])
 def test_text_page_runs_on_the_text_examples(key):
-    at = open_text(start(key))
+    at = open_page(start(key), "Text")
     assert not at.info or all("no text feature" not in i.value for i in at.info)
     labels = {m.label: m.value for m in at.metric}
     assert int(labels["Tokens in the corpus"].replace(",", "")) > int(labels["Types in the corpus"].replace(",", ""))
@@ -82,7 +45,7 @@ def test_text_page_runs_on_the_text_examples(key):
 
 
 def test_tokens_and_types_of_the_corpus_are_nbapp_s():
-    at = open_text(start("sentiment"))
+    at = open_page(start("sentiment"), "Text")
     labels = {m.label: m.value for m in at.metric}
     docs = list(load_example("sentiment")["text"])
     tokens, types = nbapp.text.tokens_and_types(docs, TextOptions())
@@ -90,10 +53,10 @@ def test_tokens_and_types_of_the_corpus_are_nbapp_s():
 
 
 def test_the_pipeline_shows_the_stop_words_removed_from_the_sample_document():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.radio(key="_model_text::0::stop").set_value("english").run()
     assert not at.exception
-    at = open_text(at)
+    at = open_page(at, "Text")
     assert at.text_area(key="_text_doc").value == SPAM_QUERY
     steps = table(at, lambda df: "step" in df.columns).set_index("step")
     assert list(steps.loc["stop words", "removed"]) == ["you", "have", "a", "now", "to", "it"]
@@ -102,7 +65,7 @@ def test_the_pipeline_shows_the_stop_words_removed_from_the_sample_document():
 
 
 def test_a_typed_document_goes_through_the_pipeline():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     at.text_area(key="_text_doc").set_value("Helping HELPFUL helps").run()
     steps = table(at, lambda df: "step" in df.columns).set_index("step")
     assert list(steps.loc["lowercase", "tokens"]) == ["helping", "helpful", "helps"]
@@ -110,7 +73,7 @@ def test_a_typed_document_goes_through_the_pipeline():
 
 
 def test_the_top_spam_words_are_the_model_s_and_include_call():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     shown = table(at, lambda df: {"rank", "log_weight"} <= set(df.columns))
     expected = spam_model().top_words("text", 15)
     spam_shown = list(shown.loc[shown["class"] == "spam", "term"])
@@ -119,7 +82,7 @@ def test_the_top_spam_words_are_the_model_s_and_include_call():
 
 
 def test_the_informative_words_have_counts_and_put_claim_first_for_spam():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     informative = table(at, lambda df: "log_ratio" in df.columns)
     assert informative.iloc[0]["term"] == "claim"
     assert {"count[spam]", "count[ham]"} <= set(informative.columns)
@@ -127,7 +90,7 @@ def test_the_informative_words_have_counts_and_put_claim_first_for_spam():
 
 
 def test_the_word_by_word_contributions_sum_to_the_text_factor_nbapp_gives():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     words = words_table(at)
     factor = table(at, lambda df: "text factor log P(document | c)" in df.columns).set_index("class")
     explained = spam_model().explain({"text": SPAM_QUERY})
@@ -141,13 +104,13 @@ def test_the_word_by_word_contributions_sum_to_the_text_factor_nbapp_gives():
 
 
 def test_bernoulli_on_the_model_page_changes_the_model_and_adds_the_absent_words_row():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     assert ABSENT not in list(words_table(at)["term"])
-    open_page(at, MODEL_PAGE, "Model")
+    open_page(at, "Model")
     at.radio(key="_model_text::0::event_model").set_value("bernoulli").run()
     assert not at.exception
     assert at.session_state["model"].features_["text"].event_model == "bernoulli"
-    at = open_text(at)
+    at = open_page(at, "Text")
     words = words_table(at).set_index("term")
     assert words.loc[ABSENT, "status"] == "absent"
     expected = spam_model(event_model="bernoulli").explain({"text": SPAM_QUERY})
@@ -155,33 +118,33 @@ def test_bernoulli_on_the_model_page_changes_the_model_and_adds_the_absent_words
 
 
 def test_tokens_are_marked_removed_unseen_and_unk():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.radio(key="_model_text::0::stop").set_value("english").run()
-    at = open_text(at)
+    at = open_page(at, "Text")
     at.text_area(key="_text_doc").set_value("the prize zzqxv").run()
     tokens = table(at, lambda df: "log_odds" in df.columns)
     assert list(tokens["status"]) == ["removed", "used", "unseen"]
-    open_page(at, MODEL_PAGE, "Model")
+    open_page(at, "Model")
     at.radio(key="_model_text::0::vocabulary").set_value("per_class_unk").run()
-    at = open_text(at)
+    at = open_page(at, "Text")
     tokens = table(at, lambda df: "log_odds" in df.columns)
     assert list(tokens["status"]) == ["removed", "used", "UNK"]
     assert tokens["log_odds"].iloc[2] != 0
 
 
 def test_complement_nb_from_the_model_page_matches_nbapp():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.checkbox(key="_model_text::0::complement").check().run()
     assert not at.exception
     assert at.session_state["model"].features_["text"].complement
-    at = open_text(at)
+    at = open_page(at, "Text")
     expected = spam_model(complement=True).explain({"text": SPAM_QUERY})
     assert words_table(at)["contribution[spam]"].sum() == pytest.approx(
         float(expected.factors.loc["text", "log[spam]"]))
 
 
 def test_a_bad_token_pattern_shows_an_error_and_keeps_the_model():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.text_input(key="_model_text::0::pattern").set_value("(unclosed").run()
     assert not at.exception
     errors = [e.value for e in at.error]
@@ -194,7 +157,7 @@ def test_a_bad_token_pattern_shows_an_error_and_keeps_the_model():
 
 
 def test_text_settings_key_the_fit_cache():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.number_input(key="_model_text::0::min_df").set_value(3).run()
     pruned = at.session_state["model"]
     assert len(pruned.block_of("text").vocabulary_terms()) == len(spam_model(options=TextOptions(min_df=3))
@@ -205,7 +168,7 @@ def test_text_settings_key_the_fit_cache():
 
 
 def test_stemming_and_bigrams_reach_the_model():
-    at = open_page(start("sentiment"), MODEL_PAGE, "Model")
+    at = open_page(start("sentiment"), "Model")
     at.checkbox(key="_model_text::0::stem").check().run()
     at.radio(key="_model_text::0::ngrams").set_value(2).run()
     options = at.session_state["model"].block_of("text").options
@@ -214,7 +177,7 @@ def test_stemming_and_bigrams_reach_the_model():
 
 
 def test_an_edited_stop_word_list_is_used():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.radio(key="_model_text::0::stop").set_value("english").run()
     at.text_area(key="_model_text::0::stop_list").set_value("free, call\nnow").run()
     assert not at.exception
@@ -225,7 +188,7 @@ def test_an_edited_stop_word_list_is_used():
 
 
 def test_a_page_without_a_text_feature_offers_the_corpora_and_loads_sms_spam():
-    at = open_text(start())
+    at = open_page(start(), "Text")
     assert any("no text feature" in i.value for i in at.info)
     assert not at.dataframe
     at.button(key="text.load.sms_spam").click().run()
@@ -236,7 +199,7 @@ def test_a_page_without_a_text_feature_offers_the_corpora_and_loads_sms_spam():
 
 
 def test_a_row_of_the_data_can_be_the_sample_document():
-    at = open_text(start("sms_spam"))
+    at = open_page(start("sms_spam"), "Text")
     at.radio(key="_text_doc_mode").set_value("A row of the data").run()
     at.number_input(key="_text_row").set_value(2).run()
     assert not at.exception
@@ -264,9 +227,9 @@ def test_hostile_tokens_and_labels_are_shown_as_text_on_the_text_page():
     at.file_uploader(key="data.uploader").set_value(("hostile.csv", hostile_corpus(), "text/csv")).run()
     at.selectbox(key="_type::0").set_value("text").run()
     assert not at.exception, [e.value for e in at.exception]
-    open_page(at, MODEL_PAGE, "Model")
+    open_page(at, "Model")
     at.text_input(key="_model_text::0::pattern").set_value(r"\S+").run()  # tokens keep < > * [ ]
-    at = open_text(at)
+    at = open_page(at, "Text")
     assert "<script>alert(1)</script>" in list(table(at, lambda df: "log_odds" in df.columns)["token"])
     shown = [el.value for kind in ("markdown", "caption", "info", "error", "success", "subheader")
              for el in getattr(at, kind)]
@@ -282,11 +245,11 @@ def test_hostile_tokens_and_labels_are_shown_as_text_on_the_text_page():
 
 def test_an_imported_text_model_is_explained_on_the_text_page():
     model = spam_model(event_model="bernoulli")
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.file_uploader(key="model.json_upload").set_value(("spam.json", model.to_json().encode(), "application/json"))
     at.run()
     assert at.session_state["imported"] is not None
-    at = open_text(at)
+    at = open_page(at, "Text")
     words = words_table(at).set_index("term")
     assert words.loc[ABSENT, "status"] == "absent"
     expected = model.explain({"text": SPAM_QUERY})
@@ -294,14 +257,14 @@ def test_an_imported_text_model_is_explained_on_the_text_page():
 
 
 def test_loading_other_data_forgets_the_typed_document_and_a_refused_pattern():
-    at = open_page(start("sms_spam"), MODEL_PAGE, "Model")
+    at = open_page(start("sms_spam"), "Model")
     at.text_input(key="_model_text::0::pattern").set_value("(unclosed").run()
-    at = open_text(at)
+    at = open_page(at, "Text")
     at.text_area(key="_text_doc").set_value("free prize").run()
-    open_page(at, "pages/1_Data.py", "Data")
+    open_page(at, "Data")
     at.selectbox(key="_data_example").set_value("sentiment").run()
-    at = open_text(at)
+    at = open_page(at, "Text")
     assert at.text_area(key="_text_doc").value == "just had my first cheeto ever it was awesome"
-    open_page(at, MODEL_PAGE, "Model")
+    open_page(at, "Model")
     assert not at.error
     assert at.text_input(key="_model_text::0::pattern").value == r"(?u)\w+"
