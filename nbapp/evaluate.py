@@ -253,7 +253,12 @@ def _class_codes(y: pd.Series | np.ndarray) -> np.ndarray:
     do, without building one object per row); a categorical one, whose own order could differ
     from its values', goes through objects as any other input."""
     if isinstance(y, pd.Series) and not isinstance(y.dtype, pd.CategoricalDtype):
-        codes, _ = pd.factorize(y, sort=True, use_na_sentinel=True)
+        # The labels hashed once (Arrow strings are remembered, so the model's and the scoring's
+        # factorisations of the same column find them), then the few distinct values sorted:
+        # the codes of pd.factorize(y, sort=True).
+        codes, uniques = factorize(y)
+        rank, _ = pd.factorize(_object_array(list(uniques)), sort=True)
+        codes = np.append(rank, -1)[codes]           # -1 (missing) stays -1
     else:
         codes, _ = pd.factorize(np.asarray(y, dtype=object), sort=True, use_na_sentinel=True)
     return np.asarray(codes)
@@ -355,7 +360,7 @@ def _prepare(df: pd.DataFrame, target: str, weight: str | None) -> tuple[pd.Data
             f"Evaluation needs at least 2 rows with a value in the target column {target!r}, but "
             f"the data has {len(data)}; fill in the missing labels or choose another target column."
         )
-    if data[target].nunique() < 2:
+    if len(factorize(data[target])[1]) < 2:
         raise DataError(f"The target column {target!r} has one class only; evaluation needs two or more.")
     return data, data[target]
 
