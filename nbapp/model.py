@@ -144,10 +144,12 @@ class NaiveBayes:
         """The statistics of each part of the rows, from one pass over the uncopied frame: row i
         is in part ``parts[i]`` (0, 1, ...; every row in one). The statistics of the finer classes
         (part, class) are counted at once, and part p's are its classes of them (a class with no
-        row in the part is left out), so each part's statistics equal ``summarize`` of its rows,
-        except that they may also list values and words of other parts with no weight, which
-        adding and subtracting statistics leave out anyway. Cross-validation takes its folds'
-        statistics this way (seed 004: every fold's model from one pass)."""
+        row in the part is left out). They are those ``summarize`` of the part's rows would give
+        (class counts, categorical and count tables and Gaussian moments bit for bit),
+        with two differences that adding and subtracting statistics undo anyway: values and
+        words of other parts may be listed with no weight, and a KDE or discretised column's
+        histogram is on the grid level of the whole frame (a sum of the parts reaches it).
+        Cross-validation takes its folds' statistics this way (:mod:`nbapp.evaluate`)."""
         classes, y, w = self._labelled(df, target, weight)
         parts = _part_codes(parts, len(df))
         k, n_parts = len(classes), int(parts.max(initial=-1)) + 1

@@ -6,9 +6,9 @@ core without copying the table to other processes. Each part computes exactly wh
 serially, so results are the same either way (tests compare them bitwise); below
 :data:`THREADED_ROWS` rows the parts run in turn, where a pool would cost more than it saves.
 
-Two ways of cutting the work: :func:`each` runs independent items (a model's blocks, a block's
-columns), the costliest first; :func:`row_chunks` cuts the rows into contiguous ranges for
-computations that are row by row (scoring and normalising).
+Two ways of cutting the work: :func:`each` runs independent items (the blocks of a model), the
+costliest first; :func:`row_chunks` cuts the rows into contiguous ranges for computations that
+are row by row (scoring and normalising).
 """
 
 from __future__ import annotations
