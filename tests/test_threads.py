@@ -12,32 +12,9 @@ import pandas as pd
 import pytest
 
 import nbapp.threads as threads
-from nbapp import DataError, Discretized, NaiveBayes
+from mixed_data import TYPES, mixed_frame as frame
+from nbapp import DataError, NaiveBayes
 from nbapp import encode
-
-TYPES = {"colour": "categorical", "shape": "categorical", "flag": "bernoulli", "size": "gaussian",
-         "weight": "gaussian", "skew": "kde", "band": Discretized(bins=4),
-         "n1": "multinomial", "n2": "multinomial", "visits": "poisson", "words": "text"}
-
-
-def frame(seed: int, rows: int) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    y = rng.choice(["spam", "ham", "eggs"], rows)
-    spam = (y == "spam").astype(float)
-    return pd.DataFrame({
-        "colour": pd.array(rng.choice(["red", "green", "blue", None], rows), dtype="str"),
-        "shape": rng.choice(["round", "square"], rows).astype(object),
-        "flag": rng.choice(["yes", "no"], rows),
-        "size": np.where(rng.random(rows) < 0.05, np.nan, rng.normal(3, 1, rows) + spam),
-        "weight": rng.normal(70, 9, rows) - 5 * spam,
-        "skew": rng.exponential(1.0, rows) + spam,
-        "band": rng.normal(0, 1, rows),
-        "n1": rng.integers(0, 4, rows),
-        "n2": rng.integers(0, 3, rows),
-        "visits": rng.poisson(2, rows),
-        "words": rng.choice(["buy now", "hello friend", "free money now", None], rows),
-        "y": y,
-    })
 
 
 @pytest.fixture
@@ -67,7 +44,7 @@ def test_each_block_scores_a_row_range_and_positions_as_it_scores_those_rows_cop
 
 def test_threaded_predictions_equal_the_one_pass_bit_for_bit(threaded):
     df = frame(3, 40_000)       # row ranges 0..32768 and 32768..40000 (ROW_ALIGN)
-    new = frame(4, 40_000).assign(shape=np.where(np.arange(40_000) % 7 == 0, "oval", "round").astype(object))
+    new = frame(4, 40_000).assign(shape=np.where(np.arange(40_000) % 7 == 0, "hexagon", "round").astype(object))
     results = {}
     for threshold in (1, 10**9):
         threaded(threshold)
