@@ -58,4 +58,4 @@ __all__ = [
     "cross_validate_file",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -14,8 +14,9 @@ PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Exa
           'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
           'conditional_mutual_information', 'workbook_sheets']
-MODEL_METHODS = ["fit", "partial_fit", "summarize", "fit_stats", "merge", "cpt", "counts", "parameters", "gaussian",
-                 "gaussian_density", "typical_value", "top_words", "smoothing_of", "missing_columns", "block_of",
+MODEL_METHODS = ["fit", "partial_fit", "summarize", "summarize_parts", "fit_stats", "merge", "cpt", "counts",
+                 "parameters", "gaussian", "gaussian_density", "typical_value", "top_words", "smoothing_of",
+                 "missing_columns", "block_of",
                  "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",
                  "joint_log_likelihood", "linear_form", "sample", "params", "prior_fractions", "with_priors",
                  "with_smoothing", "to_json", "from_json", "gaussian_epsilon"]
@@ -41,3 +42,10 @@ def test_the_library_imports_no_streamlit_and_no_engine():
                          cwd=Path(__file__).resolve().parents[1])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"          # nor the engines of nbapp.scale until they are used
+
+
+def test_the_package_version_is_the_one_pyproject_declares():
+    import tomllib
+
+    declared = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    assert nbapp.__version__ == declared["project"]["version"]
