@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.encode import factorize
-from nbapp.errors import DataError
+from nbapp.errors import DataError, shown
 from nbapp.ordering import python_scalar, sort_values
 
 __all__ = [
@@ -232,10 +232,9 @@ def expand_weights(df: pd.DataFrame, weight: str | None, *, max_rows: int = 5_00
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0) | (w != np.round(w)))
     if bad.size:
         row, value = df.index[bad[0]], df[weight].iloc[bad[0]]
-        value = value.item() if isinstance(value, np.generic) else value
         raise DataError(
             f"Column {weight!r} must hold whole numbers >= 0 to count as frequency weights, "
-            f"but row {row!r} holds {value!r}; fix it or evaluate without weights."
+            f"but row {shown(row)} holds {shown(value)}; fix it or evaluate without weights."
         )
     total = float(w.sum())
     if total > max_rows:

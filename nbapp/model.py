@@ -24,7 +24,7 @@ import pandas as pd
 from nbapp.blocks import Block, BlockSettings, block_type
 from nbapp.blocks.gaussian import VAR_SMOOTHING_MODES, GaussianEpsilon
 from nbapp.encode import factorize
-from nbapp.errors import DataError
+from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
 from nbapp.logspace import normalise_log
@@ -605,6 +605,6 @@ def _weights(df: pd.DataFrame, weight: str | None) -> np.ndarray:
     bad = ~np.isfinite(w) | (w < 0) | (w > _MAX_WEIGHT)
     if bad.any():
         row = df.index[np.flatnonzero(bad)[0]]
-        raise DataError(f"The weight column {weight!r} holds {df[weight][row]!r} in row {row}; "
+        raise DataError(f"The weight column {weight!r} holds {shown(df[weight][row])} in row {row}; "
                         f"weights must be numbers between 0 and {_MAX_WEIGHT:g}.")
     return w

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbapp.errors import DataError
+from nbapp.errors import DataError, shown
 
 __all__ = ["numeric_column", "scalar_number", "is_missing"]
 
@@ -51,7 +51,7 @@ def numeric_column(series: pd.Series, column: str, kind: str) -> np.ndarray:
         first = series[bad]
         rows = ", ".join(str(r) for r in first.index[:3])
         raise DataError(
-            f"Column {column!r} is {kind} but row {rows} holds {first.iloc[0]!r}, which is not a number; "
+            f"Column {column!r} is {kind} but row {rows} holds {shown(first.iloc[0])}, which is not a number; "
             f"clean the column or type it categorical."
         )
     return _finite(values.to_numpy(dtype=float, na_value=np.nan), series, column, kind)
@@ -61,7 +61,7 @@ def _finite(x: np.ndarray, series: pd.Series, column: str, kind: str) -> np.ndar
     inf = np.isinf(x)
     if inf.any():
         row = series.index[np.flatnonzero(inf)[0]]
-        raise DataError(f"Column {column!r} is {kind} but row {row} holds {series[row]!r} (infinite); "
+        raise DataError(f"Column {column!r} is {kind} but row {row} holds {shown(series[row])} (infinite); "
                         "remove or cap that value.")
     return x
 
@@ -77,10 +77,10 @@ def scalar_number(value: Any, column: str, kind: str) -> float:
         one[0] = value
         parsed = pd.to_numeric(one, errors="coerce")[0] if isinstance(value, str) else np.nan
         if pd.isna(parsed):
-            raise DataError(f"Column {column!r} is {kind} but the value is {value!r}, which is not a number.")
+            raise DataError(f"Column {column!r} is {kind} but the value is {shown(value)}, which is not a number.")
         x = float(parsed)
     if np.isinf(x):
-        raise DataError(f"Column {column!r} is {kind} but the value is {value!r} (infinite); use a finite number.")
+        raise DataError(f"Column {column!r} is {kind} but the value is {shown(value)} (infinite); use a finite number.")
     return x
 
 

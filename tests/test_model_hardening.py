@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nbapp import DataError, NaiveBayes
+from nbapp import DataError, NaiveBayes, evaluate
 
 FRAME = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0, 14.0, 18.0], "y": ["a", "a", "a", "b", "b", "b"]})
 
@@ -35,6 +35,16 @@ def test_weights_beyond_the_stated_bound_are_refused_before_they_overflow():
     heavy = FRAME.assign(w=[1e200, 1, 1, 1, 1, 1])
     with pytest.raises(DataError, match=r"weights must be numbers between 0 and 1e\+15"):
         NaiveBayes({"x": "gaussian"}).fit(heavy, "y", weight="w")
+
+
+def test_bad_numbers_are_named_as_the_user_wrote_them_not_as_numpy_reprs():
+    with pytest.raises(DataError, match=r"holds -3\.0 in row 2;"):
+        NaiveBayes({"x": "gaussian"}).fit(FRAME.assign(w=[1, 1, -3.0, 1, 1, 1]), "y", weight="w")
+    with pytest.raises(DataError, match=r"row 1 holds inf \(infinite\)"):
+        NaiveBayes({"x": "gaussian"}).fit(FRAME.assign(x=[1.0, np.inf, 2, 3, 4, 5]), "y")
+    with pytest.raises(DataError, match=r"but row 1 holds 2\.5; fix it"):
+        evaluate.cross_validate(lambda: NaiveBayes({"x": "gaussian"}), FRAME.assign(w=[1, 2.5, 1, 1, 1, 1]), "y",
+                                k=2, weight="w")
 
 
 @pytest.mark.parametrize("setting", [{"alpha": 1e308}, {"prior_alpha": 1e308}, {"var_smoothing": 1e308}])
