@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
@@ -73,11 +74,16 @@ def _fit(args: argparse.Namespace) -> None:
     from nbapp.model import NaiveBayes
     from nbapp.scale.files import fit_file
 
+    out = _writable(args.out)
     types = parse_types(args.types) or _proposed_types(args.data, args.target, args.weight)
     model = NaiveBayes(types, alpha=args.alpha)
     with _bar("fit") as progress:
         fit_file(model, args.data, args.target, args.weight, progress)
-    Path(args.out).write_text(model.to_json(), encoding="utf-8")
+    try:
+        out.write_text(model.to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"Cannot write the model file {args.out!r} ({exc.strerror or exc}); choose another --out.") \
+            from None
     print(f"Fitted {model!r} -> {args.out}")
 
 
@@ -87,7 +93,7 @@ def _predict(args: argparse.Namespace) -> None:
     model = _load_model(args.model)
     keep = [c for c in args.keep.split(",") if c.strip()]
     with _bar("predict") as progress:
-        out = predict_file(model, args.data, args.out, progress, keep=keep)
+        out = predict_file(model, args.data, _writable(args.out), progress, keep=keep)
     print(f"Predictions -> {out}")
 
 
@@ -100,6 +106,11 @@ def _explain(args: argparse.Namespace) -> None:
                         'write it as \'{"column": "value", ...}\'.') from None
     if not isinstance(row, dict):
         raise DataError('--row must be a JSON object such as \'{"Outlook": "Sunny"}\'.')
+    unknown = [c for c in row if c not in model.features_ and c != model.target_]
+    if unknown:        # a misspelt column would otherwise silently leave its factor out
+        print(f"nbapp: note: {', '.join(map(repr, unknown))} not among the model's features "
+              f"({', '.join(map(repr, list(model.features_)[:10]))}{' ...' if len(model.features_) > 10 else ''}); "
+              "left out.", file=sys.stderr)
     explanation = model.explain(row)
     with pd.option_context("display.width", 200, "display.max_columns", 50):
         print(explanation.factors.to_string())
@@ -130,10 +141,28 @@ def _proposed_types(data: str, target: str, weight: str | None) -> dict[str, str
     from nbapp.scale.files import sample_rows
 
     sample = sample_rows(data, SAMPLE_ROWS)
+    if weight and weight not in sample.columns:
+        raise DataError(f"The weight column {weight!r} is not in {data!r}; its columns are "
+                        f"{list(sample.columns)[:10]}.")
     proposed = propose_feature_types(sample.drop(columns=[weight] if weight else []), target)
     print("Types proposed from the first rows (set them with --types): " +
           ", ".join(f"{c}={t}" for c, t in zip(proposed["column"], proposed["type"])), file=sys.stderr)
     return dict(zip(proposed["column"], proposed["type"]))
+
+
+def _writable(path: str) -> Path:
+    """The output file, refused before any work when it could not be written: fitting or
+    predicting a large file must not end in an error about where its result goes."""
+    out = Path(path)
+    if out.is_dir():
+        raise DataError(f"--out {path!r} is a folder; give a file name in it.")
+    folder = out.parent
+    if not folder.is_dir():
+        raise DataError(f"Cannot write {path!r}: the folder {str(folder)!r} does not exist; create it or "
+                        "choose another --out.")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise DataError(f"Cannot write {path!r}: permission denied; choose another --out.")
+    return out
 
 
 def _load_model(path: str) -> Any:

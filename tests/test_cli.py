@@ -70,6 +70,10 @@ def test_cli_proposes_types_when_none_are_given(tmp_path):
     (["fit", str(TENNIS), "--target", "Play", "--types", "Nope=categorical", "--out", "m.json"],
      "Column 'Nope' is not in"),
     (["explain", "missing.json", "--row", "{}"], "Cannot read the model file"),
+    (["fit", str(TENNIS), "--target", "Play", "--weight", "Nope", "--out", "m.json"],
+     "The weight column 'Nope' is not in"),
+    (["fit", str(TENNIS), "--target", "Play", "--out", "no_folder/m.json"], "the folder 'no_folder' does not exist"),
+    (["fit", str(TENNIS), "--target", "Play", "--out", "."], "is a folder"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
     done = _run(*args, cwd=tmp_path)
@@ -80,3 +84,16 @@ def test_cli_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
 def test_cli_explain_refuses_a_row_that_is_not_json(tennis_model, tmp_path):
     done = _run("explain", str(tennis_model), "--row", "{Outlook: Sunny}", cwd=tmp_path)
     assert done.returncode == 2 and "--row is not valid JSON" in done.stderr
+
+
+def test_cli_explain_names_the_row_columns_the_model_does_not_use(tennis_model, tmp_path):
+    row = {"Outlook": "Sunny", "Outlok": "Rain", "Play": "No"}     # a misspelt column; the target is fine
+    done = _run("explain", str(tennis_model), "--row", json.dumps(row), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "'Outlok' not among the model's features" in done.stderr and "'Play'" not in done.stderr
+
+
+def test_cli_predict_refuses_an_output_folder_that_does_not_exist_before_reading(tennis_model, tmp_path):
+    done = _run("predict", str(tennis_model), str(TENNIS), "--out", "no_folder/p.csv", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "the folder 'no_folder' does not exist" in done.stderr
