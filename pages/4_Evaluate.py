@@ -191,7 +191,7 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
     with right:
         st.markdown("**Per class**")
         st.dataframe(s.per_class.rename(index=str).style.format(
-            {"precision": "{:.3f}", "recall": "{:.3f}", "f1": "{:.3f}"}), key="eval.per_class")
+            {"precision": "{:.3f}", "recall": "{:.3f}", "f1": "{:.3f}", "support": "{:,.0f}"}), key="eval.per_class")
         if result.method == "kfold":
             st.markdown("**Accuracy per fold**")
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
