@@ -117,6 +117,17 @@ def test_statistics_travel_as_checked_json():
         stats_from_json(NaiveBayes(FEATURES), stats_to_json(m.stats_).replace('"counts": [[', '"counts": [[-', 1))
 
 
+def test_a_merge_in_any_order_writes_the_very_file_of_one_fit():
+    # text terms are kept in the order first seen: the file writes them sorted. (Counts add
+    # exactly; Gaussian moments merged in another order may differ in the last bit, so not here.)
+    counted = {c: t for c, t in FEATURES.items() if t != "gaussian"}
+    df = frame(8, 60)
+    hello = (df["words"] == "hello friend").to_numpy()     # its words sort after the others' "buy", "free"
+    first, second = df[~hello], df[hello]
+    one = NaiveBayes(counted).fit(df, "y").to_json()
+    assert nbapp.merge([NaiveBayes(counted).fit(second, "y"), NaiveBayes(counted).fit(first, "y")]).to_json() == one
+
+
 def test_blocks_summarised_on_threads_give_the_same_statistics_and_errors(monkeypatch):
     """Large frames are summarised one block per thread; the statistics and the first block's
     error must be those of the one-thread pass."""

@@ -129,8 +129,11 @@ class TextStats(Stats):
                          take_classes(self.doc_freq, take, axis=1), take_classes(self.n_docs, take, axis=0))
 
     def to_state(self) -> dict[str, Any]:
-        return {"terms": list(self.terms), "word_counts": self.word_counts.tolist(),
-                "doc_freq": self.doc_freq.tolist(), "n_docs": self.n_docs.tolist()}
+        """The terms written in sorted order (they are kept in the order first seen, which
+        depends on the order the rows came in), so equal statistics write equal files."""
+        order = sorted(range(len(self.terms)), key=self.terms.__getitem__)
+        return {"terms": [self.terms[i] for i in order], "word_counts": self.word_counts[order].tolist(),
+                "doc_freq": self.doc_freq[order].tolist(), "n_docs": self.n_docs.tolist()}
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "TextStats":
