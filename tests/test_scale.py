@@ -104,18 +104,39 @@ def test_predict_file_writes_every_row_with_its_posterior(data, tmp_path):
                                    atol=1e-12)
 
 
-def test_fit_dask_equals_fit_in_memory():
-    import dask.dataframe as dd
+@pytest.fixture(scope="module")
+def dask_client():
     from distributed import Client, LocalCluster
 
-    frame = make_frame(3_000, seed=1)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster):
-        ddf = dd.from_pandas(frame, npartitions=5)
-        got = nbapp.fit_dask(NaiveBayes(FEATURES), ddf, "y", weight="w")
-        predicted = nbapp.predict_dask(got, ddf).compute()
+            Client(cluster) as client:
+        yield client
+
+
+def test_fit_dask_equals_fit_in_memory(dask_client):
+    import dask.dataframe as dd
+
+    frame = make_frame(3_000, seed=1)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    got = nbapp.fit_dask(NaiveBayes(FEATURES), ddf, "y", weight="w")
+    predicted = nbapp.predict_dask(got, ddf).compute()
     assert_same_model(got, NaiveBayes(FEATURES).fit(frame, "y", weight="w"), frame)
     assert len(predicted) == 3_000 and (predicted["predicted"] == got.predict(frame)).all()
+
+
+def with_a_bad_size(frame: pd.DataFrame) -> pd.DataFrame:
+    """The Gaussian column as text, one cell of it no number."""
+    size = frame["size"].astype(str).to_numpy(dtype=object)
+    size[len(size) // 2] = "heavy"
+    return frame.assign(size=size)
+
+
+def test_a_bad_value_in_a_dask_partition_is_a_data_error(dask_client):
+    import dask.dataframe as dd
+
+    ddf = dd.from_pandas(with_a_bad_size(make_frame(400, seed=3)), npartitions=4)
+    with pytest.raises(DataError, match=r"Column 'size' is Gaussian but row 200 holds 'heavy'"):
+        nbapp.fit_dask(NaiveBayes(FEATURES), ddf, "y")
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +161,9 @@ def test_fit_spark_equals_fit_in_memory(spark):
     assert len(predicted) == 3_000
     np.testing.assert_allclose(predicted[[f"P({c})" for c in got.classes_]].to_numpy(),
                                got.predict_proba(frame).to_numpy(), atol=1e-12)
+
+
+def test_a_bad_value_in_a_spark_partition_is_a_data_error_not_a_java_trace(spark):
+    sdf = spark.createDataFrame(with_a_bad_size(make_frame(400, seed=3))).repartition(3)
+    with pytest.raises(DataError, match=r"In the Spark table .*Column 'size' is Gaussian but row \d+ holds 'heavy'"):
+        nbapp.fit_spark(NaiveBayes(FEATURES), sdf, "y")

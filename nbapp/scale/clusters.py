@@ -51,14 +51,28 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
 
     def summarise_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         total = None
-        for frame in frames:
-            part = _summarize(params, frame, target, weight)
-            if part is not None:
-                total = part if total is None else total + part
+        try:
+            for frame in frames:
+                part = _summarize(params, frame, target, weight)
+                if part is not None:
+                    total = part if total is None else total + part
+        except DataError as exc:      # bad data travels back as its sentence, not a Java stack trace
+            yield pd.DataFrame({"stats": [None], "error": [str(exc)]})
+            return
         if total is not None:
-            yield pd.DataFrame({"stats": [stats_to_json(total)]})
+            yield pd.DataFrame({"stats": [stats_to_json(total)], "error": [None]})
 
-    rows = spark_df.select(*columns).mapInPandas(summarise_partition, schema="stats string").collect()
+    summaries = spark_df.select(*columns).mapInPandas(summarise_partition, schema="stats string, error string")
+    try:
+        rows = summaries.collect()
+    except Exception as exc:
+        if "No module named 'nbapp'" in str(exc):
+            raise RuntimeError("Spark's Python workers cannot import nbapp: install it where they run, or set "
+                               "PYSPARK_PYTHON to an interpreter that has it (see docs/scale.md).") from exc
+        raise
+    errors = [r["error"] for r in rows if r["error"] is not None]
+    if errors:
+        raise DataError(f"In the Spark table (rows numbered within a batch of one partition): {errors[0]}")
     return model.fit_stats(_total([stats_from_json(model, r["stats"]) for r in rows]), target, weight)
 
 
