@@ -4,6 +4,7 @@ model of one in-memory fit of the same rows (counts exactly, probabilities to 1e
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -167,3 +168,30 @@ def test_a_bad_value_in_a_spark_partition_is_a_data_error_not_a_java_trace(spark
     sdf = spark.createDataFrame(with_a_bad_size(make_frame(400, seed=3))).repartition(3)
     with pytest.raises(DataError, match=r"In the Spark table .*Column 'size' is Gaussian but row \d+ holds 'heavy'"):
         nbapp.fit_spark(NaiveBayes(FEATURES), sdf, "y")
+
+
+SPARK_WITHOUT_NBAPP = """
+import pandas as pd
+import nbapp
+from pyspark.sql import SparkSession
+
+spark = (SparkSession.builder.master("local[1]").appName("nbapp-no-module")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .config("spark.ui.enabled", "false").getOrCreate())
+try:
+    sdf = spark.createDataFrame(pd.DataFrame({"x": ["a", "b"], "y": ["p", "q"]}))
+    nbapp.fit_spark(nbapp.NaiveBayes({"x": "categorical"}), sdf, "y")
+except RuntimeError as exc:
+    print(exc)
+finally:
+    spark.stop()
+"""
+
+
+def test_spark_workers_without_nbapp_are_told_how_to_fix_it():
+    # the interpreter the venv was made from has no nbapp (and maybe no pandas) for the workers
+    env = {**os.environ, "PYSPARK_PYTHON": sys._base_executable}
+    done = subprocess.run([sys.executable, "-c", SPARK_WITHOUT_NBAPP], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert "Spark's Python workers cannot import" in done.stdout and "PYSPARK_PYTHON" in done.stdout, \
+        done.stderr[-2000:]

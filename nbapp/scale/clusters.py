@@ -7,6 +7,7 @@ Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to
 
 from __future__ import annotations
 
+import re
 from functools import reduce
 from operator import add
 from typing import Any, Iterator
@@ -66,9 +67,11 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     try:
         rows = summaries.collect()
     except Exception as exc:
-        if "No module named 'nbapp'" in str(exc):
-            raise RuntimeError("Spark's Python workers cannot import nbapp: install it where they run, or set "
-                               "PYSPARK_PYTHON to an interpreter that has it (see docs/scale.md).") from exc
+        missing = re.search(r"No module named '([^']+)'", str(exc))
+        if missing:         # the executors' Python is not the one nbapp is installed in
+            raise RuntimeError(f"Spark's Python workers cannot import {missing.group(1)!r}: install nbapp and its "
+                               "dependencies where they run, or set PYSPARK_PYTHON to an interpreter that has "
+                               "them (see docs/scale.md).") from exc
         raise
     errors = [r["error"] for r in rows if r["error"] is not None]
     if errors:
