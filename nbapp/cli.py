@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
@@ -71,10 +70,11 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- commands -------------------------------------------------------------------------------------
 def _fit(args: argparse.Namespace) -> None:
+    from nbapp.io.export import writable_path
     from nbapp.model import NaiveBayes
     from nbapp.scale.files import fit_file
 
-    out = _writable(args.out)
+    out = writable_path(args.out)
     types = parse_types(args.types) or _proposed_types(args.data, args.target, args.weight)
     model = NaiveBayes(types, alpha=args.alpha)
     with _bar("fit") as progress:
@@ -93,7 +93,7 @@ def _predict(args: argparse.Namespace) -> None:
     model = _load_model(args.model)
     keep = [c for c in args.keep.split(",") if c.strip()]
     with _bar("predict") as progress:
-        out = predict_file(model, args.data, _writable(args.out), progress, keep=keep)
+        out = predict_file(model, args.data, args.out, progress, keep=keep)
     print(f"Predictions -> {out}")
 
 
@@ -148,21 +148,6 @@ def _proposed_types(data: str, target: str, weight: str | None) -> dict[str, str
     print("Types proposed from the first rows (set them with --types): " +
           ", ".join(f"{c}={t}" for c, t in zip(proposed["column"], proposed["type"])), file=sys.stderr)
     return dict(zip(proposed["column"], proposed["type"]))
-
-
-def _writable(path: str) -> Path:
-    """The output file, refused before any work when it could not be written: fitting or
-    predicting a large file must not end in an error about where its result goes."""
-    out = Path(path)
-    if out.is_dir():
-        raise DataError(f"--out {path!r} is a folder; give a file name in it.")
-    folder = out.parent
-    if not folder.is_dir():
-        raise DataError(f"Cannot write {path!r}: the folder {str(folder)!r} does not exist; create it or "
-                        "choose another --out.")
-    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise DataError(f"Cannot write {path!r}: permission denied; choose another --out.")
-    return out
 
 
 def _load_model(path: str) -> Any:

@@ -221,3 +221,11 @@ def test_predict_file_refuses_an_unfitted_model(tmp_path):
     path = _mixed_csv(tmp_path / "in.csv", n=20)
     with pytest.raises(nbapp.DataError, match="not fitted"):
         predict_file(nbapp.NaiveBayes(FEATURES), path, tmp_path / "out.csv")
+
+
+def test_predict_file_refuses_an_output_folder_that_does_not_exist_before_reading(tmp_path):
+    model = nbapp.NaiveBayes({"x": "categorical"}).fit(pd.DataFrame({"x": ["a", "b"], "y": ["p", "q"]}), "y")
+    with pytest.raises(nbapp.DataError, match=r"the folder '.*no_folder' does not exist; create it"):
+        nbapp.predict_file(model, tmp_path / "never_read.csv", tmp_path / "no_folder" / "p.csv")
+    with pytest.raises(nbapp.DataError, match="is a folder; give a file name in it"):
+        nbapp.predict_file(model, tmp_path / "never_read.csv", tmp_path)

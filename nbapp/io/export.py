@@ -1,4 +1,5 @@
-"""CSV exports that are safe to open in a spreadsheet.
+"""Files written out: CSV exports that are safe to open in a spreadsheet, and output paths
+checked before the work that fills them.
 
 A cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return, which
 some spreadsheets skip before looking for those) is run as a formula when the file is
@@ -10,12 +11,16 @@ numbers, so a genuine -3.5 stays a number.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["safe_csv_bytes", "neutralise", "predictions_frame"]
+from nbapp.errors import DataError
+
+__all__ = ["safe_csv_bytes", "neutralise", "predictions_frame", "writable_path"]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"  # tells Excel the file is UTF-8
@@ -91,3 +96,18 @@ def _safe_column(column: pd.Series) -> pd.Series:
         return text.where(~risky, "'" + column.astype(str))
     # Mixed objects (numbers next to text): only the str cells can carry a formula.
     return column.map(lambda v: neutralise(v) if isinstance(v, str) else v)
+
+
+def writable_path(path: str | os.PathLike) -> Path:
+    """``path`` as a file that can be written, checked before the work that fills it: fitting
+    or predicting a large file must not end in an error about where its result goes."""
+    out = Path(path)
+    if out.is_dir():
+        raise DataError(f"{str(out)!r} is a folder; give a file name in it.")
+    folder = out.parent
+    if not folder.is_dir():
+        raise DataError(f"Cannot write {str(out)!r}: the folder {str(folder)!r} does not exist; create it or "
+                        "choose another file.")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise DataError(f"Cannot write {str(out)!r}: permission denied; choose another file.")
+    return out

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.export import predictions_frame, safe_csv_bytes
+from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
@@ -99,7 +99,7 @@ def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLik
     ``model.predict_proba`` on the table loaded in memory.
     """
     require_fitted(model)
-    out_path = Path(out_path)
+    out_path = writable_path(out_path)
     writer = _writer_for(out_path, model)
     features = list(model.features_)
     numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
