@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
+from nbapp.blocks.base import (FAR_VALUE, NUMBER, STANDARDISED, TINY_VARIANCE, Block, NotesTerms, Spec, Stats, frozen,
+                               state_matrix, take_classes)
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
@@ -81,7 +82,7 @@ class GaussianEpsilon:
 
 
 @dataclass(frozen=True)
-class Gaussian:
+class Gaussian(Spec):
     """A normal density per class, N(mu_c, var_c)   [seed 000, Eq. 12-14].
 
     ``variance``: "mle" (1/n_c, Eq. 14), "unbiased" (1/(n_c - 1)) or "pooled" (one
@@ -171,6 +172,11 @@ class GaussianBlock(Block):
     """All Gaussian columns of a model (each column still an independent factor)."""
 
     kind = "gaussian"
+    title = "Gaussian"
+    description = "a normal density per class (mean and variance)"
+    value_kind = NUMBER
+    baseline = STANDARDISED
+    density_choice = True
     spec_type = Gaussian
     stats_type = MomentStats
     grouped = True
@@ -347,6 +353,33 @@ class GaussianBlock(Block):
                 cols.append(value**2)
         matrix = np.column_stack(cols) if cols else np.zeros((len(frame), 0))
         return sparse.csr_matrix(matrix), names, np.array(weights, dtype=float)
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """x (and x^2 when the two variances differ): with a shared variance w_GNB = (mu+ - mu-) / sigma^2,
+        and the constant (mu-^2 - mu+^2) / (2 sigma^2) goes into b_GNB   [seed 000, Eq. 20]."""
+        names = [column, *([f"{column}^2"] if f"{column}^2" in weights.index else [])]
+
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            x = self._values(frame, [column])[:, 0]
+            return np.column_stack([x, x**2][:len(names)])
+
+        return NotesTerms({n: float(weights[n]) for n in names}, float(weights[f"{column} observed"]), "GNB", features)
+
+    def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str]:
+        """How many standard deviations the value lies from the class's mean, and whether the
+        class's variance is tiny (below 1/100 of the median over the classes)."""
+        fit = self.parameters(column, classes)
+        mean, var = float(fit.at[true_class, "mean"]), float(fit.at[true_class, "var"])
+        x = scalar_number(value, column, _KIND)
+        z = abs(x - mean) / np.sqrt(var)
+        spread = fit["var"].median()
+        if var < spread / 100:
+            return TINY_VARIANCE, (f"{column!r} has a tiny variance in class {true_class!r} ({var:.3g}, against a "
+                                   f"median of {spread:.3g} over the classes), so {x:g} lies {z:,.0f} "
+                                   f"standard deviations from its mean {mean:.3g}; a larger var_smoothing "
+                                   "or another type for the column helps")
+        return FAR_VALUE, (f"{column!r} = {x:g} lies {z:,.1f} standard deviations from class {true_class!r}'s "
+                           f"mean {mean:.3g}")
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

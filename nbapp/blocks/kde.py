@@ -52,7 +52,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.signal import fftconvolve
 
-from nbapp.blocks.base import Block, check_table_budget
+from nbapp.blocks.base import NUMBER, STANDARDISED, Block, Spec, check_table_budget
 from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -75,7 +75,7 @@ _DIRECT_NODE_CELLS = 20_000_000   # nodes x bins up to which the node values are
 
 
 @dataclass(frozen=True)
-class KDE:
+class KDE(Spec):
     """A Gaussian kernel density per class; ``bandwidth`` "scott", "silverman" or a number h > 0
     (in the column's units). Only the Gaussian kernel is offered."""
 
@@ -259,6 +259,11 @@ class KDEBlock(Block):
     """One KDE column."""
 
     kind = "kde"
+    title = "KDE"
+    description = "a Gaussian kernel density per class over the training values"
+    value_kind = NUMBER
+    baseline = STANDARDISED
+    density_choice = True
     spec_type = KDE
     stats_type = GridStats
     smoothed = False

@@ -1,0 +1,128 @@
+"""The type protocol (issue 22, design §1): every type declares what the edges need, the
+registry is read when asked, specs and settings have one JSON form each."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbapp
+from nbapp import DataError
+from nbapp.blocks import (IGNORE, REGISTRY, block_class, feature_types, reads_numbers, register,
+                          unregister)
+from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS, Spec
+from nbapp.blocks.gaussian import GaussianBlock
+from nbapp.specs import FEATURE_KINDS, parse_features, spec_from_dict
+
+BUILT_IN = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "poisson", "kde", "discretized")
+
+
+@dataclass(frozen=True)
+class Twin(Spec):
+    kind: ClassVar[str] = "twin"
+
+
+class TwinBlock(GaussianBlock):
+    kind = "twin"
+    title = "Twin"
+    description = "a Gaussian under another name (a type registered by a test)"
+    spec_type = Twin
+
+
+@pytest.fixture
+def twin():
+    register(TwinBlock)
+    yield TwinBlock
+    unregister("twin")
+
+
+@pytest.mark.parametrize("kind", BUILT_IN)
+def test_every_built_in_type_declares_what_the_edges_need(kind):
+    block = REGISTRY[kind]
+    assert block.kind == kind == block.spec_type.kind
+    assert block.title and block.description.strip()
+    assert block.value_kind in VALUE_KINDS
+    assert block.baseline is None or block.baseline in BASELINE_ENCODINGS
+
+
+def test_the_built_in_types_are_registered_in_the_app_s_order():
+    assert feature_types() == (*BUILT_IN, IGNORE)
+
+
+def test_a_registered_type_is_a_choice_everywhere_and_unregistering_forgets_it(twin):
+    assert feature_types()[-2:] == ("twin", IGNORE)
+    assert FEATURE_KINDS["twin"] is Twin and "twin" in list(FEATURE_KINDS)
+    assert parse_features({"h": "twin"}) == {"h": Twin()}
+    assert spec_from_dict({"kind": "twin"}) == Twin()
+    unregister("twin")
+    assert "twin" not in feature_types() and "twin" not in FEATURE_KINDS
+    with pytest.raises(DataError, match="unknown feature type 'twin'"):
+        parse_features({"h": "twin"})
+    register(TwinBlock)          # the fixture unregisters it
+
+
+def test_register_returns_the_class_and_is_idempotent(twin):
+    assert register(TwinBlock) is TwinBlock
+
+
+def test_register_refuses_a_type_that_does_not_declare_itself():
+    class Nameless(GaussianBlock):
+        kind = "nameless"
+        spec_type = Twin           # whose kind is another
+
+    with pytest.raises(TypeError, match="spec_type must be a Spec class whose kind is 'nameless'"):
+        register(Nameless)
+
+    class Clash(GaussianBlock):
+        title = "Another Gaussian"
+
+    with pytest.raises(ValueError, match="'gaussian' is registered already"):
+        register(Clash)
+
+    class Vague(TwinBlock):
+        value_kind = "colour"
+
+    with pytest.raises(TypeError, match="value_kind must be one of"):
+        register(Vague)
+    assert "nameless" not in REGISTRY and REGISTRY["gaussian"] is GaussianBlock
+
+
+def test_an_unknown_kind_is_refused_naming_the_known_ones():
+    with pytest.raises(DataError, match="'spline' is not a feature type; use one of: categorical, .*, ignore"):
+        block_class("spline")
+
+
+@pytest.mark.parametrize("kind, numbers", [("categorical", False), ("bernoulli", False), ("text", False),
+                                           ("gaussian", True), ("kde", True), ("discretized", True),
+                                           ("poisson", True), ("multinomial", True)])
+def test_reads_numbers_follows_the_value_kind(kind, numbers):
+    assert reads_numbers(FEATURE_KINDS[kind]()) is numbers
+
+
+SPECS = [nbapp.Categorical(alpha=0.5, categories=["a", "b"], unseen="smooth"), nbapp.Bernoulli(positive="yes"),
+         nbapp.Multinomial(alpha=2), nbapp.Gaussian(variance="pooled"), nbapp.Poisson(a=1, b=2),
+         nbapp.KDE(bandwidth=0.3), nbapp.Discretized(bins=3, strategy="mdl"),
+         nbapp.Text(nbapp.text.TextOptions(ngram_range=(1, 2), stop_words=["the"]), event_model="bernoulli")]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.kind)
+def test_a_spec_round_trips_through_its_json_form(spec):
+    text = json.dumps(spec.to_dict())
+    back = type(spec).from_dict(json.loads(text))
+    assert back == spec and hash(back) == hash(spec)
+    assert spec_from_dict(json.loads(text)) == spec
+
+
+def test_a_spec_refuses_unknown_and_malformed_options_by_name():
+    with pytest.raises(DataError, match=r"feature 'x': the model file gives unknown options \['bins'\] for a gaussian"):
+        nbapp.Gaussian.from_dict({"kind": "gaussian", "bins": 3}, "feature 'x'")
+    with pytest.raises(DataError, match="KDE bandwidth must be"):
+        nbapp.KDE.from_dict({"kind": "kde", "bandwidth": -1})
+    with pytest.raises(DataError, match="min_df"):
+        nbapp.Text.from_dict({"kind": "text", "options": {"min_df": -3}})
