@@ -15,6 +15,7 @@ blocks through their protocol, and normalises in log space in one place
 from __future__ import annotations
 
 import copy
+import dataclasses
 from functools import reduce
 from typing import Any, Iterable, Mapping
 
@@ -22,14 +23,15 @@ import numpy as np
 import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
-from nbapp.blocks.gaussian import VAR_SMOOTHING_MODES, GaussianEpsilon
+from nbapp.blocks.gaussian import GaussianEpsilon
 from nbapp.encode import factorize
 from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
 from nbapp.logspace import normalise_log
 from nbapp.ordering import python_scalar, sort_values
-from nbapp.priors import check_priors, class_prior
+from nbapp.priors import class_prior
+from nbapp.settings import Settings
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import parse_features
 from nbapp.stats import ModelStats
@@ -37,7 +39,6 @@ from nbapp.threads import ROW_ALIGN, each, row_chunks
 
 __all__ = ["NaiveBayes", "merge"]
 
-_VARIANCES = ("mle", "unbiased", "pooled")
 # Weights beyond this make class totals lose whole rows in float64 (2**53 ~ 9e15).
 _MAX_WEIGHT = 1e15
 
@@ -47,8 +48,9 @@ class NaiveBayes:
 
     Parameters
     ----------
-    features : dict column -> type ("categorical", "bernoulli", "multinomial", "gaussian",
-        "text", "poisson", "ignore") or a spec object (:class:`nbapp.Bernoulli` (positive=...), ...).
+    features : dict column -> a registered type's name (``nbapp.blocks.feature_types()``:
+        "categorical", "gaussian", "kde", ..., or "ignore") or a spec object
+        (:class:`nbapp.Bernoulli` (positive=...), ...).
     alpha : Lidstone smoothing l >= 0 of every discrete feature; 0 is MLE
         (seed 000, Eq. 7 and 10).
     smoothing : instead of ``alpha``, :class:`nbapp.MEstimate` (seed 003) for every discrete
@@ -60,39 +62,50 @@ class NaiveBayes:
         or "per_feature" (eps_a = var_smoothing * Var(x_a): a column with a huge variance,
         such as an ID, no longer sets the floor of the others); see :meth:`gaussian_epsilon`.
     variance : "mle" (Eq. 14), "unbiased" or "pooled" for the Gaussian features.
+
+    The settings besides the features are one value, :class:`nbapp.Settings`:
+    ``NaiveBayes.from_settings(features, settings)`` and ``m.settings``.
     """
 
     def __init__(self, features: Mapping[str, Any], *, alpha: float = 1.0, smoothing: Any = None,
                  prior_alpha: float = 0.0, priors: Any = "empirical", var_smoothing: float = 1e-9,
                  variance: str = "mle", var_smoothing_mode: str = "global") -> None:
         self.features_: dict[str, Any] = parse_features(features)
-        self.alpha = float(Lidstone(alpha).l)
-        if smoothing is not None and not isinstance(smoothing, (Lidstone, MEstimate, BetaPrior)):
-            raise DataError("smoothing must be nbapp.Lidstone, nbapp.MEstimate or nbapp.BetaPrior.")
-        self.smoothing = smoothing
-        self.prior_alpha = float(Lidstone(prior_alpha).l)
-        self.priors = check_priors(priors)
-        if isinstance(var_smoothing, bool) or not isinstance(var_smoothing, (int, float)) \
-                or not np.isfinite(var_smoothing) or not 0 <= var_smoothing <= 1e6:
-            raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {var_smoothing!r}.")
-        self.var_smoothing = float(var_smoothing)
-        if variance not in _VARIANCES:
-            raise DataError(f"variance must be one of {', '.join(_VARIANCES)}, not {variance!r}.")
-        self.variance = variance
-        if var_smoothing_mode not in VAR_SMOOTHING_MODES:
-            raise DataError(f"var_smoothing_mode must be one of {', '.join(VAR_SMOOTHING_MODES)}, "
-                            f"not {var_smoothing_mode!r}.")
-        self.var_smoothing_mode = var_smoothing_mode
+        self._settings = Settings(alpha=alpha, smoothing=smoothing, prior_alpha=prior_alpha, priors=priors,
+                                  var_smoothing=var_smoothing, variance=variance,
+                                  var_smoothing_mode=var_smoothing_mode)
         self._layout = self._block_layout()
         self._unfit()
 
+    @classmethod
+    def from_settings(cls, features: Mapping[str, Any], settings: Settings) -> "NaiveBayes":
+        """An unfitted model of these features under these settings."""
+        if not isinstance(settings, Settings):
+            raise DataError(f"settings must be nbapp.Settings, not {type(settings).__name__}.")
+        return cls(features, **settings.kwargs())
+
     # -- configuration ---------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """Every setting besides the features, as one frozen value (:class:`nbapp.Settings`)."""
+        return self._settings
+
+    alpha = property(lambda self: self._settings.alpha, doc="Lidstone l of every discrete feature.")
+    smoothing = property(lambda self: self._settings.smoothing, doc="MEstimate / BetaPrior / Lidstone, or None.")
+    prior_alpha = property(lambda self: self._settings.prior_alpha, doc="Dirichlet smoothing of the class prior.")
+    var_smoothing = property(lambda self: self._settings.var_smoothing, doc="The Gaussian epsilon factor.")
+    variance = property(lambda self: self._settings.variance, doc="The Gaussian variance option.")
+    var_smoothing_mode = property(lambda self: self._settings.var_smoothing_mode, doc="The Gaussian epsilon mode.")
+
+    @property
+    def priors(self) -> Any:
+        """"empirical", "uniform" or the given {class: probability}."""
+        priors = self._settings.priors
+        return priors if isinstance(priors, str) else dict(priors)
+
     def params(self) -> dict[str, Any]:
         """The constructor arguments, so an unfitted copy can be made: NaiveBayes(**m.params())."""
-        return {"features": dict(self.features_), "alpha": self.alpha, "smoothing": self.smoothing,
-                "prior_alpha": self.prior_alpha, "priors": self.priors,
-                "var_smoothing": self.var_smoothing, "variance": self.variance,
-                "var_smoothing_mode": self.var_smoothing_mode}
+        return {"features": dict(self.features_), **self._settings.kwargs()}
 
     def _block_layout(self) -> list[tuple[type[Block], tuple[str, ...], tuple[Any, ...]]]:
         """Which block scores which columns: one block per column, except that every column of
@@ -110,7 +123,7 @@ class NaiveBayes:
                 raise DataError(f"All {cls.kind} columns form one {cls.kind} and must share one alpha.")
         return singles + grouped
 
-    def _settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
+    def _block_settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
         """The one rule for which smoothing a block gets: its spec's own alpha (Lidstone), else the
         model's m-estimate or Lidstone, a Beta prior for binary blocks only, else Lidstone(alpha)."""
         own = getattr(specs[0], "alpha", None)
@@ -224,7 +237,7 @@ class NaiveBayes:
             raise DataError("The weights add up beyond what a float64 can hold; scale them down.")
         if len(stats.blocks) != len(self._layout):
             raise DataError("These statistics were summarised for other features than this model's.")
-        blocks = tuple(cls.from_stats(columns, specs, self._settings(cls, specs), s, check=min_classes > 1)
+        blocks = tuple(cls.from_stats(columns, specs, self._block_settings(cls, specs), s, check=min_classes > 1)
                        for (cls, columns, specs), s in zip(self._layout, stats.blocks))
         self.stats_, self._blocks = stats, blocks
         self.classes_, self.class_counts_ = list(stats.classes), stats.class_counts
@@ -441,7 +454,7 @@ class NaiveBayes:
         """
         self._check_fitted()
         moved = copy.copy(self)
-        moved.priors = check_priors(priors)
+        moved._settings = dataclasses.replace(self._settings, priors=priors)
         moved._prior()          # a mapping must name exactly the model's classes
         return moved
 

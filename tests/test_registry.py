@@ -126,3 +126,57 @@ def test_a_spec_refuses_unknown_and_malformed_options_by_name():
         nbapp.KDE.from_dict({"kind": "kde", "bandwidth": -1})
     with pytest.raises(DataError, match="min_df"):
         nbapp.Text.from_dict({"kind": "text", "options": {"min_df": -3}})
+
+
+# -- the model's settings as one value -------------------------------------------------------
+
+def test_settings_are_a_frozen_hashable_value_with_a_json_form():
+    s = nbapp.Settings(alpha=0, smoothing=nbapp.MEstimate(2, p=0.5), prior_alpha=1,
+                       priors={"yes": 0.25, "no": 0.75}, var_smoothing=1e-6, variance="pooled",
+                       var_smoothing_mode="per_feature")
+    assert s.priors == (("no", 0.75), ("yes", 0.25))                # given priors in class order
+    assert s == nbapp.Settings(**{**s.kwargs(), "priors": {"no": 0.75, "yes": 0.25}})
+    assert len({s, dataclasses.replace(s)}) == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.alpha = 1                                                  # type: ignore[misc]
+    assert nbapp.Settings.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"alpha": -1}, "between 0 and"), ({"variance": "bogus"}, "variance must be one of"),
+    ({"var_smoothing_mode": "x"}, "var_smoothing_mode must be one of"), ({"smoothing": 3}, "smoothing must be"),
+    ({"priors": {"a": 0.4, "b": 0.4}}, "sum to 0.8"), ({"var_smoothing": np.inf}, "var_smoothing must be"),
+])
+def test_settings_are_checked_where_they_are_made(changes, message):
+    with pytest.raises(DataError, match=message):
+        nbapp.Settings(**changes)
+
+
+def test_the_model_gives_its_settings_back_and_is_made_from_them():
+    s = nbapp.Settings(alpha=0.5, priors="uniform", variance="unbiased")
+    m = nbapp.NaiveBayes.from_settings({"x": "gaussian", "c": "categorical"}, s)
+    assert m.settings == s and m.alpha == 0.5 and m.variance == "unbiased"
+    assert nbapp.NaiveBayes({"x": "gaussian"}, **s.kwargs()).settings == s
+    df = pd.DataFrame({"x": [1.0, 2, 3, 4], "c": list("abab"), "y": list("ppqq")})
+    moved = m.fit(df, "y").with_priors({"p": 0.1, "q": 0.9})
+    assert moved.settings == dataclasses.replace(s, priors={"p": 0.1, "q": 0.9}) and m.settings == s
+
+
+def test_the_model_file_writes_and_reads_its_settings_through_the_one_value():
+    df = pd.DataFrame({"x": [1.0, 2, 3, 4], "c": list("abab"), "y": list("ppqq")})
+    s = nbapp.Settings(smoothing=nbapp.BetaPrior(2, 1), priors={"p": 0.3, "q": 0.7})
+    m = nbapp.NaiveBayes.from_settings({"x": "gaussian", "c": "bernoulli"}, s).fit(df, "y")
+    saved = json.loads(m.to_json())["settings"]
+    assert {k: v for k, v in saved.items() if k != "features"} == s.to_dict()
+    assert nbapp.NaiveBayes.from_json(m.to_json()).settings == s
+
+
+def test_settings_written_before_an_option_existed_still_read():
+    old = nbapp.Settings(smoothing=nbapp.MEstimate(2)).to_dict()
+    del old["var_smoothing_mode"], old["smoothing"]["normalised"]
+    back = nbapp.Settings.from_dict(old)
+    assert back.var_smoothing_mode == "global" and back.smoothing.normalised is True
+    with pytest.raises(DataError, match=r"settings: unknown key 'colour'"):
+        nbapp.Settings.from_dict({**old, "colour": 1})
+    with pytest.raises(DataError, match=r"settings has no 'alpha'"):
+        nbapp.Settings.from_dict({k: v for k, v in old.items() if k != "alpha"})
