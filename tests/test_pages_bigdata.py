@@ -73,7 +73,7 @@ def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path):
     assert not any("Loaded" in s for s in texts(at, "success"))
     assert any("local path" in s and "is in use" in s for s in texts(at, "info"))
     at.radio(key="_data_mode").set_value("Built-in example").run()
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
 
 
 def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path):

@@ -34,7 +34,7 @@ def _calibration_fragment(model: Any) -> None:
     positive = c.selectbox("Score", options, format_func=lambda v: "the predicted class (top label)" if v is None
                            else f"P({v} | x) one against the rest", key=lessons.wkey("cal_pos"))
     try:
-        report = lessons.cached_calibration(ui.model_key(), ss["target"], ss.get("weight"), int(k), int(n_bins),
+        report = lessons.cached_calibration(ui.model_key(), model.target_, model.weight_, int(k), int(n_bins),
                                             positive, _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                             _frame=lessons.training_data())
     except DataError as err:

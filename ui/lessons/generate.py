@@ -7,8 +7,9 @@ from typing import Any
 import streamlit as st
 
 import ui
+from nbapp.blocks.base import TEXT
 from ui import lessons
-from ui.formulas import feature_kinds
+from ui.views import views_of
 
 ss = st.session_state
 
@@ -36,8 +37,8 @@ def _generate_fragment(model: Any) -> None:
     left.dataframe(generated, hide_index=True, key="lessons.generated")
     right.markdown("**Real rows (a random sample)**")
     right.dataframe(real, hide_index=True, key="lessons.real_rows")
-    kinds = feature_kinds(model)
-    drawable = [c for c in model.features_ if kinds[c] != "text" and c in real.columns]
+    views = views_of(model.features_)
+    drawable = [c for c in model.features_ if views[c].value_kind != TEXT and c in real.columns]
     if drawable:
         column = st.selectbox("Compare one column", [model.target_, *drawable], format_func=str, key=lessons.wkey("gen_col"))
         st.plotly_chart(lessons.compare_histogram(ui.frame()[column], generated[column], column),

@@ -29,7 +29,7 @@ def render(model: Any) -> None:
 def _generative_fragment(model: Any) -> None:
     repeats = st.slider("Repeats (each a new seeded split)", 1, 5, 3, key=lessons.wkey("lc_repeats"))
     try:
-        curve = lessons.cached_learning_curve(ui.model_key(), ss["target"], ss.get("weight"), int(repeats),
+        curve = lessons.cached_learning_curve(ui.model_key(), model.target_, model.weight_, int(repeats),
                                               _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                               _frame=lessons.training_data(), _features=dict(model.features_))
     except ImportError:

@@ -11,11 +11,11 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
 from ui import lessons
-from ui.formulas import feature_kinds, show_counts
+from ui.formulas import show_counts
+from ui.views import views_of
 
 ss = st.session_state
 
-DISCRETE = ("categorical", "bernoulli", "multinomial", "text")
 #: Refits per variant along the smoothing path: every 0.5 on small data, fewer on big data.
 COARSE_STRENGTHS = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0)
 BIG_DATA_ROWS = 1000
@@ -30,13 +30,12 @@ def render(model: Any) -> None:
              f"{ui.ref('seed 003')} and the Beta(a, b) prior (N_cd + a) / (N_c + a + b){ui.ref('seed 002')} are the "
              "same idea. Move l and watch the "
              "cells of the test example and its posterior.")
-    kinds = feature_kinds(model)
-    if not any(k in DISCRETE for k in kinds.values()):
+    if not any(view.block.smoothed for view in views_of(model.features_).values()):
         lessons.offer_example("Smoothing acts on counted features; this model has only Gaussian ones.",
                               "tennis14", button_key="lessons.smoothing_load")
         return
     lessons.seed_example("tennis14", button_key="lessons.smoothing_load")
-    if ss["source"].example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
+    if ui.work().source.example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
         st.caption(f"The Beta(a, b) curve{ui.ref('seed 002')} is drawn on the stolen cars example: Bernoulli "
                    "with Red, SUV and Domestic as 1.")
         lessons.seed_example("stolen_cars", button_key="lessons.smoothing_load_beta")
