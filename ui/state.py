@@ -29,7 +29,9 @@ their page's widgets):
     path_models     model_key -> (model, rows) of the local path fitted out of core
     restore_note    what the page's address named but could not be restored, or None
     work_not_kept   why a reload would lose the current work, or None
-    upload_error    the sentence of the last failed upload (upload_failed_name: its file), or None
+    upload_error    the sentence of the last failed upload, or None
+    upload_failed_name
+                    the file of the last failed upload
     text_errors     text column -> (refused changes, the DataError's sentence) of a refused text setting
     text_docs       text column -> the sample document typed on the Text page
     download_cache  download name -> (key, bytes) built once per key
