@@ -16,7 +16,7 @@ from nbapp.io import safe_csv_bytes
 from nbapp.smoothing import BetaPrior, MEstimate
 from nbapp.blocks.base import COUNT
 from ui import charts, formulas, teaching
-from ui.classes import label_format, labels_of
+from ui.classes import label_format, labelled_column, labels_of
 from ui.views import columns_where, grouped, registered, view_of
 
 ui.ensure_state()
@@ -197,7 +197,7 @@ def _priors_ui(model: Any) -> None:
     priors = model.priors_[order]
     table = formulas.prior_table(model).iloc[[list(model.priors_.index).index(c) for c in order]]
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.priors_bar(priors), key="model.priors_chart")
+    left.plotly_chart(charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
     right.dataframe(table, key="model.priors_table")
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
@@ -345,7 +345,8 @@ def _dependence_ui(model: Any) -> None:
         if result.posterior_with is not None:
             st.markdown("Posterior P(c | x) of the Explain page's example")
             st.dataframe(pd.DataFrame({"with": result.posterior_with, f"without {result.column}":
-                                       result.posterior_without}).T, key="model.cmi_posteriors")
+                                       result.posterior_without}).T.rename(columns=label_format(model.classes_)),
+                         key="model.cmi_posteriors")
 
 
 def _words_ui(model: Any, columns: list[str]) -> None:
@@ -358,9 +359,10 @@ def _words_ui(model: Any, columns: list[str]) -> None:
         st.info(f"Top words are not available for this block: {ui.md(err)}")
         return
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.top_words_bars(words, value_label=view_of(model.features_[col].kind).words_label(
+    shown = labelled_column(words, "class", model.classes_)
+    left.plotly_chart(charts.top_words_bars(shown, value_label=view_of(model.features_[col].kind).words_label(
         model.features_[col])), key="model.words_chart")
-    right.dataframe(words, key="model.words_table")
+    right.dataframe(shown, key="model.words_table")
 
 
 def _export_ui(model: Any) -> None:

@@ -12,7 +12,7 @@ import ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
-from ui.classes import label_format, labels_of
+from ui.classes import label_format, labelled_column, labels_of
 from ui.views.text import is_bernoulli, text_columns, text_settings_ui
 
 ui.ensure_state()
@@ -115,15 +115,17 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
     st.subheader("Top words per class")
     n = st.slider("Words per class", 5, 40, 15, key="text.top_n")
     words = model.top_words(column, n)
+    name = label_format(model.classes_)
     count_label = ("documents containing the word" if is_bernoulli(text_block(model, column).spec)
                    else "count in the class")
     for start in range(0, len(classes), PER_ROW):
         cells = st.columns(min(PER_ROW, len(classes)))
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
             cell.plotly_chart(textviews.top_words_figure(words, cls, colour_index=start + offset,
-                                                         count_label=count_label), key=f"text.top.{start + offset}")
+                                                         count_label=count_label, title=name(cls)),
+                              key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
-        st.dataframe(words, hide_index=True, key="text.top_table")
+        st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 
 
 def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
@@ -131,7 +133,8 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     n = st.slider("Words at each end", 5, 30, 10, key="text.informative_n")
     table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
-    left.plotly_chart(textviews.informative_figure(table, positive, negative), key="text.informative_chart")
+    name = label_format(model.classes_)
+    left.plotly_chart(textviews.informative_figure(table, name(positive), name(negative)), key="text.informative_chart")
     right.dataframe(table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
@@ -141,7 +144,8 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     tokens = document_tokens(model, column, doc, positive, negative)
     if len(tokens):
         limit = 400
-        st.plotly_chart(textviews.token_strip(tokens, positive, negative, limit=limit), key="text.strip")
+        name = label_format(model.classes_)
+        st.plotly_chart(textviews.token_strip(tokens, name(positive), name(negative), limit=limit), key="text.strip")
         if len(tokens) > limit:
             st.caption(f"The first {limit} of {len(tokens):,} tokens.")
     else:

@@ -18,7 +18,7 @@ from scipy.special import logsumexp
 
 from nbapp.explain import class_labels
 
-__all__ = ["labels_of", "label_format", "ranked_classes", "posterior_table", "default_pair", "one_vs_rest",
+__all__ = ["labels_of", "label_format", "labelled_rows", "labelled_column", "ranked_classes", "posterior_table", "default_pair", "one_vs_rest",
            "PAIR_MODES"]
 
 #: How the log-odds chart picks its classes (radio options on the Explain page).
@@ -38,6 +38,16 @@ def label_format(classes: Any) -> Callable[[Any], str]:
     among all ``classes``."""
     shown = dict(zip(list(classes), labels_of(classes)))
     return lambda c: shown.get(c, str(c))
+
+
+def labelled_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """A table with one row per class (a model's parameters) with the classes' labels as its index."""
+    return table.set_axis(pd.Index(labels_of(table.index), name=table.index.name))
+
+
+def labelled_column(table: pd.DataFrame, column: str, classes: Any) -> pd.DataFrame:
+    """A table whose ``column`` holds classes (of the model's ``classes``), holding their labels instead."""
+    return table.assign(**{column: table[column].map(label_format(classes))})
 
 
 def ranked_classes(e: Any) -> list[Any]:

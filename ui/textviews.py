@@ -47,15 +47,17 @@ def pipeline_table(steps: Sequence[Any]) -> pd.DataFrame:
 # --------------------------------------------------------------------------- figures
 
 
-def top_words_figure(words: pd.DataFrame, cls: Any, *, colour_index: int, count_label: str) -> go.Figure:
-    """One class's top words from ``model.top_words``: bars of the count, the log-weight on hover."""
+def top_words_figure(words: pd.DataFrame, cls: Any, *, colour_index: int, count_label: str,
+                     title: str | None = None) -> go.Figure:
+    """One class's top words from ``model.top_words``: bars of the count, the log-weight on hover;
+    ``title`` is the class's label (its text unless given)."""
     part = words[words["class"] == cls].iloc[::-1]
     fig = go.Figure(go.Bar(
         x=part["count"].to_numpy(dtype=float), y=[plot_text(t, limit=30) for t in part["term"]], orientation="h",
         marker_color=colour(colour_index),
         customdata=part["log_weight"].to_numpy(dtype=float), hovertemplate="%{y}: %{x:g}<br>log-weight %{customdata:.4f}"
         "<extra></extra>"))
-    fig.update_layout(title=plot_text(cls, limit=40), xaxis_title=count_label,
+    fig.update_layout(title=plot_text(cls if title is None else title, limit=40), xaxis_title=count_label,
                       **layout(max(260, 60 + 22 * len(part))))
     return fig
 

@@ -45,10 +45,12 @@ def _shared_variance_form(model: Any) -> Any:
     refitted with pooled variances (its w_GNB, b_GNB), or the model itself if it has them."""
     if model.variance == "pooled" or not lessons.gaussian_columns(model):
         return model.linear_form().notes_form()
+    import dataclasses
+
     import nbapp
 
-    pooled = nbapp.NaiveBayes(**{**model.params(), "variance": "pooled"})
-    pooled.fit(lessons.training_data(), target=model.target_, weight=model.weight_)
+    pooled = nbapp.NaiveBayes.from_settings(model.features_, dataclasses.replace(model.settings, variance="pooled"))
+    pooled.fit_stats(model.stats_, model.target_, model.weight_)   # the same statistics: no data needed
     return pooled.linear_form().notes_form()
 
 

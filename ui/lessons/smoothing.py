@@ -11,6 +11,7 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
 from ui import lessons
+from ui.classes import label_format
 from ui.formulas import show_counts
 from ui.views import views_of
 
@@ -61,9 +62,10 @@ def _smoothing_fragment(path: Any) -> None:
     variants = right.pills("Estimators", list(path.variants), default=list(path.variants), selection_mode="multi",
                            format_func=lessons.VARIANT_NAMES.get, key=lessons.wkey("variants")) or ["lidstone"]
     posterior = path.posterior_at(strength, "lidstone")
+    name = label_format(list(posterior.index))
     cols = st.columns(min(len(posterior), 4))
     for col, (cls, p) in zip(cols, list(posterior.items())[:4]):
-        col.metric(f"P({ui.md(cls)} | x) at l = {strength:g}", ui.fmt_number(p))
+        col.metric(f"P({ui.md(name(cls))} | x) at l = {strength:g}", ui.fmt_number(p))
     left, right = st.columns(2)
     if len(path.cells):
         left.plotly_chart(lessons.smoothing_figure(path.cells, strength, variants), key="lessons.cells_chart")
@@ -74,7 +76,8 @@ def _smoothing_fragment(path: Any) -> None:
     at_l = path.cells[(path.cells["variant"] == "lidstone") & (path.cells["strength"] == strength)]
     if len(at_l):
         table = pd.DataFrame({"column": at_l["column"].astype(str), "value": at_l["value"].astype(str),
-                              "class": at_l["class"].astype(str), "count": show_counts(at_l[["count"]])["count"],
+                              "class": at_l["class"].map(name),
+                              "count": show_counts(at_l[["count"]])["count"],
                               f"P(v | c) at l = {strength:g}": at_l["probability"].map(ui.fmt_number),
                               "zero count": at_l["zero_count"]})
         st.dataframe(table, hide_index=True, key="lessons.cells_table")

@@ -23,6 +23,7 @@ import nbapp.blocks as blocks
 from nbapp.blocks.base import CATEGORY, COUNT, NUMBER, TEXT
 from nbapp.errors import DataError
 from ui import charts, formulas, teaching
+from ui.classes import labelled_rows, labels_of
 from ui.state import as_float, is_missing
 from ui.text import latex_text, md
 from ui.widgets import synced
@@ -126,9 +127,10 @@ class TypeView:
         st.subheader(f"{self.title}: {self.description}")
         column = _pick(columns, f"model.{self.kind}_feature")
         try:
-            table = model.parameters(column)
+            table = labelled_rows(model.parameters(column))      # a row per class
         except DataError:
             table = model.cpt(column)
+            table = table.set_axis(labels_of(table.columns), axis=1)
         st.dataframe(table, key=f"model.{self.kind}_table")
         figure = self._density_figure(model, column, frame)
         if figure is not None:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from nbapp.densities import gaussian_fit_plot
 from ui import charts
+from ui.classes import label_format, labelled_rows
 from ui.formulas import num
 from ui.lecture import ref
 from ui.state import as_float, set_settings, work
@@ -57,8 +58,9 @@ class GaussianView(TypeView):
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = gaussian_fit_plot(model, col, frame, x_star=x_star)
         st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
-        st.dataframe(fits, key="model.gauss_table", width="stretch")   # full width: no column cut off
-        cls = st.selectbox("Class for the formula", list(fits.index), format_func=str, key="model.gauss_class")
+        st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
+        cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
+                           key="model.gauss_class")
         st.latex(gaussian_latex(model, col, cls))
         if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
             st.latex(density_latex(model, col, x_star, cls))

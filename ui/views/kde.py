@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ui.classes import labelled_rows
 from ui.text import md
 from ui.views.base import Store, TypeView, _pick
 from ui.widgets import synced
@@ -36,7 +37,7 @@ class KDEView(TypeView):
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Kernel densities p(x | c) = Σ w_i φ((x − x_i) / h_c) / (W_c h_c)")
         col = _pick(columns, "model.kde_feature")
-        st.dataframe(model.parameters(col), key="model.kde_table")
+        st.dataframe(labelled_rows(model.parameters(col)), key="model.kde_table")
         st.caption("Bandwidth h_c from the class's weighted spread s_c and effective size n_eff = W²/Σw²: Scott "
                    "h = s · n_eff^(−1/5), Silverman h = s · (3 n_eff / 4)^(−1/5) (scipy's gaussian_kde), or the "
                    "number given. The model stores a histogram of bin width w per class (mergeable statistics: "

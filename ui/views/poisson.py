@@ -11,6 +11,7 @@ import streamlit as st
 
 from nbapp.densities import poisson_fit_plot
 from ui import charts
+from ui.classes import labelled_rows
 from ui.formulas import num
 from ui.text import fmt_number, latex_text
 from ui.views.base import TypeView, _pick
@@ -30,7 +31,7 @@ class PoissonView(TypeView):
         left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, frame), fits, col),
                           key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
-        right.dataframe(shown, key="model.poisson_table")
+        right.dataframe(labelled_rows(shown), key="model.poisson_table")
         right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
                       "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
 
