@@ -1,5 +1,5 @@
 """The sidebar every page shares: the current work in a few lines, whether a reload keeps it,
-and the lecture-references switch. Drawing it writes the work into the page's address."""
+and the lecture-references switch."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ __all__ = ["sidebar_summary", "smoothing_label"]
 
 
 def sidebar_summary() -> None:
-    """The current dataset and model in a few lines in the sidebar; the work is written into the
-    page's address (ui.remember), and the sidebar says when a reload would lose it."""
+    """The current dataset and model in a few lines in the sidebar, and whether a reload keeps the
+    work. The work is written into the page's address again (ui.state.ensure_state wrote it at the
+    top of the page; the page may have loaded new data since, an upload for one)."""
     ss = st.session_state
     remember_work()
     current = work()

@@ -225,11 +225,12 @@ def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: st
 
 def ensure_state() -> None:
     """Put the default state in place on a session's first run: tennis14, loaded and fitted, or
-    the work the page's address names (a reload, a link)."""
+    the work the page's address names (a reload, a link); then write the work into the address."""
     if "work" not in st.session_state:
         load_example_into_state(DEFAULT_EXAMPLE)
         restore_work()
     st.session_state.setdefault("imported", None)
+    remember_work()
 
 
 def _new_data(new: Work, df: pd.DataFrame, *, notes: tuple[str, ...] = (), reasons: dict[Any, str],
