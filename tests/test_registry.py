@@ -17,6 +17,7 @@ from nbapp import DataError
 from nbapp.blocks import (IGNORE, REGISTRY, block_class, feature_types, reads_numbers, register,
                           unregister)
 from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS, Spec
+from nbapp.blocks.categorical import CategoricalBlock
 from nbapp.blocks.gaussian import GaussianBlock
 from nbapp.specs import FEATURE_KINDS, parse_features, spec_from_dict
 
@@ -41,6 +42,25 @@ def twin():
     register(TwinBlock)
     yield TwinBlock
     unregister("twin")
+
+
+@dataclass(frozen=True)
+class Tag(Spec):
+    kind: ClassVar[str] = "tag"
+
+
+class TagBlock(CategoricalBlock):
+    kind = "tag"
+    title = "Tag"
+    description = "a categorical table under another name (a type registered by a test)"
+    spec_type = Tag
+
+
+@pytest.fixture
+def tag():
+    register(TagBlock)
+    yield TagBlock
+    unregister("tag")
 
 
 @pytest.mark.parametrize("kind", BUILT_IN)
@@ -199,3 +219,28 @@ def test_the_file_scanners_read_a_registered_number_type_as_numbers(twin, tmp_pa
     for kind in ("gaussian", "twin"):
         with pytest.raises(DataError, match=r"Column 'h' is numeric but data row 0 of .*bad.csv' \(line 2"):
             fit_file(nbapp.NaiveBayes({"h": kind}), tmp_path / "bad.csv", "y")
+
+
+def test_density_choices_are_the_registered_types_that_declare_one(twin):
+    from nbapp.choices import fit_comparison_plot, numeric_choices
+
+    df = pd.DataFrame({"v": [0, 1, 1, 2, 3, 5, 4, 6] * 3, "y": list("ppppqqqq") * 3})
+    assert numeric_choices(df, "v") == ["gaussian", "poisson", "kde", "twin"]
+    assert numeric_choices(df.assign(v=df["v"] - 0.5), "v") == ["gaussian", "kde", "twin"]   # not counts
+    m = nbapp.NaiveBayes({"v": "poisson"}).fit(df, "y")
+    curves = fit_comparison_plot(m, "v", df).curves
+    gaussian, twin_curve = (curves[(curves["type"] == k) & (curves["class"] == "p")] for k in ("gaussian", "twin"))
+    np.testing.assert_array_equal(gaussian["density"], twin_curve["density"])
+    poisson = curves[curves["type"] == "poisson"]["x"]
+    assert (poisson == poisson.round()).all() and poisson.min() >= 0         # a count's points
+
+
+def test_dependence_codes_a_column_as_its_type_says(tag):
+    from nbapp.dependence import conditional_mutual_information
+
+    df = pd.DataFrame({"a": list("uvuvuvuu"), "b": list("uvvvuuvu"), "t": ["hi there"] * 8,
+                       "x": [1.0, 2, 3, 4, 5, 6, 7, 8], "y": list("ppppqqqq")})
+    types = {"a": "categorical", "b": "categorical", "t": "text", "x": "gaussian"}
+    as_tags = conditional_mutual_information(df, "y", {**types, "a": "tag", "b": "tag"})
+    pd.testing.assert_frame_equal(as_tags, conditional_mutual_information(df, "y", types))
+    assert list(as_tags.index) == ["a", "b", "x"]                                 # text is not coded
