@@ -244,3 +244,17 @@ def test_dependence_codes_a_column_as_its_type_says(tag):
     as_tags = conditional_mutual_information(df, "y", {**types, "a": "tag", "b": "tag"})
     pd.testing.assert_frame_equal(as_tags, conditional_mutual_information(df, "y", types))
     assert list(as_tags.index) == ["a", "b", "x"]                                 # text is not coded
+
+
+def test_the_diagnostics_report_the_cause_a_type_names(twin):
+    # diagnostics.py tested kind == "gaussian" for the tiny-variance cause; the type says it now
+    from nbapp.diagnostics import TINY_VARIANCE, log_loss_report
+    from nbapp.evaluate import cross_validate
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["sun", "rain"], 200)
+    frame = pd.DataFrame({"rain_mm": np.where(y == "rain", rng.gamma(2.0, 3.0, 200), 0.0), "y": y})
+    frame.loc[np.flatnonzero(y == "sun")[0], "rain_mm"] = 0.3
+    make = lambda: nbapp.NaiveBayes({"rain_mm": "twin"})                    # noqa: E731
+    first = log_loss_report(cross_validate(make, frame, "y", k=5), make, frame, top=1).rows.iloc[0]
+    assert first["cause"] == TINY_VARIANCE and "'rain_mm' has a tiny variance in class 'sun'" in first["detail"]
