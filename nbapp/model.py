@@ -316,22 +316,27 @@ class NaiveBayes:
         return self._fitted_block(column).parameters(column, self._class_index())
 
     def gaussian(self, column: str) -> pd.DataFrame:
-        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
+        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]:
+        the parameters of a feature whose type fits a normal density (a mean and a var per class)."""
         block = self._fitted_block(column)
-        if block.kind != "gaussian":
+        try:
+            table = block.parameters(column, self._class_index())
+        except DataError:
+            table = None
+        if table is None or not {"mean", "var"} <= set(table.columns):
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
                             f"or m.parameters({column!r}).")
-        return block.parameters(column, self._class_index())
+        return table
 
     def gaussian_epsilon(self) -> GaussianEpsilon:
         """The epsilon added to the Gaussian variances: its value, the column that set it
         (``.column``), eps per column (``.by_column``) and the real class variances it exceeds
-        (``.swamped``, ``.notes``)."""
+        (``.swamped``, ``.notes``); the report of the first block whose type adds such a floor."""
         self._check_fitted()
-        block = next((b for b in self._blocks if b.kind == "gaussian"), None)
-        if block is None:
+        report = next((r for r in (b.epsilon_report(self.classes_) for b in self._blocks) if r is not None), None)
+        if report is None:
             raise DataError("This model has no Gaussian features, so no epsilon.")
-        return block.epsilon_report(self.classes_)
+        return report
 
     def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
         """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column

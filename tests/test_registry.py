@@ -258,3 +258,16 @@ def test_the_diagnostics_report_the_cause_a_type_names(twin):
     make = lambda: nbapp.NaiveBayes({"rain_mm": "twin"})                    # noqa: E731
     first = log_loss_report(cross_validate(make, frame, "y", k=5), make, frame, top=1).rows.iloc[0]
     assert first["cause"] == TINY_VARIANCE and "'rain_mm' has a tiny variance in class 'sun'" in first["detail"]
+
+
+def test_the_model_asks_its_blocks_for_a_normal_fit_and_its_epsilon(twin):
+    # model.gaussian / gaussian_epsilon tested kind == "gaussian"
+    df = pd.DataFrame({"h": [1.0, 2, 3, 7, 8, 9.5], "c": list("ababab"), "y": list("pppqqq")})
+    as_twin = nbapp.NaiveBayes({"h": "twin", "c": "categorical"}).fit(df, "y")
+    as_gaussian = nbapp.NaiveBayes({"h": "gaussian", "c": "categorical"}).fit(df, "y")
+    pd.testing.assert_frame_equal(as_twin.gaussian("h"), as_gaussian.gaussian("h"))
+    assert as_twin.gaussian_epsilon().value == as_gaussian.gaussian_epsilon().value > 0
+    with pytest.raises(DataError, match="Column 'c' is categorical, not Gaussian"):
+        as_twin.gaussian("c")
+    with pytest.raises(DataError, match="no Gaussian features"):
+        nbapp.NaiveBayes({"c": "categorical"}).fit(df, "y").gaussian_epsilon()
