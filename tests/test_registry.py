@@ -271,3 +271,17 @@ def test_the_model_asks_its_blocks_for_a_normal_fit_and_its_epsilon(twin):
         as_twin.gaussian("c")
     with pytest.raises(DataError, match="no Gaussian features"):
         nbapp.NaiveBayes({"c": "categorical"}).fit(df, "y").gaussian_epsilon()
+
+
+def test_the_smoothing_lesson_moves_the_cells_of_any_smoothed_type(tag):
+    # smoothing_path listed "categorical", "bernoulli", "multinomial" by name
+    from nbapp.examples import example, load_example
+    from nbapp.lessons.smoothing_path import smoothing_path
+
+    ex, df = example("tennis14"), load_example("tennis14")
+    paths = [smoothing_path(nbapp.NaiveBayes({**ex.features, "Outlook": kind}, alpha=0).fit(df, "Play"), df,
+                            ex.query, strengths=(0.0, 1.0)) for kind in ("categorical", "tag")]
+    pd.testing.assert_frame_equal(paths[0].cells, paths[1].cells)
+    pd.testing.assert_frame_equal(paths[0].posterior, paths[1].posterior)
+    assert ("Outlook", "Overcast") in set(zip(paths[1].cells["column"], paths[1].cells["value"]))
+    assert paths[1].notes == paths[0].notes

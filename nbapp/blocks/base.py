@@ -314,6 +314,11 @@ class Block(ABC):
         return NotesTerms({n: float(weights[n]) for n in kept},
                           float(weights[observed]) if observed in names else 0.0, self.title, features)
 
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The row of ``cpt(column)`` that ``value`` is counted in (its category, interval or
+        count column), or None: a missing or unseen value, or a type with no table."""
+        return None
+
     def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str] | None:
         """Why ``value`` makes ``true_class`` improbable, when the type knows a cause: one of
         :data:`FAR_VALUE_CAUSES` and a sentence with the numbers; None: the diagnostics

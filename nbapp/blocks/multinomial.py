@@ -177,6 +177,10 @@ class MultinomialBlock(Block):
         x = counts_matrix(frame, self.columns)[0] if len(frame) else sparse.csr_matrix((0, len(self.columns)))
         return x, list(self.columns), log_ratio(self.log_probabilities())
 
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """A count column is one row of the multinomial's table, whatever its count."""
+        return column
+
     def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
         """The count itself, w_MULT = log theta+ / theta-   [seed 000, Eq. 19]."""
         def features(frame: pd.DataFrame) -> np.ndarray:
