@@ -19,6 +19,7 @@ from nbapp.blocks import (IGNORE, REGISTRY, block_class, feature_types, reads_nu
 from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS, Spec
 from nbapp.blocks.categorical import CategoricalBlock
 from nbapp.blocks.gaussian import GaussianBlock
+from nbapp.blocks.multinomial import MultinomialBlock
 from nbapp.specs import FEATURE_KINDS, parse_features, spec_from_dict
 
 BUILT_IN = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "poisson", "kde", "discretized")
@@ -285,3 +286,31 @@ def test_the_smoothing_lesson_moves_the_cells_of_any_smoothed_type(tag):
     pd.testing.assert_frame_equal(paths[0].posterior, paths[1].posterior)
     assert ("Outlook", "Overcast") in set(zip(paths[1].cells["column"], paths[1].cells["value"]))
     assert paths[1].notes == paths[0].notes
+
+
+@dataclass(frozen=True)
+class Tally(Spec):
+    kind: ClassVar[str] = "tally"
+    alpha: float | None = None
+
+
+class TallyBlock(MultinomialBlock):
+    kind = "tally"
+    title = "Tally"
+    description = "counts under another name (a type registered by a test)"
+    spec_type = Tally
+
+
+def test_the_underflow_lesson_expands_a_count_power_of_any_type():
+    # underflow.py expanded kind == "multinomial" only
+    from nbapp.lessons.underflow import explanation_log_factors
+
+    register(TallyBlock)
+    try:
+        df = pd.DataFrame({"a": [3, 0, 1, 0], "b": [0, 2, 1, 4], "y": list("ppqq")})
+        logs = [explanation_log_factors(nbapp.NaiveBayes({"a": k, "b": k}).fit(df, "y").explain({"a": 3, "b": 1}))
+                for k in ("multinomial", "tally")]
+    finally:
+        unregister("tally")
+    assert list(logs[1].index) == ["prior", "a", "a", "a", "b"]
+    pd.testing.assert_frame_equal(logs[0], logs[1])

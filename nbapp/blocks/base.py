@@ -184,6 +184,8 @@ class Block(ABC):
     * ``grouped``: all the model's columns of the type form one block (all count columns one
       multinomial; the Gaussian columns are scored together); else one block per column;
     * ``smoothed`` / ``accepts_beta``: uses the model's discrete smoothing / a Beta prior;
+    * ``count_exponent``: a value x's factor is one probability to the power x (theta^x,
+      seed 000 Eq. 9), so a lesson may show it as x equal factors;
     * ``spec_type`` / ``stats_type``: its spec (:class:`Spec`) and statistics (:class:`Stats`).
     """
 
@@ -197,6 +199,7 @@ class Block(ABC):
     grouped: ClassVar[bool] = False
     smoothed: ClassVar[bool] = True       # does the block use the model's discrete smoothing?
     accepts_beta: ClassVar[bool] = False  # may a BetaPrior smooth it (binary features only)?
+    count_exponent: ClassVar[bool] = False  # is a value x's factor theta^x?
     stats_type: ClassVar[type[Stats]]
 
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings, stats: Stats) -> None:

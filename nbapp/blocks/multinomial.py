@@ -101,6 +101,7 @@ class MultinomialBlock(Block):
     description = "one multinomial over all count columns, theta_ac = (N_ac + l) / (N_c + l d)"
     value_kind = COUNT
     baseline = COUNTS
+    count_exponent = True
     spec_type = Multinomial
     stats_type = CountStats
     grouped = True

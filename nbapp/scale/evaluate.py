@@ -20,7 +20,8 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
-from nbapp.scale.files import DEFAULT_BATCH_ROWS, NUMERIC_KINDS, Progress, _batches, _sources
+from nbapp.blocks import reads_numbers
+from nbapp.scale.files import DEFAULT_BATCH_ROWS, Progress, _batches, _sources
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -51,7 +52,7 @@ def cross_validate_file(model: Any, path: str | os.PathLike, target: str, k: int
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     files = {f: i for i, f in enumerate(_sources(path).files)}
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in model.features_ if c not in numeric)]
 
     def batches(first: bool) -> Any:
