@@ -314,3 +314,18 @@ def test_the_underflow_lesson_expands_a_count_power_of_any_type():
         unregister("tally")
     assert list(logs[1].index) == ["prior", "a", "a", "a", "b"]
     pd.testing.assert_frame_equal(logs[0], logs[1])
+
+
+def test_the_worked_example_shows_the_density_a_type_writes(twin):
+    # worked_example.py wrote N(x; mu, sigma^2) for kind == "gaussian" only
+    from nbapp.examples import example, load_example
+    from nbapp.lessons.worked_example import worked_example_markdown
+
+    ex, df = example("gender"), load_example("gender")
+    texts = []
+    for kind in ("gaussian", "twin"):
+        model = nbapp.NaiveBayes({c: kind for c in ex.features}).fit(df, ex.target)
+        texts.append(worked_example_markdown(model.explain(ex.query), model=model))
+    assert r"\mathcal{N}(6;\ \mu=" in texts[1]
+    assert texts[1] == texts[0].replace("is Gaussian, a normal density per class (mean and variance)",
+                                        "is Twin, a Gaussian under another name (a type registered by a test)")

@@ -317,6 +317,12 @@ class Block(ABC):
         return NotesTerms({n: float(weights[n]) for n in kept},
                           float(weights[observed]) if observed in names else 0.0, self.title, features)
 
+    def density_latex(self, column: str, value: Any, c: int, number: Callable[[float], str]) -> str | None:
+        r"""The factor p(value | c) of class index ``c`` as a LaTeX formula with the class's fitted
+        numbers, each written by ``number`` (e.g. ``\mathcal{N}(6;\ \mu=5.855,\ \sigma^2=0.02628)``);
+        None where the type has no closed form to show."""
+        return None
+
     def cpt_row(self, column: str, value: Any) -> Any:
         """The row of ``cpt(column)`` that ``value`` is counted in (its category, interval or
         count column), or None: a missing or unseen value, or a type with no table."""

@@ -32,7 +32,7 @@ class impossible; values so small that their variance underflows are refused by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Literal, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -364,6 +364,12 @@ class GaussianBlock(Block):
             return np.column_stack([x, x**2][:len(names)])
 
         return NotesTerms({n: float(weights[n]) for n in names}, float(weights[f"{column} observed"]), "GNB", features)
+
+    def density_latex(self, column: str, value: Any, c: int, number: Callable[[float], str]) -> str:
+        r"""\mathcal{N}(x;\ \mu=..., \sigma^2=...) with the class's mean and variance (eps included)   [seed 000, Eq. 12]."""
+        a, x = self.columns.index(column), scalar_number(value, column, _KIND)
+        return (rf"\mathcal{{N}}({number(x)};\ \mu={number(float(self.mean[c, a]))},"
+                rf"\ \sigma^2={number(float(self.variance()[c, a]))})")
 
     def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str]:
         """How many standard deviations the value lies from the class's mean, and whether the
