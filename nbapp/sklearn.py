@@ -208,10 +208,10 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
     """scikit-learn's LogisticRegression on the same folds as ``evaluation`` (an
     :class:`nbapp.evaluate.Evaluation`), scored the same way (:func:`nbapp.evaluate.score`).
 
-    The columns are encoded as in the generative-vs-discriminative lesson
-    (:func:`nbapp.lessons.curves.logistic_pipeline`): categorical and Bernoulli one-hot,
-    Gaussian standardised, counts as they are, text as word counts. A class missing from a
-    training fold gets probability 0 there, as for Naive Bayes.
+    Every modelled column is encoded as its type declares (:mod:`nbapp.baseline`:
+    one-hot, a standardised number or count, word counts, or the type's own transform; a
+    type with no encoding is refused by name). A class missing from a training fold gets
+    probability 0 there, as for Naive Bayes.
     """
     import warnings
 
@@ -219,7 +219,7 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
 
     from nbapp.errors import DataError
     from nbapp.evaluate import _prepare, score
-    from nbapp.lessons.curves import logistic_inputs, logistic_pipeline
+    from nbapp.baseline import logistic_inputs, logistic_pipeline
     from nbapp.specs import parse_features
 
     if evaluation.folds is None or evaluation.target is None:
