@@ -349,13 +349,13 @@ def worked_example_snippet(model: Any, row: Mapping[str, Any] | pd.Series, *,
 
 
 def _construct_and_fit(model: Any) -> list[str]:
-    params = model.params()
-    defaults = {"alpha": 1.0, "smoothing": None, "prior_alpha": 0.0, "priors": "empirical",
-                "var_smoothing": 1e-9, "variance": "mle", "var_smoothing_mode": "global"}
-    args = [f"features={_features_literal(params['features'])}"]
-    for key, default in defaults.items():
-        value = params.get(key, default)
-        if value != default:
+    """The model's constructor call, with the settings that differ from nbapp.Settings' defaults."""
+    from nbapp.settings import Settings
+
+    defaults = Settings().kwargs()
+    args = [f"features={_features_literal(model.features_)}"]
+    for key, value in model.settings.kwargs().items():
+        if value != defaults[key]:
             args.append(f"{key}={_literal(value)}")
     fit_args = [f"target={model.target_!r}"]
     if getattr(model, "weight_", None):
@@ -364,17 +364,10 @@ def _construct_and_fit(model: Any) -> list[str]:
 
 
 def _features_literal(features: Mapping[str, Any]) -> str:
-    items = []
-    for column, spec in features.items():
-        options = {f.name: getattr(spec, f.name) for f in fields(spec)}
-        if all(v is None or (k, v) in _SPEC_DEFAULTS for k, v in options.items()):
-            items.append(f"{column!r}: {spec.kind!r}")
-        else:
-            items.append(f"{column!r}: {_literal(spec)}")
+    """A spec with its type's defaults as the type's name, any other as nbapp.Spec(...)."""
+    items = [f"{column!r}: {spec.kind!r}" if spec == type(spec)() else f"{column!r}: {_literal(spec)}"
+             for column, spec in features.items()]
     return "{" + ", ".join(items) + "}"
-
-
-_SPEC_DEFAULTS = {("event_model", "multinomial"), ("vocabulary", "global"), ("complement", False)}
 
 
 def _literal(value: Any) -> str:
