@@ -329,3 +329,11 @@ def test_the_worked_example_shows_the_density_a_type_writes(twin):
     assert r"\mathcal{N}(6;\ \mu=" in texts[1]
     assert texts[1] == texts[0].replace("is Gaussian, a normal density per class (mean and variance)",
                                         "is Twin, a Gaussian under another name (a type registered by a test)")
+
+
+def test_the_command_line_lists_every_registered_type(twin, capsys):
+    from nbapp.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["fit", "--help"])
+    assert "kde, discretized, twin, ignore" in " ".join(capsys.readouterr().out.split())
