@@ -28,7 +28,7 @@ from nbapp.encode import factorize
 from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
-from nbapp.logspace import normalise_log
+from nbapp.logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
 from nbapp.priors import class_prior
 from nbapp.settings import Settings
@@ -540,13 +540,6 @@ def _check_same_settings(a: NaiveBayes, b: NaiveBayes, i: int) -> None:
         if getattr(a, name) != getattr(b, name):
             raise DataError(f"Model {i} has {name.rstrip('_')} {getattr(b, name)!r}, model 0 has "
                             f"{getattr(a, name)!r}; models merge only when fitted on the same columns.")
-
-
-def decide(log_posterior: np.ndarray, undetermined: np.ndarray, classes: list[Any]) -> np.ndarray:
-    """The one argmax rule: the most probable class per row, <NA> for an undetermined row."""
-    labels = np.array(classes, dtype=object)[np.argmax(log_posterior, axis=1)]
-    labels[undetermined] = pd.NA
-    return labels
 
 
 def _check_unique_columns(frame: pd.DataFrame) -> None:

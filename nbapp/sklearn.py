@@ -36,6 +36,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from nbapp.logspace import decide_codes
 from nbapp.model import NaiveBayes
 from nbapp.propose import propose_feature_types
 
@@ -119,9 +120,10 @@ class NaiveBayesClassifier(ClassifierMixin, BaseEstimator):
         return self.model_.predict_log_proba(self._frame(X)).to_numpy(dtype=float)
 
     def predict(self, X: Any) -> np.ndarray:
-        """The most probable class per row (for an undetermined row, the prior's top class)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        """The most probable class per row (nbapp's one argmax rule); an undetermined row, which
+        nbapp leaves without a class, gets the prior's top class: scikit-learn needs one."""
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[decide_codes(log_proba, np.zeros(len(log_proba), dtype=bool))]
 
     # -- input -----------------------------------------------------------------------------
     def _frame(self, X: Any, fitting: bool = False) -> pd.DataFrame:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.logspace import decide_codes
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
 from nbapp.blocks import reads_numbers
 from nbapp.scale.files import DEFAULT_BATCH_ROWS, Progress, _batches, _sources
@@ -123,8 +124,7 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
             logp_frame = log_proba_for_scoring(models[fold], frame, positions).reindex(columns=classes)
             logp = np.nan_to_num(logp_frame.to_numpy(dtype=float, na_value=np.nan), nan=-np.inf, posinf=np.inf)
             true = pd.Index(classes, dtype=object).get_indexer(pd.Index(labels.to_numpy(dtype=object)))
-            undetermined = ~np.isfinite(logp).any(axis=1)
-            predicted = np.where(undetermined, n_classes, np.argmax(logp, axis=1))
+            predicted = decide_codes(logp, none=n_classes)
             w = frame[weight].iloc[positions].to_numpy(dtype=float) if weight else np.ones(len(positions))
             counts[fold] += np.bincount(true * (n_classes + 1) + predicted, weights=w,
                                         minlength=n_classes * (n_classes + 1)).reshape(n_classes, n_classes + 1)
