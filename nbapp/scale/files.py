@@ -45,7 +45,8 @@ import pandas as pd
 from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_NA_TOKENS)
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -250,10 +251,11 @@ class _Cell:
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
-                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+                  f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
