@@ -28,7 +28,7 @@ from nbapp.encode import factorize
 from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
-from nbapp.logspace import normalise_log
+from nbapp.logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
 from nbapp.priors import class_prior
 from nbapp.settings import Settings
@@ -316,22 +316,27 @@ class NaiveBayes:
         return self._fitted_block(column).parameters(column, self._class_index())
 
     def gaussian(self, column: str) -> pd.DataFrame:
-        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
+        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]:
+        the parameters of a feature whose type fits a normal density (a mean and a var per class)."""
         block = self._fitted_block(column)
-        if block.kind != "gaussian":
+        try:
+            table = block.parameters(column, self._class_index())
+        except DataError:
+            table = None
+        if table is None or not {"mean", "var"} <= set(table.columns):
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
                             f"or m.parameters({column!r}).")
-        return block.parameters(column, self._class_index())
+        return table
 
     def gaussian_epsilon(self) -> GaussianEpsilon:
         """The epsilon added to the Gaussian variances: its value, the column that set it
         (``.column``), eps per column (``.by_column``) and the real class variances it exceeds
-        (``.swamped``, ``.notes``)."""
+        (``.swamped``, ``.notes``); the report of the first block whose type adds such a floor."""
         self._check_fitted()
-        block = next((b for b in self._blocks if b.kind == "gaussian"), None)
-        if block is None:
+        report = next((r for r in (b.epsilon_report(self.classes_) for b in self._blocks) if r is not None), None)
+        if report is None:
             raise DataError("This model has no Gaussian features, so no epsilon.")
-        return block.epsilon_report(self.classes_)
+        return report
 
     def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
         """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column
@@ -535,13 +540,6 @@ def _check_same_settings(a: NaiveBayes, b: NaiveBayes, i: int) -> None:
         if getattr(a, name) != getattr(b, name):
             raise DataError(f"Model {i} has {name.rstrip('_')} {getattr(b, name)!r}, model 0 has "
                             f"{getattr(a, name)!r}; models merge only when fitted on the same columns.")
-
-
-def decide(log_posterior: np.ndarray, undetermined: np.ndarray, classes: list[Any]) -> np.ndarray:
-    """The one argmax rule: the most probable class per row, <NA> for an undetermined row."""
-    labels = np.array(classes, dtype=object)[np.argmax(log_posterior, axis=1)]
-    labels[undetermined] = pd.NA
-    return labels
 
 
 def _check_unique_columns(frame: pd.DataFrame) -> None:

@@ -27,7 +27,8 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell_terms", "smoothed", "smoothed_fraction",
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell_terms", "smoothed", "smoothed_share",
+           "smoothed_fraction",
            "exact_denominators",
            "check_alpha"]
 
@@ -143,11 +144,21 @@ class BetaPrior:
 Smoothing = Lidstone | MEstimate | BetaPrior
 
 
+def smoothed_share(count: np.ndarray, n: np.ndarray, pseudo: float | np.ndarray, pseudo_total: float) -> np.ndarray:
+    """(count + a) / (n + A) elementwise, the one smoothed fraction (Lidstone: a = l, A = l K;
+    seed 003's m-estimate: a = m p, A = m; a Beta prior: a and A = a + b); NaN where 0/0.
+
+    >>> float(smoothed_share(np.array(3.0), np.array(5.0), 0.0, 0.0))      # P(Sunny | No), l = 0 [seed 000]
+    0.6
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (count + pseudo) / (n + pseudo_total)
+
+
 def smoothed(counts: np.ndarray, pseudo: np.ndarray, total: float | None = None) -> np.ndarray:
     """theta[j, c] = (N_jc + a_j) / (sum_j N_jc + A), A = ``total`` or sum_j a_j; NaN where 0/0."""
     extra = pseudo.sum() if total is None else float(total)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts + pseudo[:, None]) / (counts.sum(axis=0) + extra)
+    return smoothed_share(counts, counts.sum(axis=0), pseudo[:, None], extra)
 
 
 # Pseudo-counts beyond this swamp any count a float64 can hold exactly (2**53 ~ 9e15) and

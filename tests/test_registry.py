@@ -17,7 +17,9 @@ from nbapp import DataError
 from nbapp.blocks import (IGNORE, REGISTRY, block_class, feature_types, reads_numbers, register,
                           unregister)
 from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS, Spec
+from nbapp.blocks.categorical import CategoricalBlock
 from nbapp.blocks.gaussian import GaussianBlock
+from nbapp.blocks.multinomial import MultinomialBlock
 from nbapp.specs import FEATURE_KINDS, parse_features, spec_from_dict
 
 BUILT_IN = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "poisson", "kde", "discretized")
@@ -26,6 +28,7 @@ BUILT_IN = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "pois
 @dataclass(frozen=True)
 class Twin(Spec):
     kind: ClassVar[str] = "twin"
+    variance: str | None = None
 
 
 class TwinBlock(GaussianBlock):
@@ -40,6 +43,25 @@ def twin():
     register(TwinBlock)
     yield TwinBlock
     unregister("twin")
+
+
+@dataclass(frozen=True)
+class Tag(Spec):
+    kind: ClassVar[str] = "tag"
+
+
+class TagBlock(CategoricalBlock):
+    kind = "tag"
+    title = "Tag"
+    description = "a categorical table under another name (a type registered by a test)"
+    spec_type = Tag
+
+
+@pytest.fixture
+def tag():
+    register(TagBlock)
+    yield TagBlock
+    unregister("tag")
 
 
 @pytest.mark.parametrize("kind", BUILT_IN)
@@ -180,3 +202,138 @@ def test_settings_written_before_an_option_existed_still_read():
         nbapp.Settings.from_dict({**old, "colour": 1})
     with pytest.raises(DataError, match=r"settings has no 'alpha'"):
         nbapp.Settings.from_dict({k: v for k, v in old.items() if k != "alpha"})
+
+
+# -- the edges ask the type ------------------------------------------------------------------
+
+def test_the_file_scanners_read_a_registered_number_type_as_numbers(twin, tmp_path):
+    # scale/files.py listed the numeric types by name: a new one was read as text, and a bad
+    # cell was not named by its file line as a number column's is.
+    from nbapp.scale import cross_validate_file, fit_file
+
+    df = pd.DataFrame({"h": [1.5, 2.0, 2.5, 7.0, 8.0, np.nan] * 5, "y": list("aaabbb") * 5})
+    df.to_csv(tmp_path / "t.csv", index=False, na_rep="?")
+    model = fit_file(nbapp.NaiveBayes({"h": "twin"}), tmp_path / "t.csv", "y")
+    assert model.to_json() == nbapp.NaiveBayes({"h": "twin"}).fit(df, "y").to_json()
+    assert cross_validate_file(nbapp.NaiveBayes({"h": "twin"}), tmp_path / "t.csv", "y", k=3).scores.n == 30
+    (tmp_path / "bad.csv").write_text("h,y\n0x10,a\n2,a\n7,b\n8,b\n")
+    for kind in ("gaussian", "twin"):
+        with pytest.raises(DataError, match=r"Column 'h' is numeric but data row 0 of .*bad.csv' \(line 2"):
+            fit_file(nbapp.NaiveBayes({"h": kind}), tmp_path / "bad.csv", "y")
+
+
+def test_density_choices_are_the_registered_types_that_declare_one(twin):
+    from nbapp.choices import fit_comparison_plot, numeric_choices
+
+    df = pd.DataFrame({"v": [0, 1, 1, 2, 3, 5, 4, 6] * 3, "y": list("ppppqqqq") * 3})
+    assert numeric_choices(df, "v") == ["gaussian", "poisson", "kde", "twin"]
+    assert numeric_choices(df.assign(v=df["v"] - 0.5), "v") == ["gaussian", "kde", "twin"]   # not counts
+    m = nbapp.NaiveBayes({"v": "poisson"}).fit(df, "y")
+    curves = fit_comparison_plot(m, "v", df).curves
+    gaussian, twin_curve = (curves[(curves["type"] == k) & (curves["class"] == "p")] for k in ("gaussian", "twin"))
+    np.testing.assert_array_equal(gaussian["density"], twin_curve["density"])
+    poisson = curves[curves["type"] == "poisson"]["x"]
+    assert (poisson == poisson.round()).all() and poisson.min() >= 0         # a count's points
+
+
+def test_dependence_codes_a_column_as_its_type_says(tag):
+    from nbapp.dependence import conditional_mutual_information
+
+    df = pd.DataFrame({"a": list("uvuvuvuu"), "b": list("uvvvuuvu"), "t": ["hi there"] * 8,
+                       "x": [1.0, 2, 3, 4, 5, 6, 7, 8], "y": list("ppppqqqq")})
+    types = {"a": "categorical", "b": "categorical", "t": "text", "x": "gaussian"}
+    as_tags = conditional_mutual_information(df, "y", {**types, "a": "tag", "b": "tag"})
+    pd.testing.assert_frame_equal(as_tags, conditional_mutual_information(df, "y", types))
+    assert list(as_tags.index) == ["a", "b", "x"]                                 # text is not coded
+
+
+def test_the_diagnostics_report_the_cause_a_type_names(twin):
+    # diagnostics.py tested kind == "gaussian" for the tiny-variance cause; the type says it now
+    from nbapp.diagnostics import TINY_VARIANCE, log_loss_report
+    from nbapp.evaluate import cross_validate
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["sun", "rain"], 200)
+    frame = pd.DataFrame({"rain_mm": np.where(y == "rain", rng.gamma(2.0, 3.0, 200), 0.0), "y": y})
+    frame.loc[np.flatnonzero(y == "sun")[0], "rain_mm"] = 0.3
+    make = lambda: nbapp.NaiveBayes({"rain_mm": "twin"})                    # noqa: E731
+    first = log_loss_report(cross_validate(make, frame, "y", k=5), make, frame, top=1).rows.iloc[0]
+    assert first["cause"] == TINY_VARIANCE and "'rain_mm' has a tiny variance in class 'sun'" in first["detail"]
+
+
+def test_the_model_asks_its_blocks_for_a_normal_fit_and_its_epsilon(twin):
+    # model.gaussian / gaussian_epsilon tested kind == "gaussian"
+    df = pd.DataFrame({"h": [1.0, 2, 3, 7, 8, 9.5], "c": list("ababab"), "y": list("pppqqq")})
+    as_twin = nbapp.NaiveBayes({"h": "twin", "c": "categorical"}).fit(df, "y")
+    as_gaussian = nbapp.NaiveBayes({"h": "gaussian", "c": "categorical"}).fit(df, "y")
+    pd.testing.assert_frame_equal(as_twin.gaussian("h"), as_gaussian.gaussian("h"))
+    assert as_twin.gaussian_epsilon().value == as_gaussian.gaussian_epsilon().value > 0
+    with pytest.raises(DataError, match="Column 'c' is categorical, not Gaussian"):
+        as_twin.gaussian("c")
+    with pytest.raises(DataError, match="no Gaussian features"):
+        nbapp.NaiveBayes({"c": "categorical"}).fit(df, "y").gaussian_epsilon()
+
+
+def test_the_smoothing_lesson_moves_the_cells_of_any_smoothed_type(tag):
+    # smoothing_path listed "categorical", "bernoulli", "multinomial" by name
+    from nbapp.examples import example, load_example
+    from nbapp.lessons.smoothing_path import smoothing_path
+
+    ex, df = example("tennis14"), load_example("tennis14")
+    paths = [smoothing_path(nbapp.NaiveBayes({**ex.features, "Outlook": kind}, alpha=0).fit(df, "Play"), df,
+                            ex.query, strengths=(0.0, 1.0)) for kind in ("categorical", "tag")]
+    pd.testing.assert_frame_equal(paths[0].cells, paths[1].cells)
+    pd.testing.assert_frame_equal(paths[0].posterior, paths[1].posterior)
+    assert ("Outlook", "Overcast") in set(zip(paths[1].cells["column"], paths[1].cells["value"]))
+    assert paths[1].notes == paths[0].notes
+
+
+@dataclass(frozen=True)
+class Tally(Spec):
+    kind: ClassVar[str] = "tally"
+    alpha: float | None = None
+
+
+class TallyBlock(MultinomialBlock):
+    kind = "tally"
+    title = "Tally"
+    description = "counts under another name (a type registered by a test)"
+    spec_type = Tally
+
+
+def test_the_underflow_lesson_expands_a_count_power_of_any_type():
+    # underflow.py expanded kind == "multinomial" only
+    from nbapp.lessons.underflow import explanation_log_factors
+
+    register(TallyBlock)
+    try:
+        df = pd.DataFrame({"a": [3, 0, 1, 0], "b": [0, 2, 1, 4], "y": list("ppqq")})
+        logs = [explanation_log_factors(nbapp.NaiveBayes({"a": k, "b": k}).fit(df, "y").explain({"a": 3, "b": 1}))
+                for k in ("multinomial", "tally")]
+    finally:
+        unregister("tally")
+    assert list(logs[1].index) == ["prior", "a", "a", "a", "b"]
+    pd.testing.assert_frame_equal(logs[0], logs[1])
+
+
+def test_the_worked_example_shows_the_density_a_type_writes(twin):
+    # worked_example.py wrote N(x; mu, sigma^2) for kind == "gaussian" only
+    from nbapp.examples import example, load_example
+    from nbapp.lessons.worked_example import worked_example_markdown
+
+    ex, df = example("gender"), load_example("gender")
+    texts = []
+    for kind in ("gaussian", "twin"):
+        model = nbapp.NaiveBayes({c: kind for c in ex.features}).fit(df, ex.target)
+        texts.append(worked_example_markdown(model.explain(ex.query), model=model))
+    assert r"\mathcal{N}(6;\ \mu=" in texts[1]
+    assert texts[1] == texts[0].replace("is Gaussian, a normal density per class (mean and variance)",
+                                        "is Twin, a Gaussian under another name (a type registered by a test)")
+
+
+def test_the_command_line_lists_every_registered_type(twin, capsys):
+    from nbapp.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["fit", "--help"])
+    assert "kde, discretized, twin, ignore" in " ".join(capsys.readouterr().out.split())

@@ -184,6 +184,8 @@ class Block(ABC):
     * ``grouped``: all the model's columns of the type form one block (all count columns one
       multinomial; the Gaussian columns are scored together); else one block per column;
     * ``smoothed`` / ``accepts_beta``: uses the model's discrete smoothing / a Beta prior;
+    * ``count_exponent``: a value x's factor is one probability to the power x (theta^x,
+      seed 000 Eq. 9), so a lesson may show it as x equal factors;
     * ``spec_type`` / ``stats_type``: its spec (:class:`Spec`) and statistics (:class:`Stats`).
     """
 
@@ -197,6 +199,7 @@ class Block(ABC):
     grouped: ClassVar[bool] = False
     smoothed: ClassVar[bool] = True       # does the block use the model's discrete smoothing?
     accepts_beta: ClassVar[bool] = False  # may a BetaPrior smooth it (binary features only)?
+    count_exponent: ClassVar[bool] = False  # is a value x's factor theta^x?
     stats_type: ClassVar[type[Stats]]
 
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings, stats: Stats) -> None:
@@ -313,6 +316,17 @@ class Block(ABC):
 
         return NotesTerms({n: float(weights[n]) for n in kept},
                           float(weights[observed]) if observed in names else 0.0, self.title, features)
+
+    def density_latex(self, column: str, value: Any, c: int, number: Callable[[float], str]) -> str | None:
+        r"""The factor p(value | c) of class index ``c`` as a LaTeX formula with the class's fitted
+        numbers, each written by ``number`` (e.g. ``\mathcal{N}(6;\ \mu=5.855,\ \sigma^2=0.02628)``);
+        None where the type has no closed form to show."""
+        return None
+
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The row of ``cpt(column)`` that ``value`` is counted in (its category, interval or
+        count column), or None: a missing or unseen value, or a type with no table."""
+        return None
 
     def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str] | None:
         """Why ``value`` makes ``true_class`` improbable, when the type knows a cause: one of

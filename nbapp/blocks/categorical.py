@@ -344,6 +344,14 @@ class CategoricalBlock(Block):
             self._refuse(value)
         return self.n_values if code == UNSEEN_CODE and self.unseen == "smooth" else code
 
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The category (or interval) of the value; None if missing or never seen."""
+        try:
+            code = self.code_of(value)
+        except DataError:               # unseen under the policy "error", or not a number
+            return None
+        return self.categories[code] if code >= 0 else None
+
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         n_classes = len(classes)
         value = row.get(self.column)

@@ -101,6 +101,7 @@ class MultinomialBlock(Block):
     description = "one multinomial over all count columns, theta_ac = (N_ac + l) / (N_c + l d)"
     value_kind = COUNT
     baseline = COUNTS
+    count_exponent = True
     spec_type = Multinomial
     stats_type = CountStats
     grouped = True
@@ -176,6 +177,10 @@ class MultinomialBlock(Block):
         """The counts themselves, w = log theta_c1 / theta_c0   [seed 000, Eq. 19]."""
         x = counts_matrix(frame, self.columns)[0] if len(frame) else sparse.csr_matrix((0, len(self.columns)))
         return x, list(self.columns), log_ratio(self.log_probabilities())
+
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """A count column is one row of the multinomial's table, whatever its count."""
+        return column
 
     def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
         """The count itself, w_MULT = log theta+ / theta-   [seed 000, Eq. 19]."""

@@ -42,7 +42,7 @@ from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
@@ -233,7 +233,7 @@ class TextBlock(Block):
         a = float(self.smoothing.pseudo_counts(max(v, 1))[0]) if v else 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.spec.event_model == "bernoulli":
-                theta = (self.doc_freq[vocab] + a) / (self.n_docs + 2 * a)
+                theta = smoothed_share(self.doc_freq[vocab], self.n_docs, a, 2 * a)   # P(w present | c)
                 log_on, log_off = np.log(theta), np.log1p(-theta)
                 return {"vocab": vocab, "alpha": a, "log_on": log_on, "log_off": log_off,
                         "weights": log_on - log_off, "constant": log_off.sum(axis=0), "unk": None}
@@ -249,7 +249,7 @@ class TextBlock(Block):
                 return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
                         "unk": np.log(a) - np.log(den)}
             total = float(self.smoothing.pseudo_total(v)) if v else 0.0   # l V, or seed 003's m
-            theta = (counts + a) / (counts.sum(axis=0) + total)
+            theta = smoothed(counts, np.full(v, a), total)
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
