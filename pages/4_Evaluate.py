@@ -232,18 +232,24 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
 def _comparison_ui(result: evaluate.Evaluation) -> None:
     if not st.toggle("Compare with logistic regression (scikit-learn) on the same folds", key="eval.compare"):
         return
+    from nbapp.baseline import baseline_encodings
     from nbapp.sklearn import logistic_regression_scores
 
+    specs = ui.specs()
     try:
+        encodings = baseline_encodings(specs)         # a column the baseline cannot encode is refused here
         with st.spinner("Fitting logistic regression on each fold…"):
-            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), ui.specs()))
+            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), specs))
     except DataError as err:
         ui.show_error(err)
         return
-    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (one-hot / standardised)": lr}
-    st.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
-                                      "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
-                 key="eval.comparison")
+    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (every column, encoded as listed)": lr}
+    left, right = st.columns([3, 2])
+    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
+                                        "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
+                   key="eval.comparison")
+    right.markdown("**How logistic regression reads each column**")
+    right.dataframe(encodings, hide_index=True, key="eval.encodings")
 
 
 def _importance_ui(result: evaluate.Evaluation) -> None:
