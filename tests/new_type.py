@@ -23,10 +23,9 @@ import pytest
 from scipy import sparse
 
 from nbapp.blocks import register, unregister
-from nbapp.blocks.base import NUMBER, OWN, Block, Spec, Stats, frozen, state_vector, take_classes
+from nbapp.blocks.base import NUMBER, OWN, Block, Spec, Stats, frozen, state_vector, subtract_counts, take_classes
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 
 KIND = "lognormal"
@@ -49,34 +48,44 @@ class LogNormal(Spec):
 
 # -- 2. the statistics: additive, subtractable, in class order, with a JSON state -------------
 @dataclass(frozen=True, eq=False)
-class LogMoments(Stats):
-    """Per class: the weighted count n of observed values and the mean and M2 of log x."""
+class LogSums(Stats):
+    """Per class: the weighted count n of observed values and the weighted sums of log x and of
+    (log x)^2. Sums add and subtract as they are (the Gaussian's moments merge by Chan's formula
+    instead, which loses fewer digits; sums keep this module short)."""
 
     n: np.ndarray
-    mean: np.ndarray
-    m2: np.ndarray
+    s1: np.ndarray
+    s2: np.ndarray
 
     def __post_init__(self) -> None:
-        for name in ("n", "mean", "m2"):
+        for name in ("n", "s1", "s2"):
             object.__setattr__(self, name, frozen(getattr(self, name)))
 
-    def __add__(self, other: "LogMoments") -> "LogMoments":
-        return LogMoments(*merge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
+    def __add__(self, other: "LogSums") -> "LogSums":
+        return LogSums(self.n + other.n, self.s1 + other.s1, self.s2 + other.s2)
 
-    def __sub__(self, other: "LogMoments") -> "LogMoments":
-        return LogMoments(*unmerge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2))
+    def __sub__(self, other: "LogSums") -> "LogSums":
+        return LogSums(subtract_counts(self.n, other.n), self.s1 - other.s1, self.s2 - other.s2)
 
-    def reindex_classes(self, take: np.ndarray) -> "LogMoments":
-        return LogMoments(*(take_classes(a, take, axis=0) for a in (self.n, self.mean, self.m2)))
+    def reindex_classes(self, take: np.ndarray) -> "LogSums":
+        return LogSums(*(take_classes(a, take, axis=0) for a in (self.n, self.s1, self.s2)))
 
     def to_state(self) -> dict[str, Any]:
-        return {"n": self.n.tolist(), "mean": self.mean.tolist(), "m2": self.m2.tolist()}
+        return {"n": self.n.tolist(), "s1": self.s1.tolist(), "s2": self.s2.tolist()}
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "LogMoments":
+    def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "LogSums":
         return cls(state_vector(state.get("n"), n_classes, f"{where}: n"),
-                   state_vector(state.get("mean"), n_classes, f"{where}: mean", non_negative=False),
-                   state_vector(state.get("m2"), n_classes, f"{where}: m2"))
+                   state_vector(state.get("s1"), n_classes, f"{where}: s1", non_negative=False),
+                   state_vector(state.get("s2"), n_classes, f"{where}: s2"))
+
+    def mean(self) -> np.ndarray:
+        return np.divide(self.s1, self.n, out=np.zeros(len(self.n)), where=self.n > 0)
+
+    def variance(self) -> np.ndarray:
+        """s2 / n - mean^2, the 1/n variance of log x (0 where a class has no value)."""
+        raw = np.divide(self.s2, self.n, out=np.zeros(len(self.n)), where=self.n > 0) - self.mean() ** 2
+        return np.maximum(raw, 0.0)
 
 
 def log_values(values: pd.Series | np.ndarray, column: str, rows: Any) -> np.ndarray:
@@ -103,7 +112,7 @@ class LogNormalBlock(Block):
     density_choice = True            # offered beside Gaussian and KDE for a positive column
     smoothed = False
     spec_type = LogNormal
-    stats_type = LogMoments
+    stats_type = LogSums
 
     @classmethod
     def suits(cls, x: np.ndarray) -> bool:
@@ -115,20 +124,18 @@ class LogNormalBlock(Block):
 
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
-                  y: np.ndarray, w: np.ndarray, n_classes: int) -> LogMoments:
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> LogSums:
         u = log_values(frame[columns[0]], columns[0], frame.index)
         seen = ~np.isnan(u)
-        n = np.bincount(y[seen], weights=w[seen], minlength=n_classes)
-        total = np.bincount(y[seen], weights=(w * u)[seen], minlength=n_classes)
-        mean = np.divide(total, n, out=np.zeros(n_classes), where=n > 0)
-        m2 = np.bincount(y[seen], weights=(w * (u - mean[y]) ** 2)[seen], minlength=n_classes)
-        return LogMoments(n, mean, m2)
+        y, w, u = y[seen], w[seen], u[seen]
+        return LogSums(*(np.bincount(y, weights=w * u**p, minlength=n_classes) for p in (0, 1, 2)))
 
     # parameters, derived from the statistics
+    def mean(self) -> np.ndarray:
+        return self.stats.mean()
+
     def variance(self) -> np.ndarray:
-        s = self.stats
-        raw = np.divide(s.m2, s.n, out=np.zeros(len(s.n)), where=s.n > 0)
-        return np.maximum(raw, self.specs[0].min_variance)
+        return np.maximum(self.stats.variance(), self.specs[0].min_variance)
 
     def defined(self) -> bool:
         return bool((self.stats.n > 0).all())
@@ -139,7 +146,7 @@ class LogNormalBlock(Block):
 
     def _density_of_logs(self, u: np.ndarray) -> np.ndarray:
         u, var = u[:, None], self.variance()[None]
-        return -u - 0.5 * (_LOG_2PI + np.log(var)) - (u - self.stats.mean[None]) ** 2 / (2 * var)
+        return -u - 0.5 * (_LOG_2PI + np.log(var)) - (u - self.mean()[None]) ** 2 / (2 * var)
 
     # scoring
     def _logs(self, frame: pd.DataFrame) -> np.ndarray:
@@ -166,7 +173,7 @@ class LogNormalBlock(Block):
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """log p(x | c1) / p(x | c0) is linear in (observed, log x, (log x)^2): the -log x cancels."""
-        m0, m1 = self.stats.mean
+        m0, m1 = self.mean()
         v0, v1 = self.variance()
         u = self._logs(frame) if len(frame) else np.zeros(0)
         seen = ~np.isnan(u)
@@ -178,11 +185,11 @@ class LogNormalBlock(Block):
         return sparse.csr_matrix(x), [f"{c} observed", f"log {c}", f"(log {c})^2"], weights
 
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
-        return {self.column: np.exp(rng.normal(self.stats.mean[y], np.sqrt(self.variance()[y])))}
+        return {self.column: np.exp(rng.normal(self.mean()[y], np.sqrt(self.variance()[y])))}
 
     # what the pages show
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
-        return pd.DataFrame({"n": self.stats.n, "meanlog": self.stats.mean, "varlog": self.variance()},
+        return pd.DataFrame({"n": self.stats.n, "meanlog": self.mean(), "varlog": self.variance()},
                             index=pd.Index(classes, name="class", dtype=object))
 
     def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
@@ -196,7 +203,7 @@ class LogNormalBlock(Block):
     def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
         """The geometric mean of the fitted mixture's classes, weighted by P(c)."""
         weights = prior * (self.stats.n > 0)
-        return float(np.exp(np.dot(weights, self.stats.mean) / weights.sum())) if weights.sum() > 0 else 1.0
+        return float(np.exp(np.dot(weights, self.mean()) / weights.sum())) if weights.sum() > 0 else 1.0
 
 
 @pytest.fixture

@@ -100,8 +100,8 @@ def test_the_model_file_round_trip_is_exact_and_checked(lognormal_type):
     pd.testing.assert_frame_equal(back.predict_proba(df), model.predict_proba(df))
     doc = json.loads(text)
     block = next(b for b in doc["blocks"] if b["kind"] == KIND)
-    block["stats"]["m2"][0] = -1.0
-    with pytest.raises(DataError, match=r"feature 'income': m2\[0\] is -1; counts cannot be negative"):
+    block["stats"]["s2"][0] = -1.0
+    with pytest.raises(DataError, match=r"feature 'income': s2\[0\] is -1; counts cannot be negative"):
         NaiveBayes.from_json(json.dumps(doc))
     doc = json.loads(text)
     doc["settings"]["features"]["income"]["min_variance"] = 0
