@@ -65,6 +65,16 @@ class NaiveBayes:
 
     The settings besides the features are one value, :class:`nbapp.Settings`:
     ``NaiveBayes.from_settings(features, settings)`` and ``m.settings``.
+
+    Seed 000's 14 tennis days (Ex. 2.1) at l = 0, and the test day's posterior at l = 1:
+
+    >>> from nbapp.examples import example, load_example
+    >>> tennis = example("tennis14")
+    >>> m = NaiveBayes(tennis.features, alpha=0).fit(load_example("tennis14"), target="Play")
+    >>> m.predict(pd.DataFrame([tennis.query])).tolist()
+    ['Yes']
+    >>> m.with_smoothing(alpha=1).explain(tennis.query).posterior_fractions["Yes"]
+    Fraction(784, 1389)
     """
 
     def __init__(self, features: Mapping[str, Any], *, alpha: float = 1.0, smoothing: Any = None,
@@ -258,6 +268,14 @@ class NaiveBayes:
         return pd.Series(self._prior()[0], index=self._class_index(), name="prior")
 
     def prior_fractions(self) -> pd.Series:
+        """P(c) per class as exact fractions: N_c / N, (N_c + a) / (N + K a) with prior_alpha a,
+        1 / K or the given priors   [seed 000, §2.1 and §2.4].
+
+        >>> from nbapp.examples import example, load_example
+        >>> m = NaiveBayes(example("tennis14").features).fit(load_example("tennis14"), target="Play")
+        >>> m.prior_fractions()["Yes"]                                  # 9 of the 14 days
+        Fraction(9, 14)
+        """
         self._check_fitted()
         return pd.Series(self._prior()[1], index=self._class_index(), name="prior", dtype=object)
 
@@ -296,9 +314,17 @@ class NaiveBayes:
         return [c for c in [self.target_, *self.features_] if c not in df.columns]
 
     def cpt(self, column: str, exact: bool = False, log: bool = False) -> pd.DataFrame:
-        """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10].
+        """P(x = v | c) = (N_cv + l) / (n_c + l K): index = values (or words), columns = classes
+        [seed 000, Eq. 7, 10].
 
         ``exact``: the cells as fractions; ``log``: natural logs (-inf for a zero cell at l = 0).
+
+        >>> from nbapp.examples import example, load_example
+        >>> m = NaiveBayes(example("tennis14").features, alpha=0).fit(load_example("tennis14"), target="Play")
+        >>> m.cpt("Outlook", exact=True).loc["Sunny", "No"]              # 3 of the 5 No days were sunny
+        Fraction(3, 5)
+        >>> m.with_smoothing(alpha=1).cpt("Outlook", exact=True).loc["Sunny", "No"]   # (3 + 1) / (5 + 3)
+        Fraction(1, 2)
         """
         block = self._fitted_block(column)
         if log:
@@ -317,7 +343,15 @@ class NaiveBayes:
 
     def gaussian(self, column: str) -> pd.DataFrame:
         """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]:
-        the parameters of a feature whose type fits a normal density (a mean and a var per class)."""
+        the parameters of a feature whose type fits a normal density (a mean and a var per class).
+
+        >>> from nbapp.examples import example, load_example
+        >>> people = example("gender")
+        >>> m = NaiveBayes(people.features, variance="unbiased").fit(load_example("gender"), target="Gender")
+        >>> fit = m.gaussian("Height").loc["male"]                       # seed 000's table: 5.855, 3.5033e-02
+        >>> round(float(fit["mean"]), 4), round(float(fit["var_raw"]), 6)
+        (5.855, 0.035033)
+        """
         block = self._fitted_block(column)
         try:
             table = block.parameters(column, self._class_index())
@@ -431,7 +465,16 @@ class NaiveBayes:
         return self.log_posterior(df)[1]
 
     def explain(self, row: Mapping[str, Any] | pd.Series) -> Explanation:
-        """The step-by-step posterior of one example: prior, each factor, joint, evidence."""
+        """The step-by-step posterior of one example: prior, each factor, joint, evidence
+        [seed 000, Eq. 4-8].
+
+        >>> from nbapp.examples import example, load_example
+        >>> tennis = example("tennis14")
+        >>> m = NaiveBayes(tennis.features, alpha=0).fit(load_example("tennis14"), target="Play")
+        >>> e = m.explain(tennis.query)        # Overcast, Hot, High, Strong
+        >>> e.fractions.loc["Outlook", "No"], e.prediction        # P(Overcast | No) = 0/5 rules No out
+        (Fraction(0, 1), 'Yes')
+        """
         self._check_fitted()
         values = _as_row(row)
         prior, prior_fractions = self._prior()

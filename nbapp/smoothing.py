@@ -35,7 +35,12 @@ __all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell
 
 @dataclass(frozen=True)
 class Lidstone:
-    """Add l to every count: (count + l) / (n_c + l K)   [seed 000, Eq. 7]."""
+    """Add l to every count: (count + l) / (n_c + l K)   [seed 000, Eq. 7].
+
+    >>> l = Lidstone(1)                  # tennis: 3 of the 5 No days sunny, K = 3 outlooks
+    >>> (3 + l.pseudo_fractions(3)[0]) / (5 + l.pseudo_total(3))
+    Fraction(1, 2)
+    """
 
     l: float = 1.0
 
@@ -65,6 +70,10 @@ class MEstimate:
     not to 1 (the seed estimates each value on its own). ``normalised=True`` divides by n + K m p (the
     sum of the pseudo-counts) instead, so every column is a distribution; with p = 1/K both
     forms are the same number.
+
+    >>> est = MEstimate(m=2, p=0.5)      # tennis, Overcast | No: 0 of the 5 No days   [seed 003]
+    >>> (0 + est.pseudo_fractions(3)[0]) / (5 + est.pseudo_total(3))
+    Fraction(1, 7)
     """
 
     m: float
@@ -104,6 +113,10 @@ class BetaPrior:
 
     Used for Bernoulli features only (value order: negative, positive); other
     discrete features of the same model keep the model's Lidstone l.
+
+    >>> beta = BetaPrior(a=2, b=1)       # stolen cars: 3 of the 5 stolen cars red   [seed 002]
+    >>> (3 + beta.pseudo_fractions(2)[1]) / (5 + beta.pseudo_total(2))
+    Fraction(5, 8)
     """
 
     a: float = 1.0

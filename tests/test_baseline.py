@@ -4,8 +4,6 @@ a KDE column no longer silently dropped, a column it cannot encode refused by na
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -19,10 +17,11 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 import nbapp
 from mixed_data import TYPES, mixed_frame
+from renamed import renamed
 from nbapp import DataError
 from nbapp.baseline import baseline_encodings, logistic_inputs, logistic_pipeline
 from nbapp.blocks import register, unregister
-from nbapp.blocks.base import OWN, Spec
+from nbapp.blocks.base import OWN
 from nbapp.blocks.gaussian import GaussianBlock
 from nbapp.blocks.kde import KDEBlock
 
@@ -103,38 +102,9 @@ def test_a_kde_column_is_no_longer_silently_dropped_from_the_baseline():
     assert with_all.log_loss == pytest.approx(-log_p.mean(), rel=1e-9)
 
 
-@dataclass(frozen=True)
-class Opaque(Spec):
-    kind: ClassVar[str] = "opaque"
-    bandwidth: str = "scott"
-    kernel: str = "gaussian"
-
-
-class OpaqueBlock(KDEBlock):
-    kind = "opaque"
-    title = "Opaque"
-    description = "a density no linear model can take (a type registered by a test)"
-    baseline = None
-    spec_type = Opaque
-
-
-@dataclass(frozen=True)
-class Logged(Spec):
-    kind: ClassVar[str] = "logged"
-    variance: str | None = None
-
-
-class LoggedBlock(GaussianBlock):
-    kind = "logged"
-    title = "Logged"
-    description = "a Gaussian whose baseline takes log x (a type registered by a test)"
-    baseline = OWN
-
-    @classmethod
-    def baseline_transform(cls, values, spec):
-        return np.log(pd.to_numeric(values).to_numpy(dtype=float))
-
-    spec_type = Logged
+OpaqueBlock = renamed(KDEBlock, "opaque", "Opaque", baseline=None)
+LoggedBlock = renamed(GaussianBlock, "logged", "Logged", baseline=OWN, baseline_transform=classmethod(
+    lambda cls, values, spec: np.log(pd.to_numeric(values).to_numpy(dtype=float))))
 
 
 def test_a_column_the_baseline_cannot_encode_is_refused_by_name():

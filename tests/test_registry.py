@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -16,26 +14,20 @@ import nbapp
 from nbapp import DataError
 from nbapp.blocks import (IGNORE, REGISTRY, block_class, feature_types, reads_numbers, register,
                           unregister)
-from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS, Spec
+from nbapp.blocks.base import BASELINE_ENCODINGS, VALUE_KINDS
 from nbapp.blocks.categorical import CategoricalBlock
 from nbapp.blocks.gaussian import GaussianBlock
 from nbapp.blocks.multinomial import MultinomialBlock
 from nbapp.specs import FEATURE_KINDS, parse_features, spec_from_dict
+from renamed import renamed
 
 BUILT_IN = ("categorical", "bernoulli", "multinomial", "gaussian", "text", "poisson", "kde", "discretized")
 
 
-@dataclass(frozen=True)
-class Twin(Spec):
-    kind: ClassVar[str] = "twin"
-    variance: str | None = None
-
-
-class TwinBlock(GaussianBlock):
-    kind = "twin"
-    title = "Twin"
-    description = "a Gaussian under another name (a type registered by a test)"
-    spec_type = Twin
+TwinBlock = renamed(GaussianBlock, "twin", "Twin")
+Twin = TwinBlock.spec_type
+TagBlock = renamed(CategoricalBlock, "tag", "Tag")
+TallyBlock = renamed(MultinomialBlock, "tally", "Tally")
 
 
 @pytest.fixture
@@ -43,18 +35,6 @@ def twin():
     register(TwinBlock)
     yield TwinBlock
     unregister("twin")
-
-
-@dataclass(frozen=True)
-class Tag(Spec):
-    kind: ClassVar[str] = "tag"
-
-
-class TagBlock(CategoricalBlock):
-    kind = "tag"
-    title = "Tag"
-    description = "a categorical table under another name (a type registered by a test)"
-    spec_type = Tag
 
 
 @pytest.fixture
@@ -288,19 +268,6 @@ def test_the_smoothing_lesson_moves_the_cells_of_any_smoothed_type(tag):
     assert paths[1].notes == paths[0].notes
 
 
-@dataclass(frozen=True)
-class Tally(Spec):
-    kind: ClassVar[str] = "tally"
-    alpha: float | None = None
-
-
-class TallyBlock(MultinomialBlock):
-    kind = "tally"
-    title = "Tally"
-    description = "counts under another name (a type registered by a test)"
-    spec_type = Tally
-
-
 def test_the_underflow_lesson_expands_a_count_power_of_any_type():
     # underflow.py expanded kind == "multinomial" only
     from nbapp.lessons.underflow import explanation_log_factors
@@ -328,7 +295,7 @@ def test_the_worked_example_shows_the_density_a_type_writes(twin):
         texts.append(worked_example_markdown(model.explain(ex.query), model=model))
     assert r"\mathcal{N}(6;\ \mu=" in texts[1]
     assert texts[1] == texts[0].replace("is Gaussian, a normal density per class (mean and variance)",
-                                        "is Twin, a Gaussian under another name (a type registered by a test)")
+                                        "is Twin, Gaussian under another name (a test's type)")
 
 
 def test_the_command_line_lists_every_registered_type(twin, capsys):

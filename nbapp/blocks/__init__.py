@@ -5,7 +5,7 @@ The registry maps each type name to its block class; the spec class a user write
 one module (its spec, statistics and block, the block declaring what the edges need) plus
 one line::
 
-    nbapp.blocks.register(LogNormalBlock)
+    nbapp.blocks.register(MyTypeBlock)
 
 Everything that lists types reads the registry when it is asked (:func:`feature_types`,
 :data:`nbapp.specs.FEATURE_KINDS`), never a list made when a module was imported, so a type
