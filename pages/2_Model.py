@@ -209,16 +209,21 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = view_of(model.features_[col].kind)
     shown_as = _view_radio("_model_cpt_view")
-    table = view.counts_table(model, col)
-    counts = teaching.in_display_order(table, col)
-    probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
+    try:
+        probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
+    except DataError as err:                 # a registered type that keeps no table of P(x = v | c)
+        st.info(ui.md(err))
+        return
+    table = view.counts_table(model, col)    # None: a type that keeps no counts (its table alone is shown)
     shown = (teaching.in_display_order(formulas.cpt_unreduced(table, model.smoothing_of(col)), col)
-             if shown_as == VIEWS[0] else formulas.show_probabilities(probs, shown_as))
+             if shown_as == VIEWS[0] and table is not None else formulas.show_probabilities(probs, shown_as))
     zero = teaching.in_display_order(model.cpt(col), col).to_numpy(dtype=float) == 0
     left, right = st.columns(2)
-    left.markdown("Counts N(v, c)")
-    left.dataframe(formulas.highlight(_labelled(formulas.show_counts(counts)), counts.to_numpy(dtype=float) == 0),
-                   key="model.counts_table")
+    if table is not None:
+        counts = teaching.in_display_order(table, col)
+        left.markdown("Counts N(v, c)")
+        left.dataframe(formulas.highlight(_labelled(formulas.show_counts(counts)), counts.to_numpy(dtype=float) == 0),
+                       key="model.counts_table")
     right.markdown(f"P(v | c), {shown_as}")
     right.dataframe(formulas.highlight(_labelled(shown), zero), key="model.cpt_table")
     if zero.any():
@@ -232,6 +237,8 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=label_format(model.classes_),
                                key="model.cell_class")
     st.latex(view.cell_latex(model, col, value, cls))
+    if table is None:
+        return
     if isinstance(model.smoothing_of(col), BetaPrior):
         _beta_mode_ui(model, col, table)
     cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),

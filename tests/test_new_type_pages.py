@@ -6,11 +6,17 @@ equation, its place in the baseline."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from apptest_helpers import clear_caches, open_page, start, table, upload  # noqa: F401 (autouse fixture)
+from nbapp.blocks import register, unregister
+from nbapp.blocks.categorical import Categorical, CategoricalBlock
+from nbapp.errors import DataError
 from new_type import KIND, LogNormal, lognormal_type  # noqa: F401 (lognormal_type: the fixture, the one line)
 
 
@@ -77,3 +83,43 @@ def test_the_evaluate_page_cross_validates_it_and_the_baseline_takes_its_own_tra
     assert not at.exception and not at.error, [e.value for e in at.error]
     encodings = table(at, lambda t: list(t.columns) == ["column", "type", "encoding"])
     assert dict(zip(encodings["column"], encodings["type"])) == {"region": "Categorical", "income": "Log-normal"}
+
+
+# -- a type whose values are categories but that keeps no counts: the generic view shows its table
+
+@dataclass(frozen=True)
+class Tabled(Categorical):
+    kind: ClassVar[str] = "tabled"
+
+
+class TabledBlock(CategoricalBlock):
+    kind = "tabled"
+    title = "Tabled"
+    description = "a table of P(x = v | c) that shows no counts (a type registered by a test)"
+    spec_type = Tabled
+
+    def counts(self, column: str, classes: list) -> pd.DataFrame:
+        raise DataError(f"Column {column!r} is tabled: it shows no counts.")
+
+
+@pytest.fixture
+def tabled():
+    register(TabledBlock)
+    yield "tabled"
+    unregister("tabled")
+
+
+def test_a_category_type_without_counts_shows_its_table_and_its_values(tabled):
+    at = upload(start(), "incomes.csv", _incomes())
+    at.selectbox(key="_data_target").set_value("band").run()
+    at.selectbox(key="_type::0").set_value(tabled).run()          # region
+    at = open_page(at, "Model")
+    model = at.session_state["model"]
+    tables = [d.value for d in at.dataframe if d.value.index.name == "region"]
+    assert len(tables) == 1, "its table of P(x = v | c), and no table of counts"
+    assert list(tables[0].columns) == ["high", "low"]
+    assert tables[0].loc["north", "high"] == str(model.cpt("region", exact=True).loc["north", "high"])
+    at = open_page(at, "Explain")
+    assert at.selectbox(key="_q::0").options == ["north", "south"]     # its values, from its table
+    factors = table(at, lambda t: "status" in t.columns)
+    assert factors.loc["region", "status"] == "used" and factors.loc["region", "high counts"] == ""

@@ -113,11 +113,14 @@ class TypeView:
         return None
 
     def cell_latex(self, model: Any, column: Any, value: Any, cls: Any) -> str:
-        """One cell P(x = v | c) as its smoothing formula with the model's counts."""
+        """One cell P(x = v | c): its smoothing formula with the model's counts, or (a type without
+        counts) its value."""
+        left = rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})"
+        decimal = float(model.cpt(column).loc[value, cls])
         counts = self.counts_table(model, column)
-        return formulas.cell_latex(counts, value, cls, model.smoothing_of(column), decimal=float(
-            model.cpt(column).loc[value, cls]),
-            left=rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})")
+        if counts is None:
+            return rf"{left} = {formulas.num(decimal)}"
+        return formulas.cell_latex(counts, value, cls, model.smoothing_of(column), decimal=decimal, left=left)
 
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         """The type's own section: its table per column, and the fitted density over the data
@@ -205,7 +208,12 @@ class TypeView:
 
     def counts_table(self, model: Any, column: Any) -> pd.DataFrame | None:
         """The counts the column's factor is a smoothed cell of (None: not a counted type)."""
-        return None
+        if not self.in_cpt_section:
+            return None
+        try:
+            return model.counts(column)
+        except DataError:
+            return None
 
     def counts_key(self, model: Any, column: Any) -> Any:
         """What :meth:`counts_table` depends on: the column (a table shared by a block's columns:
