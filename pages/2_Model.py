@@ -414,7 +414,10 @@ def _options_ui(work: Any, frame: pd.DataFrame) -> None:
             for column in columns:
                 values = frame[column] if column in frame.columns else pd.Series(dtype=object)
                 view.options_ui(column, work.specs[column], values,
-                                lambda column=column, **changes: ui.change_feature(column, **changes))
+                                lambda column=column, **changes: ui.offer_change(column, changes))
+                error = ui.refused(column)
+                if error is not None:
+                    st.error(ui.md(error[1]))
 
 
 def _sections_ui(model: Any, frame: pd.DataFrame) -> None:

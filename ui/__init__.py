@@ -12,7 +12,6 @@ from ui.state import (
     Source,
     Work,
     big_data_note,
-    change_feature,
     class_list,
     current_model,
     download_bytes,
@@ -23,7 +22,9 @@ from ui.state import (
     load_path_into_state,
     load_upload_into_state,
     model_key,
+    offer_change,
     path_rows,
+    refused,
     require_model,
     reset_query,
     set_choice,
@@ -47,9 +48,10 @@ from ui.widgets import page_header, show_error, synced
 from ui.sidebar import sidebar_summary, smoothing_label
 
 __all__ = [
-    "DEFAULT_EXAMPLE", "IGNORE", "READERS", "Imported", "Source", "Work", "big_data_note", "change_feature",
+    "DEFAULT_EXAMPLE", "IGNORE", "READERS", "Imported", "Source", "Work", "big_data_note",
     "class_list", "current_model", "download_bytes", "ensure_state", "frame", "import_model",
-    "load_example_into_state", "load_path_into_state", "load_upload_into_state", "model_key", "path_rows",
+    "load_example_into_state", "load_path_into_state", "load_upload_into_state", "model_key", "offer_change",
+    "path_rows", "refused",
     "require_model", "reset_query", "set_choice", "set_feature", "set_kinds", "set_query", "set_query_from_row",
     "set_settings", "set_target", "set_weight", "set_work", "settings", "sha256", "specs", "update_work", "work",
     "file_stem", "fmt_fraction", "fmt_log", "fmt_number", "latex_text", "md", "plot_text",

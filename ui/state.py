@@ -32,7 +32,7 @@ their page's widgets):
     upload_error    the sentence of the last failed upload, or None
     upload_failed_name
                     the file of the last failed upload
-    text_errors     text column -> (refused changes, the DataError's sentence) of a refused text setting
+    option_errors   column -> (refused changes, the DataError's sentence) of a column option nbapp refused
     text_docs       text column -> the sample document typed on the Text page
     download_cache  download name -> (key, bytes) built once per key
     data_mode, upload_reader, data_path, path_error, last_example
@@ -70,7 +70,8 @@ from ui.work import IGNORE, Source, Work
 
 __all__ = [
     "DEFAULT_EXAMPLE", "READERS", "Imported", "Source", "Work", "IGNORE",
-    "work", "set_work", "update_work", "set_feature", "change_feature", "set_kinds", "set_settings", "set_choice",
+    "work", "set_work", "update_work", "set_feature", "offer_change", "refused", "set_kinds", "set_settings",
+    "set_choice",
     "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
     "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
     "import_model", "open_model_alone", "big_data_note", "path_rows", "parse_upload",
@@ -118,9 +119,24 @@ def set_feature(column: Any, spec: Any) -> None:
     set_work(work().with_feature(column, spec))
 
 
-def change_feature(column: Any, **changes: Any) -> None:
-    """Change options of ``column``'s spec (``bins=3``); raises DataError for options nbapp refuses."""
-    set_feature(column, dataclasses.replace(work().features[column], **changes))
+def offer_change(column: Any, changes: dict[str, Any],
+                 build: Callable[..., Any] = dataclasses.replace) -> None:
+    """Change ``column``'s spec to ``build(spec, **changes)`` (by default its options replaced). A
+    change nbapp refuses (a token pattern that is no regular expression) leaves the spec as it was
+    and is kept with its sentence for the page to show (:func:`refused`)."""
+    errors = dict(st.session_state.get("option_errors", {}))
+    try:
+        set_feature(column, build(work().features[column], **changes))
+    except DataError as err:
+        errors[column] = (changes, str(err))
+    else:
+        errors.pop(column, None)
+    st.session_state["option_errors"] = errors
+
+
+def refused(column: Any) -> tuple[dict[str, Any], str] | None:
+    """The last change of ``column``'s options that nbapp refused and its sentence, or None."""
+    return st.session_state.get("option_errors", {}).get(column)
 
 
 def set_kinds(kinds: dict[Any, Any]) -> None:
@@ -246,7 +262,7 @@ def _new_data(new: Work, df: pd.DataFrame, *, notes: tuple[str, ...] = (), reaso
     ss["type_reasons"] = reasons
     ss["imported"] = None
     ss["upload_error"] = None
-    ss["text_errors"] = {}           # no refused text setting and no typed sample document carry over
+    ss["option_errors"] = {}         # no refused column option and no typed sample document carry over
     ss["text_docs"] = {}
     set_work(new)
 

@@ -30,8 +30,8 @@ from ui.widgets import synced
 
 __all__ = ["TypeView", "CountedView", "Store", "short"]
 
-#: Changes fields of one column's spec in the work: ``store(bins=3)`` (``ui.state.change_feature``
-#: bound to the column).
+#: Changes fields of one column's spec in the work: ``store(bins=3)`` (``ui.state.offer_change``
+#: bound to the column: a change nbapp refuses is shown under the column's options).
 Store = Callable[..., None]
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 from nbapp.ordering import sort_values
 from ui import formulas
 from ui.lecture import ref
-from ui.state import change_feature
+from ui.state import offer_change
 from ui.text import latex_text, md
 from ui.views.base import CountedView, short
 from ui.widgets import synced
@@ -32,7 +32,7 @@ class BernoulliView(CountedView):
                 options.append(current)
             with cells[i % len(cells)]:
                 synced(st.selectbox, md(col), key=f"_positive::{i}", value=current, options=options, format_func=str,
-                       on_set=lambda v, col=col: change_feature(col, positive=v))
+                       on_set=lambda v, col=col: offer_change(col, {"positive": v}))
         st.caption(f"θ = P(x = 1 | c) counts the rows holding the chosen value{ref('seed 002')}; the other value is 0.")
 
     def cell_latex(self, model: Any, column: Any, value: Any, cls: Any) -> str:

@@ -18,7 +18,7 @@ from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from ui import formulas
 from ui.classes import labels_of
 from ui.lecture import ref
-from ui.state import set_feature
+from ui.state import offer_change, refused
 from ui.text import fmt_log, fmt_number, md
 from ui.views.base import CountedView
 from ui.widgets import synced
@@ -147,26 +147,19 @@ def text_settings_ui(columns: Sequence[Any], features: Mapping[Any, Any], *, pre
         _stop_words_ui(column, spec, key)
     with right:
         _model_choice_ui(column, spec, key)
-    error = st.session_state.get("text_errors", {}).get(column)
+    error = refused(column)
     if error is not None:
         st.error(md(error[1]))
 
 
 def _set(column: Any, spec: Any, **changes: Any) -> None:
     """Store a change, or keep the refused value and its sentence for the page to show."""
-    errors = dict(st.session_state.get("text_errors", {}))
-    try:
-        set_feature(column, changed(spec, **changes))
-    except DataError as err:
-        errors[column] = (changes, str(err))
-    else:
-        errors.pop(column, None)
-    st.session_state["text_errors"] = errors
+    offer_change(column, changes, changed)
 
 
 def _refused(column: Any, name: str, fallback: Any) -> Any:
     """The value the user typed and nbapp refused (so it stays in its box), else ``fallback``."""
-    error = st.session_state.get("text_errors", {}).get(column)
+    error = refused(column)
     return error[0].get(name, fallback) if error is not None else fallback
 
 
