@@ -28,7 +28,7 @@ from ui.state import as_float, is_missing
 from ui.text import latex_text, md
 from ui.widgets import synced
 
-__all__ = ["TypeView", "CountedView", "Store", "short"]
+__all__ = ["TypeView", "CountedView", "Store", "short", "pick_column"]
 
 #: Changes fields of one column's spec in the work: ``store(bins=3)`` (``ui.state.offer_change``
 #: bound to the column: a change nbapp refuses is shown under the column's options).
@@ -128,7 +128,7 @@ class TypeView:
         if self.in_cpt_section:
             return
         st.subheader(f"{self.title}: {self.description}")
-        column = _pick(columns, f"model.{self.kind}_feature")
+        column = pick_column(columns, f"model.{self.kind}_feature")
         try:
             table = labelled_rows(model.parameters(column))      # a row per class
         except DataError:
@@ -262,7 +262,7 @@ class CountedView(TypeView):
         return formulas.unreduced(terms).split(" = ")[0]
 
 
-def _pick(columns: Sequence[Any], key: str, label: str = "Feature") -> Any:
+def pick_column(columns: Sequence[Any], key: str, label: str = "Feature") -> Any:
     """One of several columns (a select box), or the only one."""
     return st.selectbox(label, list(columns), format_func=str, key=key)
 

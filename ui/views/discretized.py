@@ -10,7 +10,7 @@ import streamlit as st
 
 from nbapp.blocks.discretized import MAX_INTERVALS
 from ui.text import md
-from ui.views.base import CountedView, Store, _pick
+from ui.views.base import CountedView, Store, pick_column
 from ui.widgets import synced
 
 __all__ = ["DiscretizedView", "STRATEGIES"]
@@ -38,7 +38,7 @@ class DiscretizedView(CountedView):
 
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Discretised features: the intervals")
-        col = _pick(columns, "model.intervals_feature")
+        col = pick_column(columns, "model.intervals_feature")
         spec = model.features_[col]
         st.dataframe(model.parameters(col), key="model.intervals_table")
         how = {"quantile": f"{spec.bins} intervals of about equal weight",

@@ -18,7 +18,7 @@ from ui.formulas import num
 from ui.lecture import ref
 from ui.state import as_float, set_settings, work
 from ui.text import fmt_number, latex_text, md
-from ui.views.base import TypeView, _pick
+from ui.views.base import TypeView, pick_column
 from ui.widgets import synced
 
 __all__ = ["GaussianView", "gaussian_columns", "gaussian_latex", "density_latex", "VARIANCES", "EPSILON_MODES"]
@@ -53,7 +53,7 @@ class GaussianView(TypeView):
 
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Gaussian fits p(x | c) = N(μ_c, σ²_c)")
-        col = _pick(columns, "model.gauss_feature")
+        col = pick_column(columns, "model.gauss_feature")
         fits = model.gaussian(col)
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = gaussian_fit_plot(model, col, frame, x_star=x_star)

@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from nbapp.blocks.kde import scott_bandwidth
 from ui.classes import labelled_rows
 from ui.text import md
-from ui.views.base import Store, TypeView, _pick
+from ui.views.base import Store, TypeView, pick_column
 from ui.widgets import synced
 
 __all__ = ["KDEView", "RULES"]
@@ -36,7 +37,7 @@ class KDEView(TypeView):
 
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Kernel densities p(x | c) = Σ w_i φ((x − x_i) / h_c) / (W_c h_c)")
-        col = _pick(columns, "model.kde_feature")
+        col = pick_column(columns, "model.kde_feature")
         st.dataframe(labelled_rows(model.parameters(col)), key="model.kde_table")
         st.caption("Bandwidth h_c from the class's weighted spread s_c and effective size n_eff = W²/Σw²: Scott "
                    "h = s · n_eff^(−1/5), Silverman h = s · (3 n_eff / 4)^(−1/5) (scipy's gaussian_kde), or the "
@@ -47,6 +48,5 @@ class KDEView(TypeView):
 
 def _typical_h(values: pd.Series) -> float:
     """A starting h when the user switches to a number: Scott's rule on the whole column, rounded."""
-    x = pd.to_numeric(values, errors="coerce").dropna().to_numpy(dtype=float)
-    h = float(np.std(x, ddof=1)) * len(x) ** -0.2 if len(x) > 1 else 1.0
+    h = scott_bandwidth(pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan))
     return float(f"{h:.3g}") if np.isfinite(h) and h > 0 else 1.0

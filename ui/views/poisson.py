@@ -14,7 +14,7 @@ from ui import charts
 from ui.classes import labelled_rows
 from ui.formulas import num
 from ui.text import fmt_number, latex_text
-from ui.views.base import TypeView, _pick
+from ui.views.base import TypeView, pick_column
 
 __all__ = ["PoissonView", "pmf_latex"]
 
@@ -25,7 +25,7 @@ class PoissonView(TypeView):
 
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Poisson counts P(x | c) = λ_c^x e^−λ_c / x!")
-        col = _pick(columns, "model.poisson_feature")
+        col = pick_column(columns, "model.poisson_feature")
         fits = model.parameters(col)
         left, right = st.columns([3, 2])
         left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, frame), fits, col),
