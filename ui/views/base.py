@@ -262,9 +262,9 @@ class CountedView(TypeView):
         return formulas.unreduced(terms).split(" = ")[0]
 
 
-def pick_column(columns: Sequence[Any], key: str, label: str = "Feature") -> Any:
-    """One of several columns (a select box), or the only one."""
-    return st.selectbox(label, list(columns), format_func=str, key=key)
+def pick_column(columns: Sequence[Any], key: str) -> Any:
+    """The column a section shows, chosen in a select box."""
+    return st.selectbox("Feature", list(columns), format_func=str, key=key)
 
 
 def short(v: Any, limit: int = 40) -> str:
