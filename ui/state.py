@@ -233,7 +233,7 @@ def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: st
     from nbapp.propose import check_target
 
     data, _notes = check_target(_frame, target)
-    return nbapp.NaiveBayes(dict(feature_items), **config.kwargs()).fit(data, target=target, weight=weight)
+    return nbapp.NaiveBayes.from_settings(dict(feature_items), config).fit(data, target=target, weight=weight)
 
 
 # --------------------------------------------------------------------------- set-up
@@ -541,7 +541,7 @@ def _refit_stats(key: tuple, _model: Any) -> Any:
     """The statistics of a model opened alone (``_model``) under the work's specs and settings in
     ``key`` (:meth:`Work.model_key`: the file's sha256 first)."""
     _sha, _reader, _target, feature_items, _weight, config = key
-    return nbapp.NaiveBayes(dict(feature_items), **config.kwargs()).fit_stats(_model.stats_, _model.target_,
+    return nbapp.NaiveBayes.from_settings(dict(feature_items), config).fit_stats(_model.stats_, _model.target_,
                                                                              _model.weight_)
 
 

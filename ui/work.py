@@ -125,7 +125,7 @@ class Work:
 
     def make_model(self) -> Any:
         """An unfitted NaiveBayes of these specs and settings (DataError for settings nbapp refuses)."""
-        return nbapp.NaiveBayes(self.specs, **self.settings.kwargs())
+        return nbapp.NaiveBayes.from_settings(self.specs, self.settings)
 
     # -- changes -----------------------------------------------------------------------------------
     def replace(self, **changes: Any) -> "Work":
