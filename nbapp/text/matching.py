@@ -93,7 +93,7 @@ def too_slow(pattern: str, seconds: float, n_chars: int, *, compiling: bool = Fa
     """The sentence of a pattern stopped at its deadline."""
     where = "to compile" if compiling else f"on this text ({n_chars:,} characters)"
     return DataError(
-        f"The token pattern {pattern!r} took more than {_shown_seconds(seconds)} s {where} and was "
+        f"The token pattern '{pattern}' took more than {_shown_seconds(seconds)} s {where} and was "
         "stopped: parts of it can match the same words in very many "
         r"ways, so it backtracks for a very long time. Use a simpler pattern, e.g. (?u)\w+ (words), "
         r"or \w+(?:'\w+)? (words with an apostrophe)."
