@@ -40,13 +40,14 @@ def hold_linked_patterns(config: Any) -> Any:
 
 
 def held_note() -> str | None:
-    """The sidebar's sentence while a linked pattern waits, else None."""
+    """The sidebar's sentence while a linked pattern waits, else None (plain text: the sidebar
+    shows it as markdown-escaped text)."""
     held = st.session_state.get(HELD) or {}
     if not held:
         return None
-    columns = ", ".join(md(c) for c in held)
+    columns = ", ".join(f"'{c}'" for c in held)
     return (f"This link sets its own token pattern for the text column {columns}. It has not been run: "
-            f"confirm it on the Data or Text page. Until then the default {md(TextSettings.token_pattern)} "
+            f"confirm it on the Data or Text page. Until then the default {TextSettings.token_pattern} "
             "is used.")
 
 
@@ -68,7 +69,7 @@ def held_patterns_ui(prefix: str) -> None:
     """Each token pattern a link carried and the visitor has not confirmed, with the two choices."""
     for i, (column, pattern) in enumerate((st.session_state.get(HELD) or {}).items()):
         with st.container(border=True, key=f"{prefix}_held_{i}"):
-            st.warning(f"The link you opened sets the token pattern of the text column {md(column)} to the "
+            st.warning(f"The link you opened sets the token pattern of the text column '{md(column)}' to the "
                        "regular expression below. It has not been run: a pattern can take very long on some "
                        "texts (it is then stopped after a few seconds). Until you choose, the default "
                        f"{md(TextSettings.token_pattern)} (words) is used.")
