@@ -212,3 +212,14 @@ def test_texts_with_lone_surrogates_and_nul_characters_round_trip():
     vocabulary, counts = fit_vocabulary([doc, "c"], options)
     assert vocabulary == sorted(set(re.findall(r"\S+", doc)) | {"c"})
     assert np.asarray(counts.sum(axis=1)).ravel().tolist() == [3, 1]
+
+
+def test_a_token_and_the_same_token_with_nul_characters_are_two_terms():
+    # tokens are typed from their code points eight bytes at a time: NUL pads like the end of a token
+    options = TextOptions(token_pattern=r"\S+", unicode_form=None)
+    docs = ["a a\x00 a\x00\x00 a", "\x00 \x00\x00 ab\x00 ab"]
+    vocabulary, counts = fit_vocabulary(docs, options)
+    cv = CountVectorizer(token_pattern=r"\S+")
+    assert vocabulary == list(cv.fit(docs).get_feature_names_out())
+    assert (counts != cv.transform(docs)).nnz == 0
+    assert len(vocabulary) == 7

@@ -512,6 +512,13 @@ def _run_terms(texts: list[str], min_len: int, powers: _PowerCache) -> _Terms | 
         starts, ends = starts[long_enough], ends[long_enough]
     spans = np.fromiter(map(len, texts), np.int64, count=len(texts)) + 1
     doc = np.searchsorted(np.cumsum(spans) - spans, starts, side="right") - 1
+    return _typed_terms(text, codes, starts, ends, doc, powers)
+
+
+def _typed_terms(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, doc: np.ndarray,
+                 powers: _PowerCache) -> _Terms | None:
+    """The tokens ``text[starts:ends]`` typed exactly without a Python string per token
+    (``codes`` is the text's code points); ``None`` if every hash base collides."""
     typed = _packed_types(codes, starts, ends)
     for base in _HASH_BASES:
         if typed is not None:
@@ -520,7 +527,7 @@ def _run_terms(texts: list[str], min_len: int, powers: _PowerCache) -> _Terms | 
     if typed is None:
         return None
     type_id, first = typed
-    types = list(map(text.__getitem__, map(slice, starts[first], ends[first])))
+    types = list(map(text.__getitem__, map(slice, starts[first].tolist(), ends[first].tolist())))
     return _Terms(doc, type_id, types)
 
 
@@ -536,10 +543,11 @@ def _packed_types(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Exact type ids from the tokens' bytes read eight at a time.
 
-    Level k reads bytes 8k..8k+7 of every token that long as one uint64 (bytes past the
-    token's end masked to zero; word characters are never zero, so lengths stay
-    distinct), and refines the ids by factorising (id so far, word) pairs. ``None`` when a
-    token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work saved).
+    Ids start from the tokens' lengths; level k reads bytes 8k..8k+7 of every token that
+    long as one uint64 (bytes past the token's end masked to zero: the lengths keep "a" and
+    "a" + NUL apart), and refines the ids by factorising (id so far, word) pairs. ``None``
+    when a token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work
+    saved).
     """
     width = codes.itemsize
     lengths = (ends - starts) * width
@@ -551,8 +559,9 @@ def _packed_types(
     raw[: codes.nbytes] = codes.view(np.uint8)
     words = np.ndarray((codes.nbytes + 1,), dtype="<u8", buffer=raw, strides=(1,))
     byte_starts = starts * width
-    type_id = np.zeros(len(starts), dtype=np.int64)
-    n_ids = 1
+    type_id, distinct_lengths = pd.factorize(lengths)
+    type_id = type_id.astype(np.int64)
+    n_ids = len(distinct_lengths)
     for k in range(0, int(lengths.max()), 8):
         active = np.flatnonzero(lengths > k)
         word = words[byte_starts[active] + k]
@@ -614,9 +623,10 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray, dtype: type) -> np.ndarray:
     return np.cumsum(out, out=out)
 
 
-def _regex_terms(texts: list[str], pattern: str) -> _Terms:
+def _regex_terms(texts: list[str], pattern: str, powers: _PowerCache) -> _Terms:
     """Tokens as ``re.findall`` gives them per document (spans from :mod:`nbapp.text.matching`,
-    within the job's deadline), cut from the chunk's text and typed with ``pandas.factorize``."""
+    within the job's deadline), typed from the chunk's code points as the fast path does
+    (with ``pandas.factorize`` on the token strings if every hash base collides)."""
     found = matching.find(pattern, texts)
     lengths = np.fromiter(map(len, texts), np.int64, count=len(texts))
     doc = np.repeat(np.arange(len(texts)), found.counts)
@@ -625,6 +635,9 @@ def _regex_terms(texts: list[str], pattern: str) -> _Terms:
     starts = np.where(taken, found.tokens[:, 0], 0) + offset
     ends = np.where(taken, found.tokens[:, 1], 0) + offset
     text = "".join(texts)
+    terms = _typed_terms(text, _code_points(text), starts, ends, doc, powers)
+    if terms is not None:
+        return terms
     flat = np.empty(len(starts), dtype=object)
     flat[:] = list(map(text.__getitem__, map(slice, starts.tolist(), ends.tolist())))
     type_id, uniques = pd.factorize(flat)
@@ -715,7 +728,7 @@ class _Pass:
         if self.min_len is not None:
             terms = _run_terms(texts, self.min_len, self.powers)
         if terms is None:
-            terms = _regex_terms(texts, o.token_pattern)
+            terms = _regex_terms(texts, o.token_pattern, self.powers)
         if o.stop_words is not None:
             terms = _without_stop_words(terms, o.stop_words)
         if self.stemmer is not None:
