@@ -123,3 +123,12 @@ def test_a_model_the_loader_would_refuse_is_never_written(monkeypatch, tmp_path)
         model.to_json()
     monkeypatch.setattr("nbapp.persist.MAX_BYTES", len(text))
     assert NaiveBayes.from_json(model.to_json()).predict(frame).tolist() == model.predict(frame).tolist()
+
+
+def test_the_model_page_shows_the_sentence_instead_of_a_file_the_loader_would_refuse(monkeypatch):
+    from apptest_helpers import open_page, start
+
+    monkeypatch.setattr("nbapp.persist.MAX_BYTES", 1_000)
+    at = open_page(start("sms_spam"), "Model")
+    assert any("it was not saved. Column 'text' takes" in re.sub(r"\\(.)", r"\1", e.value) for e in at.error)
+    assert not [b for b in at.get("download_button") if "model" in str(b.proto.label).lower()]
