@@ -12,7 +12,7 @@ runs of the letter a, and prints
   process would make it the whole run).
 
 The job's deadline is ``--seconds`` (nbapp.text.matching.BASE_SECONDS; the default budget is
-5 s plus 1 s per 2 million characters). Ordinary patterns are timed on the same corpora.
+5 s plus 1 s per million characters). Ordinary patterns are timed on the same corpora.
 """
 
 from __future__ import annotations
