@@ -234,3 +234,12 @@ def test_the_budget_is_spent_by_the_pattern_not_by_the_jobs_other_work(monkeypat
         time.sleep(0.5)                               # the job's own work, longer than its budget
         assert job.matcher(r"[a-z]+").find(["three"]).counts.tolist() == [1]
         assert 0 < job.spent < job.seconds
+
+
+def test_a_pattern_stopped_while_compiling_is_checked_again_next_time(monkeypatch):
+    pattern = "(?i)" + "[\x00-\U0010ffff]" * 3 + "x"
+    monkeypatch.setattr(matching, "BASE_SECONDS", 0.0)
+    with pytest.raises(matching.PatternTooSlow):
+        TextOptions(token_pattern=pattern)
+    monkeypatch.setattr(matching, "BASE_SECONDS", 5.0)
+    assert TextOptions(token_pattern=pattern).token_pattern == pattern

@@ -60,6 +60,7 @@ __all__ = [
     "CHARS_PER_SECOND",
     "Found",
     "Matcher",
+    "PatternTooSlow",
     "budget_seconds",
     "check_pattern",
     "find",
@@ -92,10 +93,14 @@ def _shown_seconds(seconds: float) -> str:
     return f"{seconds:.1f}".rstrip("0").rstrip(".")
 
 
-def too_slow(pattern: str, seconds: float, n_chars: int, *, compiling: bool = False) -> DataError:
+class PatternTooSlow(DataError):
+    """A token pattern stopped when its job's time was up."""
+
+
+def too_slow(pattern: str, seconds: float, n_chars: int, *, compiling: bool = False) -> PatternTooSlow:
     """The sentence of a pattern stopped at its deadline."""
     where = "to compile" if compiling else f"on this text ({n_chars:,} characters)"
-    return DataError(
+    return PatternTooSlow(
         f"The token pattern '{pattern}' took more than {_shown_seconds(seconds)} s {where} and was "
         "stopped: parts of it can match the same words in very many "
         r"ways, so it backtracks for a very long time. Use a simpler pattern, e.g. (?u)\w+ (words), "
@@ -323,6 +328,8 @@ def _checked(pattern: str) -> tuple[int, bool, str | None]:
         return re.compile(pattern).groups, False, None
     try:
         child = _Child(pattern, TokenisingJob())
+    except PatternTooSlow:
+        raise                          # not kept: a crowded moment must not refuse a pattern for good
     except DataError as err:
         return 0, False, str(err)
     child.close()
