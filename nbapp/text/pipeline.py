@@ -28,9 +28,9 @@ character (a collision tries another base, then the regex path), so results are 
 exact. Stop words, stems and n-grams are applied per distinct *type* through look-up
 tables; only the chunk's types meet Python dicts, and counts become CSR rows with
 ``sum_duplicates``. Other token patterns run in :mod:`nbapp.text.matching`: Python's ``re``
-in a child process with one deadline per tokenising job, so a pattern that backtracks is
-stopped with a sentence naming it while the server's other sessions go on; the chunk's
-tokens are cut from the spans it returns and typed with ``pandas.factorize``.
+in a child process with one time budget per tokenising job, so a pattern that backtracks is
+stopped with a sentence naming it while the server's other sessions go on; the tokens at
+the spans it returns are typed from the chunk's code points as above.
 
 Size. A fit may be given ``max_terms``: the distinct terms are counted chunk by chunk as
 they are found, and the fit stops with :class:`TooManyTerms` as soon as they pass it, before
