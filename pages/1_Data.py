@@ -9,6 +9,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
+from ui.held_patterns import held_patterns_ui
 
 ui.ensure_state()
 ui.page_header("Data", "Pick a built-in example or upload your own table or text corpus; then say which "
@@ -322,6 +323,7 @@ df = ss["frame"]
 summary_slot = _overview_ui(df)
 _target_ui(df)
 _types_ui()
+held_patterns_ui("data")
 try:
     model = ui.current_model()
 except DataError as err:
