@@ -12,7 +12,6 @@ price of one fit. Pass 2 predicts each row with its fold's model and keeps only 
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,8 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
-from nbapp.scale.files import DEFAULT_BATCH_ROWS, NUMERIC_KINDS, Progress, _batches, _cells_unquoted, _sources
+from nbapp.scale.files import (DEFAULT_BATCH_ROWS, NUMERIC_KINDS, DataPath, Progress, _batches, _cells_unquoted,
+                               _sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -41,13 +41,13 @@ def hash_folds(rows: np.ndarray, k: int, file: int = 0) -> np.ndarray:
     return (z % np.uint64(k)).astype(np.int64)
 
 
-def cross_validate_file(model: Any, path: str | os.PathLike, target: str, k: int = 5, weight: str | None = None,
+def cross_validate_file(model: Any, path: DataPath, target: str, k: int = 5, weight: str | None = None,
                         progress: Progress | None = None, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> Evaluation:
     """k-fold cross-validation of ``model``'s configuration on a CSV / Parquet file, glob,
     folder or list of files, in bounded memory; the result is the
     :class:`nbapp.evaluate.Evaluation` the Evaluate page shows (its ``predictions`` keep the
-    first 10,000 rows; the scores count every row, weighted by ``weight`` when given). ``progress(done, total)`` counts rows over
-    both passes (total = 2 x rows)."""
+    first 10,000 rows; the scores count every row, weighted by ``weight`` when given).
+    ``progress(done, total)`` counts rows over both passes (total = 2 x rows)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     sources = _sources(path)          # resolved once: both passes read these files

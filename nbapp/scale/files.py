@@ -71,6 +71,8 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 # The head of a CSV read to propose types: thousands of rows of a typical export.
 SAMPLE_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
+# What the file functions read: a file, a folder, a glob, or a list of files (each literal).
+DataPath = str | os.PathLike | Sequence[str | os.PathLike]
 # What stands for a quoted value in a message about a file (see _unquoted).
 ELIDED = "'…'"
 
@@ -78,7 +80,7 @@ ELIDED = "'…'"
 # ------------------------------------------------------------------------------------------
 # public entry points
 # ------------------------------------------------------------------------------------------
-def fit_file(model: Any, path: str | os.PathLike, target: str, weight: str | None = None,
+def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
              progress: Progress | None = None, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> Any:
     """Fit ``model`` (a NaiveBayes, fitted or not: it is refitted) on a CSV or Parquet file, a
     glob, a folder of such files or a list of files, in bounded memory; returns the model.
@@ -99,7 +101,7 @@ def fit_file(model: Any, path: str | os.PathLike, target: str, weight: str | Non
     return model.fit_stats(stats, target, weight)
 
 
-def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLike,
+def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
                  progress: Progress | None = None, *, keep: list[str] | tuple[str, ...] = (),
                  batch_rows: int = DEFAULT_BATCH_ROWS) -> Path:
     """Predict every row of a CSV / Parquet file, glob, folder or list of files into ``out_path``
@@ -130,7 +132,7 @@ def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLik
     return out_path
 
 
-def sample_rows(path: str | os.PathLike | Sequence[str | os.PathLike], n: int) -> pd.DataFrame:
+def sample_rows(path: DataPath, n: int) -> pd.DataFrame:
     """The first rows (at most n) of the first file, read by load_table (CSV) or pyarrow
     (Parquet): enough to propose feature types without reading a large file. A file that does
     not read as a table is refused without quoting it."""
@@ -175,7 +177,7 @@ class _Sources:
 TABLE_SUFFIXES = CSV_SUFFIXES + PARQUET_SUFFIXES
 
 
-def _sources(path: str | os.PathLike | Sequence[str | os.PathLike] | _Sources, *,
+def _sources(path: DataPath | _Sources, *,
              root: str | os.PathLike | None = None) -> _Sources:
     """The one place a path becomes files: a file, a folder, a glob, or a list of files (each
     taken as named, never as a pattern) -> the files read, sorted for a folder or glob, all
@@ -238,7 +240,7 @@ def _of_one_kind(files: list[str], where: str) -> _Sources:
     return _Sources(tuple(files), kinds.pop())
 
 
-def _sources_under(path: str | os.PathLike | Sequence[str | os.PathLike], root: str) -> _Sources:
+def _sources_under(path: DataPath, root: str) -> _Sources:
     """_sources confined to ``root`` (a real path): the path is joined to the root and
     normalised once (that text is what is expanded and read), refused unless it is under the
     root as written, and then every file it yields is kept only if its real path is under the
