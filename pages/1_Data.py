@@ -10,6 +10,7 @@ import ui
 from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
+from ui.held_patterns import held_patterns_ui
 from ui.views import grouped
 
 ui.ensure_state()
@@ -22,11 +23,22 @@ CORPUS_SUFFIXES = {".zip", ".txt"}
 NO_WEIGHT = "(none)"
 
 
+def _modes() -> tuple[str, ...]:
+    """"Open a local path" only where the person running the server named a data folder."""
+    return MODES if ui.state.data_root() is not None else MODES[:2]
+
+
 def _source_ui() -> None:
     source = ui.work().source
+    modes = _modes()
     ss.setdefault("data_mode", {"example": MODES[0], "path": MODES[2]}.get(source.reader, MODES[1]))
-    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
+    if ss["data_mode"] not in modes:
+        ss["data_mode"] = MODES[1]
+    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=modes,
                      horizontal=True, on_set=_mode_changed)
+    if len(modes) < len(MODES):
+        st.caption(f"Opening files on the server is off; whoever runs it can turn it on by setting "
+                   f"`{ui.state.DATA_ROOT_VARIABLE}` to the folder visitors may open (see the README).")
     if mode == MODES[0]:
         _example_ui()
     elif mode == MODES[1]:
@@ -156,14 +168,17 @@ def _read_pending_upload() -> None:
 
 
 def _path_ui() -> None:
-    """A local file, folder or glob of any size: a sample is shown, the model sees every row."""
-    ui.synced(st.text_input, "Path on this machine (a CSV or Parquet file, a folder of them, or a glob)",
+    """A file, folder or glob of any size under the server's data folder: a sample is shown, the
+    model sees every row."""
+    ui.synced(st.text_input, "Path in the data folder (a CSV or Parquet file, a folder of them, or a glob)",
               key="_data_path", value=ss.get("data_path", ""), on_set=lambda v: ss.update(data_path=v),
-              placeholder="/data/exports/sales_2025.csv")
+              placeholder="exports/sales_2025.csv")
     st.button("Open the path", key="data.open_path", on_click=_open_path)
-    st.caption("For files beyond the uploader's limit (or beyond memory): types are proposed from the first "
-               f"{ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on every row with DuckDB, in "
-               "bounded memory. Decimal commas and encodings other than UTF-8 are not read here.")
+    st.caption(f"The data folder of this server is {ui.md(ui.state.data_root() or '')}: paths are read under it, "
+               "and nothing outside it can be opened. For files beyond the uploader's limit (or beyond memory): "
+               f"types are proposed from the first {ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on "
+               "every row with DuckDB, in bounded memory. Decimal commas and encodings other than UTF-8 are not "
+               "read here.")
     if ss.get("path_error"):
         st.error(ui.md(ss["path_error"]))
     source = ui.work().source
@@ -323,6 +338,7 @@ df = ss["frame"]
 summary_slot = _overview_ui(df)
 _target_ui(df)
 _types_ui()
+held_patterns_ui("data")
 try:
     model = ui.current_model()
 except DataError as err:

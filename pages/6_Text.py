@@ -13,6 +13,7 @@ from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
 from ui.classes import label_format, labelled_column, labels_of
+from ui.held_patterns import held_patterns_ui
 from ui.views.text import is_bernoulli, text_columns, text_settings_ui
 
 ui.ensure_state()
@@ -194,6 +195,7 @@ if not columns:
 column = columns[0] if len(columns) == 1 else st.selectbox("Text column", columns, format_func=str,
                                                            key="text.column")
 df = ui.frame()
+held_patterns_ui("text")
 if ss.get("imported") is None:
     with st.expander("Text preprocessing (the same settings as on the Model page)"):
         text_settings_ui([column], ui.work().features, prefix="text", heading=False)

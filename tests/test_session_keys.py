@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 import ui.state
 
@@ -26,17 +27,41 @@ def _is_session(node: ast.AST) -> bool:
         (isinstance(node, ast.Name) and node.id == "ss")
 
 
+def _modules() -> list[Path]:
+    return [*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"]
+
+
+def _constants() -> dict[str, str]:
+    """Module-level names bound to a string in the app's modules (a key written as HELD)."""
+    names = {}
+    for path in _modules():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, str):
+                names.update({t.id: node.value.value for t in node.targets if isinstance(t, ast.Name)})
+    return names
+
+
+def _key(node: ast.AST, constants: dict[str, str]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    return None
+
+
 def used_keys() -> dict[str, set[str]]:
     """Plain string keys used with the session state, per module."""
     keys: dict[str, set[str]] = {}
-    for path in [*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"]:
+    constants = _constants()
+    for path in _modules():
         found = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Subscript) and _is_session(node.value) and isinstance(node.slice, ast.Constant):
-                found.add(node.slice.value)
+            if isinstance(node, ast.Subscript) and _is_session(node.value):
+                found.add(_key(node.slice, constants))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_session(node.func.value):
-                if node.func.attr in ("get", "setdefault", "pop") and node.args and isinstance(node.args[0], ast.Constant):
-                    found.add(node.args[0].value)
+                if node.func.attr in ("get", "setdefault", "pop") and node.args:
+                    found.add(_key(node.args[0], constants))
                 if node.func.attr == "update":
                     found |= {k.arg for k in node.keywords if k.arg}
             elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) \

@@ -27,6 +27,7 @@ when the current work cannot be kept.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import re
@@ -42,10 +43,12 @@ import streamlit as st
 import nbapp
 from nbapp.errors import DataError
 from nbapp.specs import spec_from_dict, spec_to_dict
+from nbapp.text import TextOptions
+from nbapp.text.matching import LINEAR_PATTERNS
 from ui.work import IGNORE, Work
 
 __all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
-           "address_of", "write_address", "read_address", "kept_file"]
+           "hold_patterns", "held_note", "address_of", "write_address", "read_address", "kept_file"]
 
 #: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
 #: uploader's limit) fits once. While a session holds its upload, the store shares its bytes.
@@ -275,6 +278,38 @@ def _older_settings(work: Work, old: dict[str, Any]) -> tuple[Work, list[str]]:
     if old.get("positives") or old.get("column_options") or old.get("text"):
         unread.append("column options")
     return work, unread
+
+
+# --------------------------------------------------------------------------- linked token patterns (issue 21)
+
+
+def hold_patterns(work: Work) -> tuple[Work, dict[Any, str]]:
+    """``work`` with every token pattern that needs the regex engine (anything but the linear
+    patterns of nbapp.text.matching) replaced by the default, and those patterns by column.
+
+    A pattern is a program: even bounded in time it should not run before the visitor has seen
+    it, and a link's work= carries the text columns' options, token patterns included. The Data
+    and Text pages show each held pattern with "Use this token pattern" and "Use the default"
+    (ui/held_patterns.py). A column's pattern is read from its options, whatever its type."""
+    held, features = {}, dict(work.features)
+    for column, spec in work.specs.items():
+        options = getattr(spec, "options", None)
+        pattern = getattr(options, "token_pattern", None)
+        if pattern is not None and pattern not in LINEAR_PATTERNS:
+            held[column] = pattern
+            features[column] = dataclasses.replace(
+                spec, options=dataclasses.replace(options, token_pattern=TextOptions.token_pattern))
+    return work.replace(features=features), held
+
+
+def held_note(held: dict[Any, str]) -> str | None:
+    """The sidebar's sentence while linked patterns wait, else None."""
+    if not held:
+        return None
+    columns = ", ".join(f"'{c}'" for c in held)
+    return (f"This link sets its own token pattern for the text column {columns}. It has not been run: "
+            f"confirm it on the Data or Text page. Until then the default {TextOptions.token_pattern} "
+            "is used.")
 
 
 # --------------------------------------------------------------------------- the address

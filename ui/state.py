@@ -27,7 +27,10 @@ their page's widgets):
     load_notes      sentences from the loader (delimiter, encoding, dropped rows)
     type_reasons    column -> why its type was proposed or chosen
     path_models     model_key -> (model, rows) of the local path fitted out of core
-    restore_note    what the page's address named but could not be restored, or None
+    restore_note    what the page's address named but could not be restored (or a linked token pattern
+                    waiting for the visitor's word), or None
+    held_token_patterns
+                    text column -> the token pattern a link carried, not run until the visitor confirms it
     work_not_kept   why a reload would lose the current work, or None
     upload_error    the sentence of the last failed upload, or None
     upload_failed_name
@@ -74,7 +77,7 @@ __all__ = [
     "set_choice",
     "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
     "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
-    "import_model", "open_model_alone", "big_data_note", "path_rows", "parse_upload",
+    "import_model", "open_model_alone", "HELD", "data_root", "big_data_note", "path_rows", "parse_upload",
     "frame", "specs", "settings", "model_key", "current_model", "require_model", "class_list", "download_bytes",
     "sha256", "is_missing", "as_float",
 ]
@@ -307,6 +310,8 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
 PROPOSAL_ROWS = 100_000
 # Rows of a local path read to propose types and to show on the pages; the model sees every row.
 PATH_SAMPLE_ROWS = 20_000
+# The environment variable naming the folder "Open a local path" may read (unset: the mode is off).
+DATA_ROOT_VARIABLE = "NBAPP_DATA_ROOT"
 
 
 def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -317,14 +322,16 @@ def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_path_into_state(path: str) -> None:
-    """Open a local CSV / Parquet file, folder or glob: a sample of its first rows becomes the
-    frame the pages show and propose types from; the model is fitted on every row, out of core
-    (:func:`nbapp.fit_file`). Raises DataError for a path that cannot be read."""
+    """Open a CSV / Parquet file, folder or glob under the server's data folder (data_root): a
+    sample of its first rows becomes the frame the pages show and propose types from; the model
+    is fitted on every row of the files resolved here, out of core (:func:`nbapp.fit_file`).
+    Raises DataError for a path that cannot be read."""
     from nbapp.propose import propose_target
     from nbapp.scale.files import sample_rows
 
+    path = str(path).strip()
     files = _path_files(path)
-    df = sample_rows(path, PATH_SAMPLE_ROWS)
+    df = sample_rows(files, PATH_SAMPLE_ROWS)
     if df.shape[1] < 2:
         raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
@@ -332,29 +339,33 @@ def load_path_into_state(path: str) -> None:
              "in all). The model is fitted on every row of every file, out of core.",)
     target = propose_target(df)
     target = target if target is not None else df.columns[-1]
-    new, reasons = _proposed(Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path), df,
-                             target)
+    new, reasons = _proposed(Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path,
+                                    files=files), df, target)
     _new_data(new, df, notes=notes, reasons=reasons)
 
 
-def _path_files(path: str) -> list[str]:
-    """The files of a path; only CSV / TSV / Parquet files by name, and (when the environment
-    variable NBAPP_DATA_ROOT is set, as on a shared server) only under that folder."""
-    from nbapp.scale.files import CSV_SUFFIXES, PARQUET_SUFFIXES, _sources
+def data_root() -> str | None:
+    """The folder visitors may open files under: the environment variable NBAPP_DATA_ROOT, set
+    by the person running the server (its real path). None (the default) turns "Open a local
+    path" off: a visitor then reaches only their own uploads and the built-in examples."""
+    root = os.environ.get(DATA_ROOT_VARIABLE, "").strip()
+    return os.path.realpath(root) if root and os.path.isdir(root) else None
 
-    path = os.path.expanduser(str(path).strip())
-    if not path:
+
+def _path_files(path: str) -> tuple[str, ...]:
+    """The files a typed path resolves to under the data root, checked once (nbapp.scale's
+    _sources: table files only, real paths under the root, one sentence for anything outside);
+    these are the files sampled and fitted."""
+    from nbapp.scale.files import _sources
+
+    root = data_root()
+    if root is None:
+        raise DataError(f"Opening files on the server is off; the person running it can turn it on by setting "
+                        f"{DATA_ROOT_VARIABLE} to a folder.")
+    text = str(path).strip()
+    if not text:
         raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
-    if os.path.isfile(path) and not path.lower().endswith(CSV_SUFFIXES + PARQUET_SUFFIXES):
-        raise DataError(f"{path!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet).")
-    files = list(_sources(path).files)
-    root = os.environ.get("NBAPP_DATA_ROOT")
-    if root:
-        root = os.path.realpath(root)
-        outside = [f for f in files if os.path.commonpath([root, os.path.realpath(f)]) != root]
-        if outside:
-            raise DataError(f"{outside[0]!r} is outside the data folder of this server ({root}); open files under it.")
-    return files
+    return _sources(text, root=root).files
 
 
 def path_rows() -> int | None:
@@ -386,7 +397,7 @@ def _fit_path(model: Any, current: Work) -> tuple[Any, int]:
         bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
 
     try:
-        fit_file(model, current.source.path, current.target, current.weight, progress=progress)
+        fit_file(model, current.source.files, current.target, current.weight, progress=progress)
     finally:
         bar.empty()
     return model, seen[0]
@@ -674,15 +685,22 @@ def restore_work() -> None:
     except DataError as err:
         notes.append(str(err))
     finally:
-        ss["restore_note"] = ("Not everything of this link could be restored: " + "; ".join(notes)) if notes else None
+        ss["restore_note"] = ("Not everything of this link could be restored: " + "; ".join(notes) if notes
+                              else remember.held_note(ss.get(HELD)))     # a linked token pattern waits
+
+
+#: session key: text column -> the token pattern a link carried, not yet confirmed (ui.held_patterns)
+HELD = "held_token_patterns"
 
 
 def _apply_work(query: dict[str, str]) -> list[str]:
-    """The work= part of the address on the work just loaded; what could not be read, in sentences."""
+    """The work= part of the address on the work just loaded (its token patterns held back until
+    the visitor confirms them); what could not be read, in sentences."""
     if not query.get("work"):
         return []
     before = work()
     restored, notes = remember.decode_work(query["work"], before)
+    restored, st.session_state[HELD] = remember.hold_patterns(restored)
     set_work(restored)
     kept = {c: "kept from your last visit" for c, spec in restored.features.items() if spec != before.features.get(c)}
     st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
