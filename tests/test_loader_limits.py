@@ -1,6 +1,7 @@
 """The column limit of load_table (issue 21): a header of more than MAX_COLUMNS fields is refused
 before any record is counted or cell parsed, whatever comes before it or hides in its quotes, for
-every delimiter, on the fast path as on the careful one, and in workbooks."""
+every delimiter, on the fast path as on the careful one, and in workbooks; and quotes are found
+in encodings where the quote is not the byte '"'."""
 
 from __future__ import annotations
 
@@ -129,3 +130,9 @@ def test_a_wide_workbook_is_refused_before_its_columns_are_read(monkeypatch):
     with pytest.raises(DataError, match=rf"The workbook 'wide.xlsx' has values in {WIDE:,} columns; .*up to 10,000"):
         load_table(data, "wide.xlsx")
 
+
+def test_a_never_closed_quote_in_a_file_read_as_ebcdic_is_a_data_error():
+    # found by the corpus fuzz test: in cp037 (a guess for these bytes) the quote is the byte 0x7F,
+    # so "no byte '\"' in the file" did not mean "no quotes" (an internal error before)
+    with pytest.raises(DataError, match=r"has a quoted value that is never closed"):
+        load_table(b"\x7f@@@@@\x81", "corpus.txt")

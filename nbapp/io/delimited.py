@@ -38,13 +38,19 @@ class _Source:
     def record_start_lines(self) -> np.ndarray | None:
         """Physical line where each csv record starts (records can span lines in quotes);
         None when the file has no quotes, so record k is simply line k + 1."""
-        if b'"' not in self.data:
+        if _quote_is_its_byte(self.encoding.codec) and b'"' not in self.data:
             return None
         reader = self.reader()
         ends = np.fromiter((reader.line_num for _ in reader), dtype=np.int64)
         starts = np.ones_like(ends)
         starts[1:] = ends[:-1] + 1
         return starts
+
+
+def _quote_is_its_byte(codec: str) -> bool:
+    """Whether the quote character is written as the byte '"' in this encoding, so that a file
+    without that byte has no quotes (not so in UTF-16 or EBCDIC, where 0x7F is the quote)."""
+    return codec == "utf-8-sig" or '"'.encode(codec) == b'"'
 
 
 def _detect_delimiter(sample: str, truncated: bool) -> str:
