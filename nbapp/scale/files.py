@@ -45,6 +45,7 @@ import pandas as pd
 from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.sniffing import _CONTENT_BYTE
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -123,7 +124,10 @@ def sample_rows(path: str | os.PathLike, n: int) -> pd.DataFrame:
     if sources.kind == "parquet":
         import pyarrow.parquet as pq
 
-        return next(pq.ParquetFile(first).iter_batches(batch_size=n)).to_pandas()
+        batch = next(pq.ParquetFile(first).iter_batches(batch_size=n), None)
+        if batch is None:
+            raise _no_rows(first)
+        return batch.to_pandas()
     from nbapp.io import load_table
 
     with open(first, "rb") as handle:
@@ -366,6 +370,7 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
         for file in sources.files:
+            _refuse_blank(file, sources)
             _check_columns(_columns(con, sources, file), wanted, file)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
@@ -373,6 +378,8 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
         else:
             total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
             plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
+        if plan.total_rows == 0:
+            raise _no_rows(sources.files[0] if len(sources.files) == 1 else f"the {len(sources.files)} files")
         done = 0
         for file in sources.files:
             for frame in _file_batches(con, sources, file, plan, batch_rows):
@@ -382,6 +389,23 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
                     progress(done, plan.total_rows)
     finally:
         con.close()
+
+
+def _refuse_blank(file: str, sources: _Sources) -> None:
+    """A CSV with nothing in it (0 bytes, or blank lines only), which DuckDB reads as one column
+    named 'column0'."""
+    if sources.kind != "csv":
+        return
+    with open(file, "rb") as handle:
+        head = handle.read(SAMPLE_BYTES)
+    if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
+        raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
+                        "data rows, or leave this file out.")
+
+
+def _no_rows(where: str) -> DataError:
+    return DataError(f"{where!r} has no data rows (only a header or column names, or blank lines); there is nothing "
+                     "to fit or predict: give a file with rows of data.")
 
 
 def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_rows: int) -> Iterator[pd.DataFrame]:
