@@ -15,11 +15,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import nbapp
 from nbapp import DataError, NaiveBayes
+from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.scale import cross_validate_file, fit_file
 from nbapp.scale.files import sample_rows
+from test_scale import spark  # noqa: F401 (the local[2] session, one for this module)
 
 ROOT = Path(__file__).resolve().parents[1]
+NESTED = "holds {what} \\(several values in one cell\\); nbapp reads one value per cell: flatten it"
 
 
 def model() -> NaiveBayes:
@@ -70,3 +74,77 @@ def test_the_cli_fits_a_header_only_csv_with_types_to_one_sentence_and_exit_2(tm
                           cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("nbapp: 't.csv' has no data rows") and "Traceback" not in done.stderr
+
+
+# -- Parquet cells with several values ----------------------------------------------------------
+@pytest.fixture
+def nested_parquet(tmp_path) -> Path:
+    path = tmp_path / "nested.parquet"
+    pq.write_table(pa.table({
+        "a": ["x", "z", "x", "z"],
+        "tags": [[1], [2], [1, 2], []],
+        "place": [{"city": "Oslo"}, {"city": "Rome"}, {"city": "Oslo"}, {"city": "Rome"}],
+        "scores": pa.array([[("k", 1)], [("k", 2)], [], [("j", 1)]], pa.map_(pa.string(), pa.int64())),
+        "labels": [["p"], ["q"], ["p"], ["q"]],
+        "y": ["p", "q", "p", "q"],
+    }), path)
+    return path
+
+
+@pytest.mark.parametrize("column, what", [("tags", "lists"), ("place", "structs"), ("scores", "maps")])
+def test_a_parquet_feature_of_lists_structs_or_maps_is_named_before_reading(nested_parquet, column, what):
+    with pytest.raises(DataError, match=rf"Column '{column}' of '.*nested\.parquet' {NESTED.format(what=what)}"):
+        fit_file(NaiveBayes({"a": "categorical", column: "categorical"}), nested_parquet, "y")
+
+
+def test_a_parquet_target_of_lists_is_named(nested_parquet):
+    with pytest.raises(DataError, match=rf"Column 'labels' of '.*nested\.parquet' {NESTED.format(what='lists')}"):
+        fit_file(NaiveBayes({"a": "categorical"}), nested_parquet, "labels")
+
+
+def test_nested_columns_of_a_sample_are_proposed_ignore_and_refused_as_target(nested_parquet):
+    sample = sample_rows(nested_parquet, 100)
+    proposed = propose_feature_types(sample, "y").set_index("column")
+    for column in ("tags", "place", "scores", "labels"):           # 'unhashable type' before
+        assert proposed.loc[column, "type"] == "ignore"
+        assert "several values in a cell" in proposed.loc[column, "reason"]
+    assert proposed.loc["a", "type"] == "categorical"
+    assert propose_target(sample) == "y"
+    with pytest.raises(DataError, match=rf"Column 'labels' of the table {NESTED.format(what='lists')}"):
+        check_target(sample, "labels")
+    fitted = fit_file(NaiveBayes({"a": "categorical"}), nested_parquet, "y")   # the flat columns still fit
+    assert fitted.classes_ == ["p", "q"]
+
+
+# -- Dask and Spark ------------------------------------------------------------------------------
+FLAT_AND_LISTS = pd.DataFrame({"a": ["x", "z", "x", "z"], "tags": [[1], [2], [1, 2], [1]], "y": ["p", "q", "p", "q"]})
+
+
+@pytest.mark.parametrize("convert_string", [True, False])
+def test_dask_refuses_a_list_column_it_would_have_turned_into_text(convert_string):
+    import dask
+    import dask.dataframe as dd
+
+    with dask.config.set({"dataframe.convert-string": convert_string, "scheduler": "synchronous"}):
+        table = dd.from_pandas(FLAT_AND_LISTS, npartitions=2)
+        with pytest.raises(DataError, match=rf"Column 'tags' of the Dask table {NESTED.format(what='lists')}"):
+            nbapp.fit_dask(NaiveBayes({"a": "categorical", "tags": "categorical"}), table, "y")
+        assert nbapp.fit_dask(NaiveBayes({"a": "categorical"}), table, "y").classes_ == ["p", "q"]
+
+
+def test_dask_refuses_a_list_column_read_from_parquet(nested_parquet):
+    import dask
+    import dask.dataframe as dd
+
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(DataError, match=rf"Column 'tags' of the table {NESTED.format(what='lists')}"):
+            nbapp.fit_dask(NaiveBayes({"tags": "categorical"}), dd.read_parquet(nested_parquet), "y")
+
+
+def test_spark_array_and_map_columns_are_named_from_the_schema_before_a_job(spark):  # noqa: F811
+    table = spark.createDataFrame([("x", [1, 2], {"k": 1}, "p"), ("z", [2], {"k": 2}, "q")],
+                                  "a string, tags array<int>, scores map<string,int>, y string")
+    for column, what in (("tags", "arrays"), ("scores", "maps")):
+        with pytest.raises(DataError, match=rf"Column '{column}' of the Spark table {NESTED.format(what=what)}"):
+            nbapp.fit_spark(NaiveBayes({"a": "categorical", column: "categorical"}), table, "y")
+    assert nbapp.fit_spark(NaiveBayes({"a": "categorical"}), table, "y").classes_ == ["p", "q"]

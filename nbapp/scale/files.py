@@ -45,6 +45,7 @@ import pandas as pd
 from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.nested import arrow_nested, nested_error
 from nbapp.io.sniffing import _CONTENT_BYTE
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
@@ -372,6 +373,7 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
         for file in sources.files:
             _refuse_blank(file, sources)
             _check_columns(_columns(con, sources, file), wanted, file)
+            _refuse_nested(file, sources, wanted)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
@@ -401,6 +403,18 @@ def _refuse_blank(file: str, sources: _Sources) -> None:
     if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
         raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
                         "data rows, or leave this file out.")
+
+
+def _refuse_nested(file: str, sources: _Sources, wanted: list[str]) -> None:
+    """A Parquet column of lists, structs or maps among those used, found in the file's schema."""
+    if sources.kind != "parquet":
+        return
+    import pyarrow.parquet as pq
+
+    for field in pq.read_schema(file):
+        what = arrow_nested(field.type) if field.name in wanted else None
+        if what:
+            raise nested_error(field.name, what, repr(file))
 
 
 def _no_rows(where: str) -> DataError:

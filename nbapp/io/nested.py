@@ -1,0 +1,71 @@
+"""Cells that hold several values (lists, structs, maps): Parquet, Spark and Dask tables can
+have such columns, a Naive Bayes feature or target takes one value per cell. Found by the
+column's type where the table has one (Arrow, DuckDB, Spark), else by its values, and named in
+one sentence wherever a table comes from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbapp.errors import DataError
+
+__all__ = ["nested_error", "nested_values", "arrow_nested"]
+
+# Arrow's (and DuckDB's) names of nested types -> how a sentence names their cells.
+NESTED_TYPES = {"list": "lists", "large_list": "lists", "fixed_size_list": "lists", "list_view": "lists",
+                "large_list_view": "lists", "array": "lists", "struct": "structs", "map": "maps",
+                "union": "unions", "sparse_union": "unions", "dense_union": "unions"}
+
+# Python values of such cells in a pandas column (what pyarrow and Spark give for them); the
+# unhashable ones, which no category table can hold.
+_NESTED_CELLS = ((dict, "structs"), (list, "lists"), (np.ndarray, "lists"), (set, "sets"))
+
+
+def nested_error(column: Any, what: str, where: str) -> DataError:
+    """The sentence for a column of nested cells, ``where`` naming the table ("'x.parquet'")."""
+    return DataError(
+        f"Column {str(column)!r} of {where} holds {what} (several values in one cell); nbapp reads one value "
+        "per cell: flatten it into plain columns (one per field, or the values joined into text), or use "
+        "other columns."
+    )
+
+
+def nested_values(column: pd.Series) -> str | None:
+    """'lists', 'structs', 'maps', ... when the column's cells hold several values, else None.
+
+    Checked by the dtype, then at C speed by pandas' type inference; the cells themselves are
+    looked at only in a column of mixed Python objects."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        return arrow_nested(dtype.pyarrow_dtype)
+    if dtype != object:
+        return None
+    if pd.api.types.infer_dtype(column, skipna=True) not in ("mixed", "unknown-array", "mixed-integer"):
+        return None
+    for value in column:
+        for kind, what in _NESTED_CELLS:
+            if isinstance(value, kind):
+                return what
+    return None
+
+
+def arrow_nested(arrow_type: Any) -> str | None:
+    """'lists', 'structs', 'maps' or 'unions' for a nested Arrow type, else None."""
+    import pyarrow as pa
+
+    if isinstance(arrow_type, pa.DictionaryType):
+        return arrow_nested(arrow_type.value_type)
+    return NESTED_TYPES.get(_arrow_kind(arrow_type))
+
+
+def _arrow_kind(arrow_type: Any) -> str:
+    import pyarrow.types as t
+
+    for name, test in (("list", t.is_list), ("large_list", t.is_large_list), ("fixed_size_list", t.is_fixed_size_list),
+                       ("struct", t.is_struct), ("map", t.is_map), ("union", t.is_union)):
+        if test(arrow_type):
+            return name
+    return ""
