@@ -148,3 +148,29 @@ def test_spark_array_and_map_columns_are_named_from_the_schema_before_a_job(spar
         with pytest.raises(DataError, match=rf"Column '{column}' of the Spark table {NESTED.format(what=what)}"):
             nbapp.fit_spark(NaiveBayes({"a": "categorical", column: "categorical"}), table, "y")
     assert nbapp.fit_spark(NaiveBayes({"a": "categorical"}), table, "y").classes_ == ["p", "q"]
+
+
+# -- the app ---------------------------------------------------------------------------------------
+def test_the_app_opens_parquet_paths_with_nested_columns_or_no_rows(tmp_path, monkeypatch, nested_parquet):
+    from apptest_helpers import clear_caches, no_exception, start, texts  # noqa: F401
+
+    monkeypatch.setenv("NBAPP_DATA_ROOT", str(tmp_path))
+    zero = tmp_path / "zero.parquet"
+    pq.write_table(pa.table({"a": pa.array([], pa.string()), "y": pa.array([], pa.string())}), zero)
+    rows = tmp_path / "rows.parquet"            # a list of two values in the first row: the Explain query
+    pq.write_table(pq.read_table(nested_parquet).take([2, 0, 1, 3]), rows)
+
+    def open_path(path: Path):
+        at = start(timeout=120)
+        at.radio(key="_data_mode").set_value("Open a local path").run()
+        at.text_input(key="_data_path").set_value(str(path)).run()
+        at.button(key="data.open_path").click().run()
+        return no_exception(at)
+
+    at = open_path(zero)                        # StopIteration and Streamlit's error page before
+    assert any("zero.parquet' has no data rows" in s for s in texts(at, "error"))
+    at = open_path(rows)                        # 'unhashable type' before
+    assert {c: at.session_state["types"][c] for c in ("tags", "place", "scores")} == dict.fromkeys(
+        ("tags", "place", "scores"), "ignore")
+    for page in ("pages/2_Model.py", "pages/3_Explain.py", "pages/4_Evaluate.py", "pages/1_Data.py"):
+        no_exception(at.switch_page(page).run())

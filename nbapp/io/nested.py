@@ -12,7 +12,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 
-__all__ = ["nested_error", "nested_values", "arrow_nested"]
+__all__ = ["nested_error", "nested_values", "arrow_nested", "distinct_counts"]
 
 # Arrow's (and DuckDB's) names of nested types -> how a sentence names their cells.
 NESTED_TYPES = {"list": "lists", "large_list": "lists", "fixed_size_list": "lists", "list_view": "lists",
@@ -50,6 +50,13 @@ def nested_values(column: pd.Series) -> str | None:
             if isinstance(value, kind):
                 return what
     return None
+
+
+def distinct_counts(frame: pd.DataFrame) -> pd.Series:
+    """Distinct values per column (``DataFrame.nunique``), a column of nested cells counted by
+    the cells' text (pandas cannot hash a list or a dict)."""
+    return pd.Series({column: (frame[column].astype(str) if nested_values(frame[column]) else frame[column]).nunique()
+                      for column in frame.columns}, index=frame.columns, dtype="int64")
 
 
 def arrow_nested(arrow_type: Any) -> str | None:
