@@ -174,3 +174,11 @@ def test_the_app_opens_parquet_paths_with_nested_columns_or_no_rows(tmp_path, mo
         ("tags", "place", "scores"), "ignore")
     for page in ("pages/2_Model.py", "pages/3_Explain.py", "pages/4_Evaluate.py", "pages/1_Data.py"):
         no_exception(at.switch_page(page).run())
+
+
+def test_a_parquet_file_given_to_load_table_is_named_as_parquet(tmp_path, nested_parquet):
+    from nbapp.io import load_table
+
+    with pytest.raises(DataError, match=r"The file 'nested.parquet' is a Parquet file, not a text table; fit it with "
+                                        r"nbapp.fit_file"):      # "binary data ... 23% NUL bytes" before
+        load_table(nested_parquet.read_bytes(), "nested.parquet")
