@@ -87,3 +87,21 @@ def test_trimming_gives_the_model_one_category_where_the_file_had_two():
 def test_trimming_a_column_that_is_not_there_is_refused():
     with pytest.raises(DataError, match=r"There is no column 'regoin' to trim"):
         trim_spaces(load_table(REGIONS, "r.csv").frame, ["regoin"])
+
+
+def test_the_data_page_offers_to_trim_and_the_model_then_counts_one_category(tmp_path):
+    from apptest_helpers import clear_caches, no_exception, start, texts, upload  # noqa: F401
+
+    header, *rows = REGIONS.decode().splitlines(keepends=True)
+    at = upload(start(), "regions.csv", (header + "".join(rows * 3)).encode())   # not ID-like: categorical
+    assert any("Column 'region' has values that differ only by spaces" in s for s in texts(at, "info"))
+    assert len(at.session_state["model"].counts("region")) == 6
+    buttons = [b for b in at.button if b.key == "data.trim_spaces::region"]
+    assert [b.label for b in buttons] == ["Trim spaces in region"]
+    buttons[0].click().run()
+    no_exception(at)
+    assert at.session_state["frame"]["region"].tolist() == ["north", "north", "south", "south", "north", "east"] * 3
+    assert sorted(at.session_state["model"].counts("region").index) == ["east", "north", "south"]
+    assert any("Trimmed the spaces at the start and end of the values of 'region', as you asked" in s
+               for s in texts(at, "info"))
+    assert not [b for b in at.button if b.key == "data.trim_spaces::region"]      # done: no more offer
