@@ -1,7 +1,7 @@
 """Cells that hold several values (lists, structs, maps): Parquet, Spark and Dask tables can
 have such columns, a Naive Bayes feature or target takes one value per cell. Found by the
-column's type where the table has one (Arrow, DuckDB, Spark), else by its values, and named in
-one sentence wherever a table comes from."""
+column's type where the table has one (Arrow here; Spark's in nbapp.scale.clusters), else by its
+values, and named in one sentence wherever a table comes from."""
 
 from __future__ import annotations
 
@@ -13,11 +13,6 @@ import pandas as pd
 from nbapp.errors import DataError
 
 __all__ = ["nested_error", "nested_values", "arrow_nested", "distinct_counts"]
-
-# Arrow's (and DuckDB's) names of nested types -> how a sentence names their cells.
-NESTED_TYPES = {"list": "lists", "large_list": "lists", "fixed_size_list": "lists", "list_view": "lists",
-                "large_list_view": "lists", "array": "lists", "struct": "structs", "map": "maps",
-                "union": "unions", "sparse_union": "unions", "dense_union": "unions"}
 
 # Python values of such cells in a pandas column (what pyarrow and Spark give for them); the
 # unhashable ones, which no category table can hold.
@@ -60,19 +55,14 @@ def distinct_counts(frame: pd.DataFrame) -> pd.Series:
 
 
 def arrow_nested(arrow_type: Any) -> str | None:
-    """'lists', 'structs', 'maps' or 'unions' for a nested Arrow type, else None."""
-    import pyarrow as pa
-
-    if isinstance(arrow_type, pa.DictionaryType):
-        return arrow_nested(arrow_type.value_type)
-    return NESTED_TYPES.get(_arrow_kind(arrow_type))
-
-
-def _arrow_kind(arrow_type: Any) -> str:
+    """'lists', 'structs', 'maps' or 'unions' for a nested Arrow type (or a dictionary of one),
+    else None."""
     import pyarrow.types as t
 
-    for name, test in (("list", t.is_list), ("large_list", t.is_large_list), ("fixed_size_list", t.is_fixed_size_list),
-                       ("struct", t.is_struct), ("map", t.is_map), ("union", t.is_union)):
+    if t.is_dictionary(arrow_type):
+        return arrow_nested(arrow_type.value_type)
+    for test, what in ((t.is_map, "maps"), (t.is_list, "lists"), (t.is_large_list, "lists"),
+                       (t.is_fixed_size_list, "lists"), (t.is_struct, "structs"), (t.is_union, "unions")):
         if test(arrow_type):
-            return name
-    return ""
+            return what
+    return None
