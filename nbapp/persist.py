@@ -59,7 +59,24 @@ def model_to_json(model: Any) -> str:
         "class_counts": model.class_counts_.tolist(),
         "blocks": [{"kind": b.kind, "columns": b.columns, "stats": b.state()} for b in model.blocks_],
     }
-    return json.dumps(data, allow_nan=False)
+    text = json.dumps(data, allow_nan=False)
+    if len(text) > MAX_BYTES:          # ASCII (json.dumps escapes the rest): characters are bytes
+        raise _too_big_to_save(len(text), data["blocks"])
+    return text
+
+
+def _too_big_to_save(size: int, blocks: list[dict[str, Any]]) -> DataError:
+    """Never write a file :func:`model_from_json` would refuse: say which columns fill it."""
+    largest = max(blocks, key=lambda b: len(json.dumps(b["stats"])))
+    share = len(json.dumps(largest["stats"]))
+    names = ", ".join(repr(c) for c in largest["columns"])
+    return DataError(
+        f"The model file would be {size / 2**20:.0f} MB, beyond the {MAX_BYTES // 2**20} MB a model file may "
+        f"have, so nbapp would not open it again; it was not saved. Column {names} takes "
+        f"{share / 2**20:.0f} MB of it: fit it with fewer distinct values or terms (for a text column a "
+        "smaller n-gram range, stop words or stemming; min_df and max_features do not shrink the "
+        "statistics), or with fewer classes, or type it 'ignore'."
+    )
 
 
 def refuse_pickle(name: str | None, data: bytes | str) -> None:

@@ -426,9 +426,13 @@ def _words_ui(model: Any, columns: list[str]) -> None:
 def _export_ui(model: Any) -> None:
     st.subheader("Save or load the model")
     left, right = st.columns(2)
-    model_json = ui.download_bytes("model_json", ui.model_key(), lambda: model.to_json().encode("utf-8"))
-    left.download_button("Download the model (JSON)", model_json,
-                         file_name="naive_bayes_model.json", mime="application/json", key="model.json_download")
+    try:
+        model_json = ui.download_bytes("model_json", ui.model_key(), lambda: model.to_json().encode("utf-8"))
+    except DataError as err:          # a file the loader would refuse is never offered
+        left.error(ui.md(err))
+    else:
+        left.download_button("Download the model (JSON)", model_json, file_name="naive_bayes_model.json",
+                             mime="application/json", key="model.json_download")
     left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
     upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],
                                  key="model.json_upload")

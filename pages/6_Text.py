@@ -12,6 +12,7 @@ import ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import formulas, textviews
+from ui.held_patterns import held_patterns_ui
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -191,6 +192,7 @@ if not columns:
 column = columns[0] if len(columns) == 1 else st.selectbox("Text column", columns, format_func=str,
                                                            key="text.column")
 df = ui.frame()
+held_patterns_ui("text")
 if ss.get("imported") is None:
     with st.expander("Text preprocessing (the same settings as on the Model page)"):
         textviews.text_settings_ui([column], prefix="text", heading=False)

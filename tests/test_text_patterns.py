@@ -1,6 +1,8 @@
 """User token patterns cannot stall the server (issue 15, defect 1). Python's ``re`` holds the
 GIL while it backtracks, so a pattern that backtracks exponentially would freeze every session:
-such patterns are refused when the text options are made, from the app and from a model file."""
+such patterns are refused when the text options are made, from the app and from a model file.
+This is the friendly early refusal; every pattern is also bounded in time (issue 21,
+tests/test_text_matching.py)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,9 @@ ORDINARY = [r"(?u)\w+", r"(?u)\b\w\w+\b", r"\w+(?:'\w+)?", r"[a-z]+", r"\w+(?:-\
 
 @pytest.mark.parametrize("pattern", HOSTILE)
 def test_a_pattern_that_backtracks_exponentially_is_refused_at_once(pattern):
-    start = time.perf_counter()
+    # a friendly early refusal; the time bound itself does not depend on it (test_text_matching)
     with pytest.raises(DataError, match=r"repeats a group that can itself match in more than one way"):
         TextOptions(token_pattern=pattern)
-    assert time.perf_counter() - start < 0.1
 
 
 def test_the_refused_patterns_really_are_the_slow_kind():

@@ -271,18 +271,21 @@ def restore_work() -> None:
     except DataError as err:
         ss["restore_note"] = f"Not everything of this link could be restored: {err}"
     else:
-        ss["restore_note"] = None
+        from ui.held_patterns import held_note
+
+        ss["restore_note"] = held_note()      # a linked token pattern waits for the visitor
 
 
 def _apply_work(query: dict[str, str]) -> None:
     from ui import state
+    from ui.held_patterns import hold_linked_patterns
 
     if not query.get("work"):
         return
     ss = st.session_state
     work = decode_work(query["work"])
-    if "settings" in work:
-        ss["settings"] = settings_from_dict(work["settings"])
+    if "settings" in work:   # a linked token pattern is not run before the visitor confirms it
+        ss["settings"] = hold_linked_patterns(settings_from_dict(work["settings"]))
     if ss["source"].reader == "model":
         return
     columns = {str(c): c for c in ss["frame"].columns}

@@ -43,12 +43,20 @@ from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
+from nbapp.text.matching import tokenising_job
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
 # Exact fractions of a document's factor are computed only for short documents: the
 # product of hundreds of fractions has denominators too long to show anyone.
 _MAX_TOKENS_FOR_FRACTIONS = 60
+
+#: The most distinct terms (before min_df and max_features, which choose the vocabulary from
+#: them) a text column's statistics may hold, whatever the number of classes: the cell budget
+#: (terms x classes) never stops a 2-class model. A 2-class model this large writes a file of
+#: about 45 MB with the 1-3-grams of unique 8-letter tokens (test_text_budget checks it stays
+#: under the 64 MB a model file may have) and takes a few hundred MB while it is fitted.
+MAX_TERMS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -186,15 +194,21 @@ class TextBlock(Block):
         column, unpruned = columns[0], _unpruned(options_of(specs[0]))
         series = frame[column]
         total = TextStats((), np.zeros((0, n_classes)), np.zeros((0, n_classes)), np.zeros(n_classes))
-        for start in range(0, len(series), _DOCS_PER_STEP):
-            part = slice(start, start + _DOCS_PER_STEP)
-            docs = documents(series.iloc[part], column)
-            observed = ~pd.isna(docs).to_numpy()
-            vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned)
-            check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
-            counts, present = _class_sums(x, y[part], w[part], n_classes)
-            n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
-            total = total + TextStats(tuple(vocab), counts, present, n_docs)
+        with tokenising_job(series):          # one deadline for the column's token pattern
+            for start in range(0, len(series), _DOCS_PER_STEP):
+                part = slice(start, start + _DOCS_PER_STEP)
+                docs = documents(series.iloc[part], column)
+                observed = ~pd.isna(docs).to_numpy()
+                try:
+                    vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned, max_terms=MAX_TERMS)
+                except _pipeline.TooManyTerms as err:
+                    raise _too_many_terms(column, unpruned, err.found, start + len(docs), len(series)) from None
+                check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
+                counts, present = _class_sums(x, y[part], w[part], n_classes)
+                n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
+                total = total + TextStats(tuple(vocab), counts, present, n_docs)
+                if len(total.terms) > MAX_TERMS:
+                    raise _too_many_terms(column, unpruned, len(total.terms), start + len(docs), len(series))
         return total
 
     def check(self) -> None:
@@ -270,11 +284,12 @@ class TextBlock(Block):
         if not self.defined(params):
             return out
         column = frame[self.column]
-        for start in range(0, len(column), _DOCS_PER_STEP):
-            docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
-            observed = ~pd.isna(docs).to_numpy()
-            if observed.any():
-                out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
+        with tokenising_job(column):          # one deadline for scoring the column
+            for start in range(0, len(column), _DOCS_PER_STEP):
+                docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
+                observed = ~pd.isna(docs).to_numpy()
+                if observed.any():
+                    out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
         return out
 
     def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
@@ -468,6 +483,20 @@ class TextBlock(Block):
 def options_of(spec: Text) -> Any:
     """A text spec's pipeline options (the defaults when it gives none)."""
     return spec.options if spec.options is not None else _pipeline.TextOptions()
+
+
+def _too_many_terms(column: str, options: Any, found: int, read: int, n_docs: int) -> DataError:
+    """The refusal of a column whose distinct terms pass :data:`MAX_TERMS`."""
+    lo, hi = options.ngram_range
+    kind = "words" if (lo, hi) == (1, 1) else f"{lo}- to {hi}-grams of words" if lo < hi else f"{lo}-grams"
+    smaller = "words only, ngram_range (1, 1)" if hi > 2 else "words only" if hi > 1 else "stop words or stemming"
+    return DataError(
+        f"Column {column!r} has more than {MAX_TERMS:,} distinct terms ({kind}; {found:,} counted in the "
+        f"first {read:,} of its {n_docs:,} documents). A model keeps the counts of every distinct term, "
+        "so that models merge exactly (min_df and max_features choose the vocabulary from these counts and "
+        f"do not lower them); beyond {MAX_TERMS:,} its file would pass the 64 MB a model file may have. "
+        f"Use fewer distinct terms: {smaller}, or fewer documents."
+    )
 
 
 def _unpruned(options: Any) -> Any:
