@@ -484,7 +484,7 @@ def set_query(column: Any, value: Any = None, *, missing: bool | None = None) ->
 
 
 def is_missing(v: Any) -> bool:
-    return v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+    return v is None or (pd.api.types.is_scalar(v) and bool(pd.isna(v)))     # a list cell is a value
 
 
 def as_float(v: Any, default: float = 0.0) -> float:

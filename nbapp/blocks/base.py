@@ -20,8 +20,9 @@ The edges (the file scanners, the baseline, the lessons, the app) never test a t
 either: the block class *declares* what they need (:class:`Block`'s class attributes
 ``kind``, ``title``, ``description``, ``value_kind``, ``baseline``, ``density_choice``) and
 answers the few questions whose answer differs by type (``suits``, ``density_points``,
-``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``far_value_cause``,
-``epsilon_report``), each with a default here that a type overrides where it differs.
+``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
+``far_value_cause``, ``epsilon_report``), each with a default here that a type overrides
+where it differs.
 
 Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
 ``partial_fit`` with a new class), :meth:`Stats.reindex_classes` moves every class axis.
@@ -115,7 +116,8 @@ class Spec:
 
     ``to_dict`` / ``from_dict`` are the spec's JSON form (model files, the app's address); the
     defaults here write every field as it is, which suits options that are JSON values; a
-    spec with a richer option (Text's TextOptions) overrides both.
+    spec with a richer option (Text's TextOptions) overrides ``to_dict`` and
+    ``_options_from_dict``.
     """
 
     kind: ClassVar[str]
