@@ -123,3 +123,14 @@ def test_a_category_type_without_counts_shows_its_table_and_its_values(tabled):
     assert at.selectbox(key="_q::0").options == ["north", "south"]     # its values, from its table
     factors = table(at, lambda t: "status" in t.columns)
     assert factors.loc["region", "status"] == "used" and factors.loc["region", "high counts"] == ""
+
+
+def test_a_type_that_writes_its_density_formula_shows_it_on_explain(at, lognormal_type, monkeypatch):
+    def formula(self, column, value, c, number):
+        return rf"\mathrm{{LogN}}({number(float(value))};\ {number(float(self.mean()[c]))})"
+
+    monkeypatch.setattr(lognormal_type, "density_latex", formula)
+    at = open_page(at, "Explain")
+    at.number_input(key="_q::1").set_value(50000.0).run()
+    shown = [el.value for el in at.latex if r"\mathrm{LogN}(50000" in el.value]
+    assert len(shown) == 2, [el.value for el in at.latex]

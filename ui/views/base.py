@@ -230,13 +230,17 @@ class TypeView:
 
     def equations(self, model: Any, column: Any, value: Any, cls: Any) -> list[str]:
         """Explain's equations for the factor of ``value`` in class ``cls``: its density at the
-        value where the block has one."""
+        value where the block has one, with the type's own formula where it writes one
+        (``Block.density_latex``)."""
         try:
             density = float(model.gaussian_density(column, np.array([float(value)]))[cls].iloc[0])
         except (DataError, TypeError, ValueError):
             return []
+        block = model.block_of(column)
+        formula = block.density_latex(column, value, list(model.classes_).index(cls), formulas.num)
+        shown = "" if formula is None else f"{formula} = "
         return [rf"p({latex_text(column)} = {formulas.num(float(value))} \mid {latex_text(cls)}) = "
-                rf"{formulas.num(density)}"]
+                rf"{shown}{formulas.num(density)}"]
 
     # -- lessons -------------------------------------------------------------------------------------
     def repeated(self, value: Any, times: int) -> Any:
