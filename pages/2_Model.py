@@ -1,4 +1,4 @@
-"""Model: smoothing, class prior and Gaussian variance; every fitted table with its formula."""
+"""Model: smoothing, class prior and the settings of each feature type; every fitted table with its formula."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.blocks.base import COUNT
 from nbapp.choices import compare_feature_types, compare_without, fit_comparison_plot
 from nbapp.dependence import conditional_mutual_information, strongest_pairs
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from nbapp.smoothing import BetaPrior, MEstimate
-from nbapp.blocks.base import COUNT
 from ui import charts, formulas, teaching
 from ui.classes import label_format, labelled_column, labels_of
 from ui.views import columns_where, grouped, registered, view_of
