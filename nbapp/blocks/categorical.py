@@ -79,13 +79,13 @@ def _declared(categories: Any) -> tuple[Any, ...]:
     values = [python_scalar(v) for v in categories]
     if not values:
         raise DataError("Categorical categories is empty; declare at least one category (or leave it out).")
-    keys = []
+    keys: set[Any] = set()        # a set: 100,000 declared categories are checked in linear time
     for v in values:
         if not isinstance(v, (str, int, float)) or isinstance(v, float) and not np.isfinite(v):
             raise DataError(f"The declared category {v!r} is not a string or a finite number.")
         if CategoricalStats.key(v) in keys:
             raise DataError(f"The category {v!r} is declared twice.")
-        keys.append(CategoricalStats.key(v))
+        keys.add(CategoricalStats.key(v))
     return tuple(values)
 
 
@@ -143,7 +143,8 @@ class CategoricalStats(Stats):
                 raise DataError(f"{where}: categories[{i}] is {v!r}; a category is a string or a finite number.")
         keys = [cls.key(v) for v in values]
         if len(set(keys)) != len(keys):
-            repeated = next(v for v, k in zip(values, keys) if keys.count(k) > 1)
+            seen: set[Any] = set()
+            repeated = next(v for v, k in zip(values, keys) if k in seen or seen.add(k))
             raise DataError(f"{where}: the category {repeated!r} is listed twice.")
         counts = state_matrix(state.get("counts"), (len(values), n_classes), f"{where}: counts")
         order = sorted(range(len(values)), key=lambda i: sort_key(values[i]))
