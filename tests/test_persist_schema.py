@@ -108,7 +108,7 @@ def test_documents_over_the_cap_are_refused_by_size_before_parsing():
     big = " " * (MAX_BYTES + 1)
     for document in (big, big.encode()):
         start = time.perf_counter()
-        with pytest.raises(DataError, match="larger than 64 MB"):
+        with pytest.raises(DataError, match=f"larger than {MAX_BYTES // 2**20} MB"):
             NaiveBayes.from_json(document)
         assert time.perf_counter() - start < 1
 
@@ -172,3 +172,56 @@ def test_text_options_in_a_model_file_are_checked():
     doc["settings"]["features"]["words"]["options"]["min_df"] = -3
     with pytest.raises(DataError, match="min_df"):
         NaiveBayes.from_json(json.dumps(doc))
+
+
+# -- values Python's json reads but nbapp cannot hold (issue 21, Low) ------------------------------
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("old, new, field", [
+    ('"classes": ["ham", "spam"]', f'"classes": [{HUGE}, "spam"]', r"classes\[0\]"),
+    ('"class_counts": [3.0, 3.0]', f'"class_counts": [3.0, {HUGE}]', r"class_counts\[1\]"),
+    ('"alpha": 1.0', f'"alpha": {HUGE}', r"settings\.alpha"),
+    ('"alpha": 1.0', f'"alpha": -{"9" * 310}', r"settings\.alpha"),
+])
+def test_an_integer_beyond_any_float_is_refused_naming_its_field(old, new, field):
+    text = MODEL.to_json()
+    assert old in text
+    with pytest.raises(DataError, match=field + r" is an integer of [\d,]+ digits"):
+        NaiveBayes.from_json(text.replace(old, new, 1))
+
+
+def test_an_integer_as_large_as_a_float_is_still_a_number():
+    text = MODEL.to_json().replace('"class_counts": [3.0, 3.0]', f'"class_counts": [3, {10 ** 300}]', 1)
+    assert NaiveBayes.from_json(text).class_counts_[1] == 1e300
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d["classes"].__setitem__(0, "\ud800"), r"classes\[0\] is '\\ud800'"),
+    (lambda d: block(d, "categorical")["stats"]["categories"].__setitem__(1, "r\udfffd"),
+     r"blocks\[\d\]\.stats\.categories\[1\] is 'r\\udfffd'"),
+    (lambda d: d.update(target="\ud800"), r"target is '\\ud800'"),
+    (lambda d: d["settings"]["features"].update({"\udc00": d["settings"]["features"].pop("colour")}),
+     r"settings\.features has the key '\\udc00'"),
+])
+def test_a_lone_surrogate_is_refused_naming_its_field(change, field):
+    text = tampered(change)
+    raw = text.encode().decode("unicode_escape")      # the surrogate as a character, not an escape
+    for document in (text, text.encode("ascii"), raw):
+        with pytest.raises(DataError, match=field + ", which holds a lone surrogate"):
+            NaiveBayes.from_json(document)
+
+
+def test_characters_beyond_the_basic_plane_written_as_surrogate_pairs_are_text():
+    frame = FRAME.assign(colour=FRAME["colour"].replace({"red": "red \U0001F600"}))
+    text = NaiveBayes(FEATURES).fit(frame, "y").to_json()
+    assert "\\ud83d\\ude00" in text                 # json writes the emoji as an escaped pair
+    assert "red \U0001F600" in NaiveBayes.from_json(text).cpt("colour").index
+
+
+@pytest.mark.parametrize("depth, refused", [(31, False), (33, True)])
+def test_nesting_is_checked_in_lists_and_objects(depth, refused):
+    for opening, closing in (("[", "]"), ('{"a": ', "}")):
+        document = '{"format": "nbapp.NaiveBayes", "version": 2, "x": ' + opening * depth + "1" + closing * depth + "}"
+        with pytest.raises(DataError, match="nests too deeply" if refused else "unknown key 'x'"):
+            NaiveBayes.from_json(document)
