@@ -34,7 +34,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from nbapp.blocks.base import state_vector
+from nbapp.blocks.base import check_class_sums, state_vector
 from nbapp.errors import DataError
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import spec_from_dict, spec_to_dict
@@ -53,6 +53,8 @@ MAX_BYTES = 32 * 1024 * 1024
 _MAX_DEPTH = 32                   # the format nests 6 levels; deeper is not a model file
 _NUMBER_CACHE = 1 << 16           # distinct number literals shared while parsing (a bounded cache)
 _FLOAT_DIGITS = 309               # the digits of the largest float, about 1.8e308
+# A positive count below this share of its total is lost when added to it (float64's epsilon).
+_RESOLUTION = float(np.finfo(float).eps)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SMOOTHINGS = {"Lidstone": Lidstone, "MEstimate": MEstimate, "BetaPrior": BetaPrior}
 _TOP_KEYS = {"format", "version", "settings", "target", "weight", "classes", "class_counts", "blocks"}
@@ -146,8 +148,15 @@ def _stats(model: Any, data: dict[str, Any], key: str) -> ModelStats:
     classes = _classes(_get(data, "classes", list))
     k = len(classes)
     class_counts = state_vector(data.get("class_counts"), k, "class_counts")
+    check_class_sums(class_counts, "class_counts")
     if not class_counts.sum() > 0:
         raise DataError("class_counts are all 0; a fitted model has seen at least one row.")
+    lost = np.flatnonzero((class_counts > 0) & (class_counts < _RESOLUTION * class_counts.sum()))
+    if len(lost):
+        i = int(lost[0])
+        raise DataError(f"class_counts[{i}] is {class_counts[i]:g} beside a total of {class_counts.sum():g}: too "
+                        "small to be part of that total in float64, so no fit counted it; set it to 0 or to the "
+                        "class's count of rows.")
     blocks = _get(data, "blocks", list)
     if len(blocks) != len(model._layout):
         raise DataError(f"blocks: the file has {len(blocks)} feature blocks; its features make {len(model._layout)}.")
@@ -168,7 +177,30 @@ def _stats(model: Any, data: dict[str, Any], key: str) -> ModelStats:
         label = f"feature {columns[0]!r}" if len(columns) == 1 else f"the {cls.kind} features"
         stats.append(cls.stats_type.from_state(state, k, label, columns=len(columns)))
         _only(state, state.read | ({"positive"} if key == "state" else set()), label)
+        _check_rows_counted(stats[-1], classes, class_counts, label, columns)
     return ModelStats(tuple(classes), class_counts, tuple(stats))
+
+
+def _check_rows_counted(stats: Any, classes: list[Any], class_counts: np.ndarray, label: str,
+                        columns: tuple[str, ...]) -> None:
+    """A block counts no more rows of a class than the class has (a categorical count of 1e308
+    beside 3 rows), nor a positive weight too small to be part of the class's count in float64
+    (a Gaussian n of 1e-300): neither comes from a fit, and both change the answers."""
+    counted = stats.rows_counted()
+    if counted is None:
+        return
+    field, rows = counted
+    limit = class_counts[:, None]
+    excess = np.argwhere(rows > limit * (1 + 1e-9) + 1e-12 * class_counts.sum())
+    tiny = np.argwhere((rows > 0) & (rows < _RESOLUTION * limit))
+    for cells, problem in ((excess, "more than the class's {} rows"),
+                           (tiny, "too small a share of the class's {} rows to be counted in float64")):
+        if len(cells):
+            c, a = (int(i) for i in cells[0])
+            column = f" (column {columns[a]!r})" if len(columns) > 1 else ""
+            raise DataError(f"{label}: {field} of class {classes[c]!r}{column} is {rows[c, a]:g}, "
+                            f"{problem.format(f'{class_counts[c]:g}')} (class_counts[{c}]); no fit makes that: "
+                            "correct the file or fit the model again.")
 
 
 class _Read(dict):

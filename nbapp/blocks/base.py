@@ -36,7 +36,7 @@ from nbapp.errors import DataError
 from nbapp.factor import Factor
 
 __all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
-           "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
+           "check_class_sums", "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
 
 
 class Stats(ABC):
@@ -73,6 +73,13 @@ class Stats(ABC):
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "Stats":
         """Read and validate a model file's state for ``columns`` columns; errors name the field
         path after ``where``."""
+
+    def rows_counted(self) -> tuple[str, np.ndarray] | None:
+        """The weight of the rows these statistics counted, per class and column (classes x
+        columns), and the field it comes from; None where the statistics are not counts of rows.
+        A model file is checked against it: no block counts more rows of a class than the class
+        has, nor a positive weight too small to be part of the class's total."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -258,6 +265,19 @@ def state_matrix(value: Any, shape: tuple[int, ...], where: str, *, non_negative
 
 def state_vector(value: Any, length: int, where: str, *, non_negative: bool = True) -> np.ndarray:
     return state_matrix(value, (length,), where, non_negative=non_negative)
+
+
+def check_class_sums(counts: np.ndarray, where: str) -> None:
+    """Every class's counts (a values x classes table; or one count per class, then their total)
+    add up to a finite number: cells near 1e308 overflow their sum, and the smoothed fractions
+    become NaN. The error names the class by its position."""
+    with np.errstate(over="ignore"):
+        sums = np.atleast_1d(counts.sum(axis=0))
+    bad = np.flatnonzero(~np.isfinite(sums))
+    if len(bad):
+        which = f" of class {int(bad[0])}" if counts.ndim == 2 else ""
+        raise DataError(f"{where}{which} add up beyond the largest number float64 holds (about 1.8e308); "
+                        "no fit counts that much.")
 
 
 def _numbers_flat(value: Any, shape: tuple[int, ...]) -> list[Any] | None:

@@ -33,7 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (Block, Stats, check_class_sums, check_table_budget, frozen, state_matrix,
+                               subtract_counts, take_classes)
 from nbapp.derived import derived
 from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
@@ -147,8 +148,13 @@ class CategoricalStats(Stats):
             repeated = next(v for v, k in zip(values, keys) if k in seen or seen.add(k))
             raise DataError(f"{where}: the category {repeated!r} is listed twice.")
         counts = state_matrix(state.get("counts"), (len(values), n_classes), f"{where}: counts")
+        check_class_sums(counts, f"{where}: counts")
         order = sorted(range(len(values)), key=lambda i: sort_key(values[i]))
         return cls(tuple(values[i] for i in order), counts[order])
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        """Rows with a value, per class: the counts summed over the values."""
+        return "the sum of counts", self.counts.sum(axis=0)[:, None]
 
     @classmethod
     def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":
