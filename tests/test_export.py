@@ -171,3 +171,11 @@ def test_predict_file_refuses_an_output_among_its_inputs(tmp_path):
     assert data.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["t.csv"]
     with pytest.raises(nbapp.DataError, match=r"Write the predictions to a \.csv"):
         nbapp.predict_file(_fitted(), data, tmp_path / "p.txt")
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet"])
+def test_predict_file_of_a_header_only_input_writes_no_empty_file(tmp_path, name):
+    (tmp_path / "h.csv").write_text("x\n")
+    with pytest.raises(nbapp.DataError, match="has no data rows to predict"):
+        nbapp.predict_file(_fitted(), tmp_path / "h.csv", tmp_path / name)
+    assert [p.name for p in tmp_path.iterdir()] == ["h.csv"]

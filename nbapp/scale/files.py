@@ -106,14 +106,18 @@ def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLik
     others = [c for c in [*features, *keep] if c not in numeric]
     with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
         writer = _writer_for(temporary, out_path.suffix, model)
+        rows = 0
         try:
             for file, frame in _batches(path, numeric, others, progress, batch_rows):
                 scored = predictions_frame(model, frame[features])
                 added = list(scored.columns[len(features):])
                 source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
                 writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
+                rows += len(frame)
         finally:
             writer.close()
+        if not rows:             # else an empty file, which no CSV or Parquet reader takes
+            raise DataError(f"{os.fspath(path)!r} has no data rows to predict; nothing was written.")
     return out_path
 
 
