@@ -73,7 +73,7 @@ class NaiveBayes:
         self.prior_alpha = float(Lidstone(prior_alpha).l)
         self.priors = check_priors(priors)
         if isinstance(var_smoothing, bool) or not isinstance(var_smoothing, (int, float)) \
-                or not np.isfinite(var_smoothing) or not 0 <= var_smoothing <= 1e6:
+                or not 0 <= var_smoothing <= 1e6:     # refuses NaN and inf; np.isfinite fails on a huge int
             raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {var_smoothing!r}.")
         self.var_smoothing = float(var_smoothing)
         if variance not in _VARIANCES:
