@@ -90,6 +90,11 @@ def steps_to_fit(keys: np.ndarray) -> int:
     return low
 
 
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array."""
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]]
+
+
 def _sum_by_key(keys: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     """The rows of each array summed over equal keys: (distinct keys sorted, summed arrays...)."""
     order = np.argsort(keys, kind="stable")
@@ -163,13 +168,13 @@ class GridStats(Stats):
             return cls(_LOWEST_LEVEL, np.zeros(0, dtype=np.int64), empty, empty, empty, n, mean, m2, w2)
         finest = precision_level(float(np.abs(x).max()))
         fine = np.floor(np.ldexp(x, -finest)).astype(np.int64)       # |fine| <= 2^53
-        distinct = np.sort(pd.unique(fine))
+        distinct = _distinct(np.sort(fine))
         steps = steps_to_fit(distinct)
         level, shift = finest + steps, min(steps, _MAX_SHIFT)
-        keys = np.unique(distinct >> shift)
+        keys = _distinct(distinct >> shift)
         k = fine >> shift                                            # = floor(x / 2^level)
         inside = x - np.ldexp(k.astype(float), level)   # exact: the remainder of a power-of-two grid
-        cell = np.searchsorted(keys, k) * n_classes + y
+        cell = pd.Index(keys).get_indexer(k) * n_classes + y        # a hash lookup: keys may be far apart
 
         def per_bin(weights: np.ndarray) -> np.ndarray:
             return np.bincount(cell, weights=weights, minlength=len(keys) * n_classes).reshape(len(keys), n_classes)
