@@ -58,10 +58,15 @@ def test_silverman_and_a_given_bandwidth_match_scipy(weighted):
         x, pw = df.loc[part, "x"], None if w is None else w[part]
         ref = gaussian_kde(x, bw_method="silverman", weights=pw)
         assert silver.parameters("x")["h"][c] == pytest.approx(np.sqrt(ref.covariance[0, 0]), rel=1e-12)
-        np.testing.assert_allclose(silver.gaussian_density("x", points)[c], ref(points), rtol=1e-7, atol=1e-14)
+        # far out the density is the class's floor (see test_a_class_with_no_value_near_x_gets_...)
+        floor = silver.parameters("x")["floor"][c]
+        np.testing.assert_allclose(silver.gaussian_density("x", points)[c], np.maximum(ref(points), floor),
+                                   rtol=1e-7, atol=1e-14)
         fixed = gaussian_kde(x, bw_method=1.0, weights=pw)
         fixed.set_bandwidth(0.4 / np.sqrt(fixed.covariance[0, 0]))     # scipy's factor = h / std
-        np.testing.assert_allclose(given_h.gaussian_density("x", points)[c], fixed(points), rtol=1e-7, atol=1e-14)
+        floor = given_h.parameters("x")["floor"][c]
+        np.testing.assert_allclose(given_h.gaussian_density("x", points)[c], np.maximum(fixed(points), floor),
+                                   rtol=1e-7, atol=1e-14)
     assert (given_h.parameters("x")["h"] == 0.4).all()
 
 
@@ -104,9 +109,9 @@ def test_the_approximation_error_on_large_skewed_data_is_below_the_stated_bound(
     assert relative_error(m, df, weighted=False, floor=1e-2) < 1e-6
 
 
-def test_far_values_still_rank_the_classes():
+def test_far_values_still_rank_the_classes_without_a_floor():
     df = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0, 11.0, 12.0], "y": list("aaabbb")})
-    m = NaiveBayes({"x": nbapp.KDE()}).fit(df, "y")
+    m = NaiveBayes({"x": nbapp.KDE()}, var_smoothing=0).fit(df, "y")
     log = m.joint_log_likelihood(pd.DataFrame({"x": [-1e4, 1e4, 6.0]}))
     assert np.isfinite(log.to_numpy()).all()
     assert m.predict(pd.DataFrame({"x": [-1e4, 1e4]})).tolist() == ["a", "b"]
@@ -116,6 +121,56 @@ def test_far_values_still_rank_the_classes():
     z = [(-1e4 - 0.0) / h["a"], (-1e4 - 10.0) / h["b"]]
     expected = (-0.5 * z[0] ** 2 - np.log(3 * h["a"])) - (-0.5 * z[1] ** 2 - np.log(3 * h["b"]))
     assert log.iloc[0, 0] - log.iloc[0, 1] == pytest.approx(expected, rel=1e-6)
+    assert (m.parameters("x")["floor"] == 0).all()
+    # with the floor (var_smoothing > 0), a value far from every class gets each class's floor
+    floored = NaiveBayes({"x": nbapp.KDE()}).fit(df, "y")
+    far = floored.block_of("x").log_density(np.array([-1e4, 1e4]))
+    np.testing.assert_allclose(far, np.log(floored.parameters("x")["floor"].to_numpy())[None, :].repeat(2, 0))
+
+
+def weather(seed: int = 0, n: int = 300) -> pd.DataFrame:
+    """Daily precipitation (mm, mostly zeros) by weather: rain spreads to 20 mm, drizzle stays
+    below 0.6 mm, sun is dry, as the weather table of issue 21."""
+    rng = np.random.default_rng(seed)
+    rain = np.where(rng.random(n) < 0.2, 0.0, np.round(rng.gamma(2.0, 2.5, n), 1))
+    drizzle = np.where(rng.random(n) < 0.7, 0.0, np.round(rng.uniform(0.1, 0.6, n), 1))
+    return pd.DataFrame({"precipitation": np.r_[rain, drizzle, np.zeros(n)],
+                         "weather": ["rain"] * n + ["drizzle"] * n + ["sun"] * n})
+
+
+def test_a_class_with_no_value_near_x_gets_the_density_floor_and_a_note():
+    # P(4.1 mm | drizzle) was exactly 0 (the kernels of values below 0.6 mm with h = 0.06 are
+    # e^-2000 there), which ruled drizzle out with no note. Now it is the floor
+    # eps_c = var_smoothing phi(0) / (n_eff h_c): tiny, positive and said.
+    df = weather()
+    m = NaiveBayes({"precipitation": "kde"}).fit(df, "weather")
+    fits = m.parameters("precipitation")
+    eps = 1e-9 / (np.sqrt(2 * np.pi) * fits["n_eff"] * fits["h"])
+    np.testing.assert_allclose(fits["floor"], eps, rtol=1e-12)
+    e = m.explain({"precipitation": 4.1})
+    p = e.probabilities.loc["precipitation"]
+    assert p["drizzle"] == pytest.approx(fits.loc["drizzle", "floor"], rel=1e-12) and p["drizzle"] > 0
+    assert e.posterior["drizzle"] > 0
+    rain = df.loc[df["weather"] == "rain", "precipitation"]
+    assert p["rain"] == pytest.approx(gaussian_kde(rain)(4.1)[0], rel=1e-9)       # not floored
+    [note] = [n for n in e.notes if "floor" in n]
+    assert "precipitation = 4.1" in note and "for class 'drizzle':" in note
+    # the floor is below var_smoothing times the class's peak density, so wherever the density is
+    # not far out in the tails it is scipy's, as before
+    drizzle = df.loc[df["weather"] == "drizzle", "precipitation"]
+    points = np.linspace(-0.3, 0.9, 121)
+    ref = gaussian_kde(drizzle)(points)
+    assert fits.loc["drizzle", "floor"] <= 1e-9 * ref.max()
+    np.testing.assert_allclose(m.gaussian_density("precipitation", points)["drizzle"], ref, rtol=1e-9)
+    assert not [n for n in m.explain({"precipitation": 0.3}).notes if "floor" in n]
+
+
+def test_without_var_smoothing_there_is_no_floor():
+    m = NaiveBayes({"precipitation": "kde"}, var_smoothing=0).fit(weather(), "weather")
+    e = m.explain({"precipitation": 4.1})
+    assert e.probabilities.loc["precipitation", "drizzle"] == 0.0          # underflows, as before
+    assert np.isfinite(e.logs.loc["precipitation", "drizzle"])              # its log still ranks
+    assert not [n for n in e.notes if "floor" in n]
 
 
 def test_explain_gives_the_kde_factor_and_missing_is_left_out():
@@ -298,7 +353,7 @@ def test_one_extreme_value_leaves_the_kde_equal_to_scipy(sentinel, h):
         ours = m.gaussian_density("x", points)[c].to_numpy()
         keep = ref > 1e-6 * ref.max()
         assert np.max(np.abs(ours[keep] - ref[keep]) / ref[keep]) < 1e-8      # measured: 3e-9
-        joint[c] = ref * (df["y"] == c).mean()
+        joint[c] = np.maximum(ref, m.parameters("x").loc[c, "floor"]) * (df["y"] == c).mean()
     posterior = joint["a"] / (joint["a"] + joint["b"])
     np.testing.assert_allclose(m.predict_proba(pd.DataFrame({"x": points}))["a"], posterior, rtol=1e-9)
     if sentinel:                    # the sentinel keeps a bin of its own

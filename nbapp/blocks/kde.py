@@ -1,8 +1,15 @@
 """Kernel density features: per class a Gaussian kernel density of the training values
 (R naivebayes' ``usekernel``, Weka's ``-K``).
 
-    p(x | c) = 1 / (W_c h_c) sum_{rows i of c} w_i phi((x - x_i) / h_c),   W_c = sum_i w_i,
-    phi(z) = exp(-z^2 / 2) / sqrt(2 pi)
+    p(x | c) = max(1 / (W_c h_c) sum_{rows i of c} w_i phi((x - x_i) / h_c), eps_c),   W_c = sum_i w_i,
+    phi(z) = exp(-z^2 / 2) / sqrt(2 pi),   eps_c = var_smoothing phi(0) / (n_eff h_c)
+
+The floor eps_c (:meth:`KDEBlock.floors`, the Model page's "floor") is the Gaussian's epsilon in
+spirit: var_smoothing (1e-9 by default) times the peak of one training value's kernel, so at
+most var_smoothing times the class's peak density. It only takes over where no value of the
+class lies within a few h, where the density would round to 0 and rule the class out with no
+note; the explanation notes each factor at the floor. var_smoothing = 0 sets no floor, and then
+a value far from every class is ranked by each class's nearest values.
 
 Bandwidth h_c, per class, from its weighted moments (the rules of ``scipy.stats.gaussian_kde``,
 which for one dimension are Scott's and Silverman's rules of thumb):
@@ -36,8 +43,8 @@ the spread the split adds taken out again) with the kernel and its derivatives (
 where phi is 2e-22 of its peak). Nodes where the density is below 1e-10 of its peak (far tails,
 gaps between clusters), where a sum has lost its digits, are summed again as a log-sum-exp.
 Between nodes log p(x | c) is a cubic Hermite interpolation. Beyond the runs, log p(x | c) is
-summed directly over the bins (a log-sum-exp), so a value far from the data still ranks the
-classes.
+summed directly over the bins (a log-sum-exp), so without a floor a value far from the data
+still ranks the classes.
 
 Approximation error against the exact KDE (``scipy.stats.gaussian_kde`` with the same
 bandwidth), largest relative error over a grid where scipy's density is above 1e-6 of its
@@ -61,7 +68,7 @@ from scipy.signal import fftconvolve
 from nbapp.blocks.base import Block, check_table_budget
 from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, precision_level
 from nbapp.derived import derived
-from nbapp.errors import DataError
+from nbapp.errors import DataError, shown
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import pooled_moments
 from nbapp.numbers import numeric_column, scalar_number
@@ -371,14 +378,32 @@ class KDEBlock(Block):
         return [class_density(self.stats, c, h) if n > 0 else None
                 for c, (n, h) in enumerate(zip(self.stats.n, self.bandwidth()))]
 
-    def log_density(self, x: np.ndarray) -> np.ndarray:
-        """log p(x | c): rows x classes (NaN where x is missing or the class has no values)."""
+    def floors(self) -> np.ndarray:
+        """The density floor eps_c per class: var_smoothing phi(0) / (n_eff,c h_c), var_smoothing
+        times the peak of one training value's kernel (of the mean weight W_c / n_eff,c). The
+        density has a peak at least that of its largest-weight value's kernel, so eps_c is at most
+        var_smoothing times the class's peak density: it only takes over where no value of the
+        class lies within a few h, where p(x | c) would round to 0 and rule the class out (the
+        KDE's counterpart of the Gaussian's epsilon; 0 when var_smoothing is 0)."""
+        h, n_eff, _ = self._bandwidths()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(n_eff > 0, self.settings.var_smoothing * np.exp(-_LOG_SQRT_2PI) / (n_eff * h), 0.0)
+
+    def kernel_log_density(self, x: np.ndarray) -> np.ndarray:
+        """log of the kernel density itself, before the floor: rows x classes (NaN where x is
+        missing or the class has no values)."""
         x = np.asarray(x, dtype=float)
         out = np.full((len(x), len(self.stats.n)), np.nan)
         for c, d in enumerate(self._densities()):
             if d is not None and len(x):
                 out[:, c] = d.log_density(x)
         return out
+
+    def log_density(self, x: np.ndarray) -> np.ndarray:
+        """log p(x | c) = log max(kernel density, eps_c): rows x classes (NaN where x is missing
+        or the class has no values)."""
+        with np.errstate(divide="ignore"):
+            return np.maximum(self.kernel_log_density(x), np.log(self.floors()))
 
     # -- prediction ------------------------------------------------------------------------
     def _values(self, frame: pd.DataFrame) -> np.ndarray:
@@ -402,8 +427,21 @@ class KDEBlock(Block):
             return [Factor.skipped(self.column, self.kind, value, UNDEFINED, len(classes),
                                    "some class has no observed value of this column, so no density")]
         h = ", ".join(f"{v:.4g}" for v in self.bandwidth())
-        return [Factor(self.column, self.kind, x, USED, self.log_density(np.array([x]))[0], None,
-                       f"kernel density (h = {h})")]
+        kernel = self.kernel_log_density(np.array([x]))[0]
+        with np.errstate(divide="ignore"):
+            floor = np.log(self.floors())
+        return [Factor(self.column, self.kind, x, USED, np.maximum(kernel, floor), None, f"kernel density (h = {h})",
+                       note=self._floor_note(x, [c for c, low in zip(classes, kernel < floor) if low]))]
+
+    def _floor_note(self, x: float, floored: list[Any]) -> str:
+        """The note of a factor at the density floor (as a categorical zero gets one)."""
+        if not floored:
+            return ""
+        listed = ", ".join(shown(c) for c in floored)
+        return (f"p({self.column} = {shown(x)} | class) is the density floor ε_c for class {listed}: no training "
+                f"value of that class lies near {shown(x)}, so its kernel density is below ε_c = var_smoothing · "
+                "φ(0) / (n_eff h_c) and would round to 0, ruling the class out; the floor keeps it possible but "
+                "unlikely (var_smoothing = 0 sets no floor).")
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         raise DataError(f"Column {self.column!r} is a KDE: its log-density ratio is not linear in x, so the "
@@ -411,7 +449,8 @@ class KDEBlock(Block):
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
-        """Per class: n, n_eff, mean, std, the bandwidth rule, h, the grid's bin width w and w / h."""
+        """Per class: n, n_eff, mean, std, the bandwidth rule, h, the grid's bin width w, w / h and
+        the density floor eps_c."""
         h, n_eff, notes = self._bandwidths()
         s = self.stats
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -420,7 +459,7 @@ class KDEBlock(Block):
         return pd.DataFrame(
             {"n": s.n, "n_eff": n_eff, "mean": s.mean, "std": std,
              "rule": rule if isinstance(rule, str) else "given", "h": h, "bin_width": s.width,
-             "w/h": s.width / h, "note": notes},
+             "w/h": s.width / h, "floor": self.floors(), "note": notes},
             index=pd.Index(classes, name="class", dtype=object),
         )
 
