@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from nbapp import NaiveBayes, load_example
-from nbapp.blocks.grid import GridStats
+from nbapp.blocks.grid import MAX_BINS, GridStats
 
 DATA = Path(__file__).parent / "data" / "models_v2"
 
@@ -19,7 +19,9 @@ DATA = Path(__file__).parent / "data" / "models_v2"
 def test_a_version_2_file_with_dense_grids_loads_and_predicts_as_it_did():
     text = gzip.decompress((DATA / "penguins_kde_discretized.json.gz").read_bytes()).decode()
     saved = json.loads(text)
-    assert saved["version"] == 2 and all("keys" not in b["stats"] for b in saved["blocks"] if "exponent" in b["stats"])
+    dense = [b["stats"] for b in saved["blocks"] if "exponent" in b["stats"]]
+    assert saved["version"] == 2 and dense and all("keys" not in s for s in dense)
+    assert max(len(s["mass"]) for s in dense) > MAX_BINS       # format 2's cap was 4096 bins, empty ones too
     expected = json.loads((DATA / "penguins_kde_discretized.expected.json").read_text())
     model = NaiveBayes.from_json(text)
     df = load_example("penguins")

@@ -25,8 +25,8 @@ column (all classes pooled); if the whole column is constant, s = max(|mean|, 1)
 ``bw.nrd0`` falls back. The table on the Model page says when that happened.
 
 Statistics (:class:`nbapp.blocks.grid.GridStats`): a per-class histogram on a sparse dyadic
-grid (at most 4096 non-empty bins, at the finest level that holds the values in as many; up to
-4096 distinct values each keep a bin, so small data is kept exactly), each bin with its mass,
+grid (at most 2048 non-empty bins, at the finest level that holds the values in as many; up to
+2048 distinct values each keep a bin, so small data is kept exactly), each bin with its mass,
 centroid and spread (first and second moments), plus n, mean, M2 and w2 per class. They add
 exactly over any split of the rows, so KDE columns merge, fit out of core and on clusters like
 every other type. A bin of mass m, centroid c and spread s^2 stands for its values as
@@ -48,11 +48,11 @@ still ranks the classes.
 
 Approximation error against the exact KDE (``scipy.stats.gaussian_kde`` with the same
 bandwidth), largest relative error over a grid where scipy's density is above 1e-6 of its
-peak: 5e-10 on 300 values per class (1.9e-9 weighted), 3e-9 on 5,000 normal values per class
-with and without a 1e6 sentinel, 8e-7 on 20,000 skewed values per class (w / h = 0.01), all
-tested in ``tests/test_kde.py``; 8e-7 on 33,000 values per class (``bench/kde_predict.py``).
+peak: 1.3e-10 on 300 values per class (weighted too), 7e-9 on 5,000 normal values per class
+with and without a 1e6 sentinel, 6e-8 on 20,000 skewed values per class (w / h = 0.03), all
+tested in ``tests/test_kde.py``; 1e-6 on 33,000 values per class (``bench/kde_predict.py``).
 The error grows with w / h, the stored bin width against the bandwidth (a tiny number
-bandwidth, or data that fill more than 4096 bins at a fine level): the Model page shows w / h.
+bandwidth, or data that fill more than 2048 bins at a fine level): the Model page shows w / h.
 """
 
 from __future__ import annotations
