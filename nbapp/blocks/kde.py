@@ -380,11 +380,13 @@ class KDEBlock(Block):
 
     def floors(self) -> np.ndarray:
         """The density floor eps_c per class: var_smoothing phi(0) / (n_eff,c h_c), var_smoothing
-        times the peak of one training value's kernel (of the mean weight W_c / n_eff,c). The
-        density has a peak at least that of its largest-weight value's kernel, so eps_c is at most
-        var_smoothing times the class's peak density: it only takes over where no value of the
-        class lies within a few h, where p(x | c) would round to 0 and rule the class out (the
-        KDE's counterpart of the Gaussian's epsilon; 0 when var_smoothing is 0)."""
+        times the peak of one training value's kernel (a value of weight sum w^2 / W_c, the mean
+        weight of a value drawn by its weight; 1 unweighted). The density's peak is at least its
+        largest-weight value's kernel peak, so eps_c is at most var_smoothing times the class's
+        peak density (exactly while each value keeps its own bin, to within w^2 / 8 h^2 when values
+        share bins of width w). It only takes over where no value of the class lies within a few
+        h, where p(x | c) would round to 0 and rule the class out: the KDE's counterpart of the
+        Gaussian's epsilon (0 when var_smoothing is 0)."""
         h, n_eff, _ = self._bandwidths()
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(n_eff > 0, self.settings.var_smoothing * np.exp(-_LOG_SQRT_2PI) / (n_eff * h), 0.0)
