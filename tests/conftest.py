@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
@@ -22,6 +23,10 @@ os.environ.setdefault("NBAPP_RAISE_ERRORS", "1")
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 # The AppTest helpers' asserts explain themselves on failure as a test module's do.
 pytest.register_assert_rewrite("apptest_helpers")
+# Hypothesis's two clocks (a deadline per example, a health check on slow data generation) would
+# fail a property test on a loaded machine: off for every test, as most already set them.
+settings.register_profile("nbapp", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("nbapp")
 TENNIS_FEATURES = {c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]}
 
 
