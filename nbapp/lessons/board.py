@@ -36,7 +36,7 @@ from nbapp.lessons.worked_example import latex_text
 from nbapp.priors import prior_terms
 from nbapp.smoothing import CellTerms
 
-__all__ = ["BoardStep", "board_steps", "fraction_text", "decimal_text", "STEP_KINDS",
+__all__ = ["BoardStep", "board_steps", "fraction_text", "decimal_text", "number_texts", "result_texts", "STEP_KINDS",
            "PRIOR", "FACTOR", "SKIPPED", "EVIDENCE", "POSTERIOR", "DECISION"]
 
 PRIOR = "prior"            # P(c), as counted
@@ -69,7 +69,8 @@ class BoardStep:
     ``decimal`` its value (from the fraction when there is one, else from the explanation).
     ``unreduced`` and ``reduced`` write the line's arithmetic with the fractions as counted
     (9/14 × 2/9 × 3/9) and reduced (9/14 × 2/9 × 1/3); ``text`` and ``latex`` are the whole line
-    in the form :func:`board_steps` was asked for.
+    in the form :func:`board_steps` was asked for, and ``product`` / ``product_latex`` the running
+    product in that form with its result ("9/14 × 2/9 × 3/9 = 1/21 ≈ 0.04762"; "" after the products).
     """
 
     kind: str
@@ -85,6 +86,8 @@ class BoardStep:
     reduced: str
     text: str
     latex: str
+    product: str = ""
+    product_latex: str = ""
 
 
 def board_steps(model: Any, row: Mapping[str, Any] | pd.Series, *, unreduced: bool = True,
@@ -148,7 +151,8 @@ def _class_lines(model: Any, e: Any, j: int, unreduced: bool) -> list[BoardStep]
     for i, name in enumerate(factors.index[1:], start=1):
         value = factors.iloc[i]["value"]
         if name not in used:
-            steps.append(chain.skipped(cls, name, value, factors.iloc[i]["status"], factors.iloc[i]["detail"]))
+            steps.append(chain.skipped(cls, name, value, factors.iloc[i]["status"], factors.iloc[i]["detail"],
+                                       unreduced))
             continue
         f, log = fractions.iloc[i, j], float(logs.iloc[i, j])
         terms = _factor_terms(model, e, name, value, j) if f is not None else ()
@@ -221,26 +225,34 @@ class _Chain:
 
     def step(self, kind: str, cls: Any, name: str, value: Any, factor: Fraction | None,
              terms: tuple, label: str, label_latex: str, unreduced: bool) -> BoardStep:
-        result, result_latex = _result(self.fraction, self.log)
-        chosen = [w.chosen(unreduced) for w in self.written]
-        factor_text, factor_latex = chosen[-1]
-        if len(chosen) == 1:        # the prior: nothing multiplied yet, "9/14 ≈ 0.6429", "10/16 = 5/8 ≈ 0.625"
-            same = factor_text == _number(self.fraction, self.log)[0]
-            text = f"{label} {result}" if same else f"{label} = {factor_text} {result}"
-            latex = f"{label_latex} {result_latex}" if same else f"{label_latex} = {factor_latex} {result_latex}"
+        product, product_latex = self.product(unreduced)
+        if len(self.written) == 1:        # the prior: nothing multiplied yet, "9/14 ≈ 0.6429", "10/16 = 5/8 ≈ 0.625"
+            text, latex = f"{label} = {product}", f"{label_latex} = {product_latex}"
         else:
-            text = f"{label} = {factor_text}  →  {' × '.join(t for t, _ in chosen)} {result}"
-            latex = (rf"{label_latex} = {factor_latex} \;\Rightarrow\; "
-                     + r" \times ".join(x for _, x in chosen) + f" {result_latex}")
+            factor_text, factor_latex = self.written[-1].chosen(unreduced)
+            text = f"{label} = {factor_text}  →  {product}"
+            latex = rf"{label_latex} = {factor_latex} \;\Rightarrow\; {product_latex}"
         return BoardStep(kind, cls, name, value, factor, terms, self.fraction, self.log,
-                         _decimal(self.fraction, self.log), self._joined(True), self._joined(False), text, latex)
+                         _decimal(self.fraction, self.log), self._joined(True), self._joined(False), text, latex,
+                         product, product_latex)
 
-    def skipped(self, cls: Any, name: str, value: Any, status: str, detail: str) -> BoardStep:
+    def product(self, unreduced: bool) -> tuple[str, str]:
+        """The running product with its result: "9/14 × 2/9 = 1/7 ≈ 0.1429"; "9/14 ≈ 0.6429" where
+        the product is written as it reduces (the result would repeat it)."""
+        chosen = [w.chosen(unreduced) for w in self.written]
+        text, latex = " × ".join(t for t, _ in chosen), r" \times ".join(x for _, x in chosen)
+        result, result_latex = result_texts(self.fraction, self.log)
+        exact, exact_latex = number_texts(self.fraction, self.log)
+        if text == exact:
+            result, result_latex = result.removeprefix(f"= {exact}"), result_latex.removeprefix(f"= {exact_latex}")
+        return f"{text} {result.strip()}".strip(), f"{latex} {result_latex.strip()}".strip()
+
+    def skipped(self, cls: Any, name: str, value: Any, status: str, detail: str, unreduced: bool) -> BoardStep:
         text = f"{name} is missing: {detail}" if status == "missing" else \
             f"{name} = {_label(value)} is {status}: {detail}"
         return BoardStep(SKIPPED, cls, name, value, None, (), self.fraction, self.log,
                          _decimal(self.fraction, self.log), self._joined(True), self._joined(False), text,
-                         latex_text(text))
+                         latex_text(text), *self.product(unreduced))
 
     def _joined(self, unreduced: bool) -> str:
         return " × ".join(w.chosen(unreduced)[0] for w in self.written)
@@ -272,9 +284,9 @@ def _evidence(e: Any, order: list[int]) -> BoardStep:
     any other class of the model, which counts in P(x) too)."""
     total = _evidence_fraction(e)
     every = [*order, *(j for j in range(len(e.classes)) if j not in order)]
-    parts = [_number(e.joint_fractions.iloc[j], float(e.joint_log.iloc[j])) for j in every]
+    parts = [number_texts(e.joint_fractions.iloc[j], float(e.joint_log.iloc[j])) for j in every]
     arithmetic = " + ".join(p for p, _ in parts)
-    result, result_latex = _result(total, e.log_evidence)
+    result, result_latex = result_texts(total, e.log_evidence)
     text = f"P(x) = {arithmetic} {result}"
     latex = (r"P(x) = \sum_c P(c) \prod_a P(x_a \mid c) = " + " + ".join(p for _, p in parts)
              + f" {result_latex}")
@@ -286,15 +298,15 @@ def _posterior(e: Any, j: int) -> BoardStep:
     cls = e.classes[j]
     exact = e.posterior_fractions.iloc[j]
     joint, evidence = e.joint_fractions.iloc[j], _evidence_fraction(e)
-    top, top_latex = _number(joint, float(e.joint_log.iloc[j]))
-    bottom, bottom_latex = _number(evidence, e.log_evidence)
+    top, top_latex = number_texts(joint, float(e.joint_log.iloc[j]))
+    bottom, bottom_latex = number_texts(evidence, e.log_evidence)
     arithmetic = f"({top}) / ({bottom})"
     if e.undetermined:
         result, result_latex, log, decimal = "= 0/0, undefined", r"= \text{undefined } (0/0)", math.nan, math.nan
     else:
         decimal = float(exact) if exact is not None else float(e.posterior.iloc[j])
         log = _log(exact) if exact is not None else _float_log(decimal)
-        result, result_latex = _result(exact, log)
+        result, result_latex = result_texts(exact, log)
     text = f"P({_label(cls)} | x) = {arithmetic} {result}"
     latex = (rf"P({latex_text(cls)} \mid x) = \frac{{P({latex_text(cls)}) \prod_a P(x_a \mid {latex_text(cls)})}}"
              rf"{{P(x)}} = {top_latex} \big/ {bottom_latex} {result_latex}")
@@ -348,7 +360,7 @@ def decimal_text(log_value: float, digits: int = DIGITS) -> str:
     return f"{mantissa:.{digits - 1}f}e{k}"
 
 
-def _number(f: Fraction | None, log: float) -> tuple[str, str]:
+def number_texts(f: Fraction | None, log: float) -> tuple[str, str]:
     """A number in text and LaTeX: the fraction, or the decimal where there is none (or it is too long)."""
     if f is None or _too_long(f):
         value = log if f is None else _log(f)
@@ -356,7 +368,7 @@ def _number(f: Fraction | None, log: float) -> tuple[str, str]:
     return fraction_text(f), _latex_fraction(f)
 
 
-def _result(f: Fraction | None, log: float) -> tuple[str, str]:
+def result_texts(f: Fraction | None, log: float) -> tuple[str, str]:
     """A line's result in text and LaTeX, with its sign: "= 2/7 ≈ 0.2857", "= 0", and "≈ 0.07212"
     where there is no fraction to write (a density, or one too long to read)."""
     if f is None or _too_long(f):
