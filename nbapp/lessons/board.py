@@ -5,7 +5,7 @@ writes them.
     h(x) = argmax_c P(c) prod_a P(x_a | c)                                     [seed 000, Eq. 4-8, 22]
 
 :func:`board_steps` gives, per class, the prior as counted (9/14), then each used factor in
-turn with its count fraction (2/9 as the notes write it, unreduced, and 2/9 reduced) and the
+turn with its count fraction (3/9 as the notes write it, unreduced, and 1/3 reduced) and the
 running product after it; then P(x), the sum over the classes; then the posterior of each
 class; then the argmax. Seed 003 writes tennis at x = (sunny, cool, high, true) this way:
 9/14 × 2/9 × 3/9 × 3/9 × 3/9 = .005 for yes.
