@@ -39,7 +39,8 @@ def test_the_specs_travel_as_the_model_file_writes_them():
                 "Temperature": "ignore", "Humidity": nbapp.Bernoulli(positive="High"),
                 "Wind": nbapp.Text(options=TextOptions(stem=True, ngram_range=(1, 2)), event_model="bernoulli")}
     work = Work(source=Source("t.csv", "0" * 64, "table"), target="Play", features=features,
-                settings=nbapp.Settings(alpha=0.5, smoothing=nbapp.MEstimate(2.0, p=0.25), priors={"No": .3, "Yes": .7}),
+                settings=nbapp.Settings(alpha=0.5, smoothing=nbapp.MEstimate(2.0, p=0.25),
+                                        priors={"No": .3, "Yes": .7}),
                 query={"Outlook": "Fog", "Wind": "weak wind"}, missing={"Humidity"}, choices={"lessons.view": "prior"})
     blank = work.replace(features={c: "ignore" for c in features}, settings=nbapp.Settings(), query={},
                          missing=set(), choices={})

@@ -18,8 +18,8 @@ from scipy.special import logsumexp
 
 from nbapp.explain import class_labels
 
-__all__ = ["labels_of", "label_format", "labelled_rows", "labelled_column", "ranked_classes", "posterior_table", "default_pair", "one_vs_rest",
-           "PAIR_MODES"]
+__all__ = ["labels_of", "label_format", "labelled_rows", "labelled_column", "ranked_classes", "posterior_table",
+           "default_pair", "one_vs_rest", "PAIR_MODES"]
 
 #: How the log-odds chart picks its classes (radio options on the Explain page).
 PAIR_MODES = {"runner_up": "predicted class against the runner-up",

@@ -75,7 +75,7 @@ class Source:
     # "model" (a model file opened alone: no data)
     reader: str
     example: str | None = None
-    path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
+    path: str | None = None  # for reader "path": what the user typed (sha256: of the files' names, sizes and times)
     files: tuple[str, ...] = ()  # for reader "path": the files the path resolved to when opened, the files fitted
     sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
 

@@ -33,12 +33,14 @@ class BernoulliView(CountedView):
             with cells[i % len(cells)]:
                 synced(st.selectbox, md(col), key=f"_positive::{i}", value=current, options=options, format_func=str,
                        on_set=lambda v, col=col: offer_change(col, {"positive": v}))
-        st.caption(f"θ = P(x = 1 | c) counts the rows holding the chosen value{ref('seed 002')}; the other value is 0.")
+        st.caption(f"θ = P(x = 1 | c) counts the rows holding the chosen value{ref('seed 002')}; the other value "
+                   "is 0.")
 
     def cell_latex(self, model: Any, column: Any, value: Any, cls: Any) -> str:
         counts = self.counts_table(model, column)
         return formulas.cell_latex(counts, value, cls, model.smoothing_of(column),
-                                   decimal=float(model.cpt(column).loc[value, cls]), positive=value == positive(model, column),
+                                   decimal=float(model.cpt(column).loc[value, cls]),
+                                   positive=value == positive(model, column),
                                    left=rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})")
 
     def shown_value(self, model: Any, column: Any, value: Any) -> str:

@@ -92,7 +92,8 @@ def gaussian_latex(model: Any, column: Any, cls: Any) -> str:
     """The class mean and variance of one Gaussian feature with its numbers   [seed 000, Eq. 13-14]."""
     row = model.gaussian(column).loc[cls]
     variance = model.features_[column].variance or model.variance
-    divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)", "pooled": r"n \text{ (pooled over classes)}"}.get(variance, "n_c")
+    divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)",
+               "pooled": r"n \text{ (pooled over classes)}"}.get(variance, "n_c")
     x = latex_text(column)
     c = latex_text(cls)
     mean = (rf"\mu_{{{c}}} = \frac{{1}}{{n_c}} \sum_{{i: y_i = {c}}} {x}_i "

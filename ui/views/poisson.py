@@ -47,5 +47,6 @@ def pmf_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -
     value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
     xs = num(float(x), digits=digits)
     lam = num(float(model.parameters(column).loc[cls, "lambda"]), digits=digits)
-    return (rf"P({latex_text(column)} = {xs} \mid {latex_text(cls)}) = \frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
+    return (rf"P({latex_text(column)} = {xs} \mid {latex_text(cls)}) = "
+            rf"\frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
             rf"\frac{{{lam}^{{{xs}}} \cdot e^{{-{lam}}}}}{{{xs}!}} = {num(value, digits=digits)}")
