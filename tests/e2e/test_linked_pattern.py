@@ -16,8 +16,10 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from ui.remember import encode_work, settings_to_dict
-from ui.state import Settings, TextSettings
+import nbapp
+from nbapp.text import TextOptions
+from ui.remember import encode_work
+from ui.work import Source, Work
 
 pytestmark = pytest.mark.e2e
 
@@ -25,9 +27,9 @@ HOSTILE = r"(?:\w+){1,40}!"
 
 
 def hostile_link(app_url: str) -> str:
-    settings = Settings(text=(("text", TextSettings(token_pattern=HOSTILE)),))
-    work = encode_work({"settings": settings_to_dict(settings), "types": {"text": "text"}, "weight": None})
-    return f"{app_url}/?example=sms_spam&target=label&work={work}"
+    work = Work(source=Source("sms_spam.csv", "0" * 64, "example", example="sms_spam"), target="label",
+                features={"text": nbapp.Text(options=TextOptions(token_pattern=HOSTILE))})
+    return f"{app_url}/?example=sms_spam&target=label&work={encode_work(work)}"
 
 
 class HealthWatch:
