@@ -25,6 +25,7 @@ A value never seen in training (and not declared), by the column's ``unseen`` po
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Mapping, Sequence
@@ -33,7 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (CATEGORY, ONE_HOT, Block, NotesTerms, Spec, Stats, check_table_budget, frozen,
+                               state_matrix, subtract_counts, take_classes)
 from nbapp.derived import derived
 from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
@@ -51,7 +53,7 @@ UNSEEN_LABEL = "(unseen)"      # the CPT row of the pseudo-category of unseen="s
 
 
 @dataclass(frozen=True)
-class Categorical:
+class Categorical(Spec):
     """A categorical CPT per class, (count + l) / (n_c + l K)   [seed 000, Eq. 6-8].
 
     ``alpha`` overrides the model's l for this column. ``categories`` declares the domain
@@ -176,6 +178,10 @@ class CategoricalBlock(Block):
     """The CPT of one categorical column."""
 
     kind = "categorical"
+    title = "Categorical"
+    description = "a probability table per class, (count + l) / (n_c + l K)"
+    value_kind = CATEGORY
+    baseline = ONE_HOT
     spec_type = Categorical
     stats_type: ClassVar[type] = CategoricalStats
 
@@ -338,6 +344,14 @@ class CategoricalBlock(Block):
             self._refuse(value)
         return self.n_values if code == UNSEEN_CODE and self.unseen == "smooth" else code
 
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The category (or interval) of the value; None if missing or never seen."""
+        try:
+            code = self.code_of(value)
+        except DataError:               # unseen under the policy "error", or not a number
+            return None
+        return self.categories[code] if code >= 0 else None
+
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         n_classes = len(classes)
         value = row.get(self.column)
@@ -365,6 +379,10 @@ class CategoricalBlock(Block):
         rows = np.flatnonzero(codes >= 0)
         x = sparse.csr_matrix((np.ones(len(rows)), (rows, codes[rows])), shape=(n, len(names)))
         return x, names, log_ratio(self.log_probabilities())
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """An indicator per value, as the notes' CAT form keeps it (seed 000, Eq. 18 for K > 2)."""
+        return dataclasses.replace(super().notes_terms(column, weights), label="CAT")
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

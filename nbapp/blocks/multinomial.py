@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (COUNT, COUNTS, Block, NotesTerms, Spec, Stats, exact_power, frozen, state_matrix,
+                               subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -35,7 +36,7 @@ _KIND = "a count (multinomial)"
 
 
 @dataclass(frozen=True)
-class Multinomial:
+class Multinomial(Spec):
     """A count column; all multinomial columns form one multinomial   [seed 000, Eq. 9-11]."""
 
     kind: ClassVar[str] = "multinomial"
@@ -96,6 +97,11 @@ class MultinomialBlock(Block):
     """The one multinomial over all count columns."""
 
     kind = "multinomial"
+    title = "Multinomial"
+    description = "one multinomial over all count columns, theta_ac = (N_ac + l) / (N_c + l d)"
+    value_kind = COUNT
+    baseline = COUNTS
+    count_exponent = True
     spec_type = Multinomial
     stats_type = CountStats
     grouped = True
@@ -171,6 +177,17 @@ class MultinomialBlock(Block):
         """The counts themselves, w = log theta_c1 / theta_c0   [seed 000, Eq. 19]."""
         x = counts_matrix(frame, self.columns)[0] if len(frame) else sparse.csr_matrix((0, len(self.columns)))
         return x, list(self.columns), log_ratio(self.log_probabilities())
+
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """A count column is one row of the multinomial's table, whatever its count."""
+        return column
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """The count itself, w_MULT = log theta+ / theta-   [seed 000, Eq. 19]."""
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            return _dense_counts(frame, [column])[0]
+
+        return NotesTerms({column: float(weights[column])}, 0.0, "MULT", features)
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

@@ -35,13 +35,14 @@ import pandas as pd
 from scipy import sparse
 
 from nbapp import text as _pipeline
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, subtract_counts, take_classes
+from nbapp.blocks.base import (BAG_OF_WORDS, TEXT, Block, NotesTerms, Spec, Stats, check_table_budget, frozen,
+                               state_matrix, state_vector, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
 from nbapp.text.matching import tokenising_job
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
@@ -59,7 +60,7 @@ MAX_TERMS = 1_000_000
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(Spec):
     """A text column as a bag of words   [seed 000, Eq. 9-11; seed 002; seed 004].
 
     ``options`` is a :class:`nbapp.text.TextOptions` (tokenising, stop words, stemming,
@@ -89,6 +90,18 @@ class Text:
             raise DataError(f"Text vocabulary must be 'global' or 'per_class_unk', not {self.vocabulary!r}.")
         if self.complement and (self.event_model != "multinomial" or self.vocabulary != "global"):
             raise DataError("Complement NB works with the multinomial event model and the global vocabulary only.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's JSON form, its TextOptions as their own JSON form."""
+        out = super().to_dict()
+        out["options"] = None if self.options is None else self.options.to_dict()
+        return out
+
+    @classmethod
+    def _options_from_dict(cls, options: dict[str, Any], where: str) -> dict[str, Any]:
+        if options.get("options") is None:
+            return options
+        return {**options, "options": _pipeline.TextOptions.from_dict(options["options"])}
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +174,10 @@ class TextStats(Stats):
 
 class TextBlock(Block):
     kind = "text"
+    title = "Text"
+    description = "a bag of words: P(w | c) for each word of the vocabulary"
+    value_kind = TEXT
+    baseline = BAG_OF_WORDS
     spec_type = Text
     stats_type = TextStats
 
@@ -230,7 +247,7 @@ class TextBlock(Block):
         a = float(self.smoothing.pseudo_counts(max(v, 1))[0]) if v else 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.spec.event_model == "bernoulli":
-                theta = (self.doc_freq[vocab] + a) / (self.n_docs + 2 * a)
+                theta = smoothed_share(self.doc_freq[vocab], self.n_docs, a, 2 * a)   # P(w present | c)
                 log_on, log_off = np.log(theta), np.log1p(-theta)
                 return {"vocab": vocab, "alpha": a, "log_on": log_on, "log_off": log_off,
                         "weights": log_on - log_off, "constant": log_off.sum(axis=0), "unk": None}
@@ -246,7 +263,7 @@ class TextBlock(Block):
                 return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
                         "unk": np.log(a) - np.log(den)}
             total = float(self.smoothing.pseudo_total(v)) if v else 0.0   # l V, or seed 003's m
-            theta = (counts + a) / (counts.sum(axis=0) + total)
+            theta = smoothed(counts, np.full(v, a), total)
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
@@ -441,6 +458,12 @@ class TextBlock(Block):
         if extra_cols:
             x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
         return x, names + extra_names, np.concatenate(weights)
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """Word counts, w_MULT = log theta+ / theta- (Eq. 19); or, for the Bernoulli event model,
+        word presences with the absent words' constant in b_BER (seed 002, seed 000 Eq. 18)."""
+        bernoulli = self.spec.event_model == "bernoulli"
+        return dataclasses.replace(super().notes_terms(column, weights), label="BER" if bernoulli else "MULT")
 
     # -- sampling --------------------------------------------------------------------------
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:

@@ -14,7 +14,7 @@ How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per 
 every file of the input in one profiling pass before fitting, so that every batch reads a
 column the same way):
 
-* numeric features (Gaussian, multinomial, Poisson) and the weight are numbers: the missing
+* features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
   thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
   the data row and the column;
@@ -54,9 +54,11 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_NA_TOKENS)
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -65,7 +67,6 @@ __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 DEFAULT_BATCH_ROWS = 100_000
 # DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
 DUCKDB_MEMORY_LIMIT = "1GB"
-NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 # The head of a CSV read to propose types: thousands of rows of a typical export.
@@ -90,7 +91,7 @@ def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
     time plus the statistics. ``progress(rows_done, rows_total)`` is called after each batch.
     """
     features = dict(model.features_)
-    numeric = [c for c, s in features.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    numeric = [c for c, s in features.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in features if c not in numeric)]
     sources = _sources(path)
     stats = None
@@ -117,7 +118,7 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     out_path = writable_path(out_path)
     writer = _writer_for(out_path, model)
     features = list(model.features_)
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
     sources = _sources(path)
     try:
@@ -422,10 +423,11 @@ class _Cell:
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
-                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+                  f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
