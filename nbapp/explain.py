@@ -193,27 +193,10 @@ class Explanation:
                          name=f"log-odds of {shown(cls)}")
 
     def _position(self, cls: Any) -> int:
-        for i, c in enumerate(self.classes):
-            if type(c) is type(cls) and c == cls or _same_class(c, cls):
-                return i
-        raise DataError(f"{cls!r} is not a class of this model; its classes are {self.classes}.")
+        return class_position(self.classes, cls)
 
     def _against(self, side: int, against: Any) -> list[int]:
-        """The positions of the rival classes, in class order."""
-        if isinstance(against, str) and against == RUNNER_UP:
-            logs = self._posterior_logs().copy()
-            logs[side] = -np.inf
-            others = [int(np.argmax(logs))] if np.isfinite(logs).any() else [i for i in range(len(logs)) if i != side][:1]
-        elif isinstance(against, str) and against == REST:
-            others = [i for i in range(len(self.classes)) if i != side]
-        elif isinstance(against, (list, tuple, set, frozenset)):
-            others = sorted({self._position(c) for c in against})
-        else:
-            others = [self._position(against)]
-        if not others or side in others:
-            raise DataError(f"Weigh {self.classes[side]!r} against other classes (or 'rest' / 'runner_up'), "
-                            f"not against {against!r}.")
-        return others
+        return rival_positions(self.classes, side, against, self._posterior_logs())
 
     def _players(self) -> tuple[list[str], list[np.ndarray], list[np.ndarray]]:
         """The used features (the prior aside) in display order, their log P(x_a | c) and their
@@ -279,12 +262,44 @@ class Explanation:
         return pd.DataFrame(values, index=self.factors.index, columns=pd.Index(self.classes, dtype=object))
 
 
-def _same_class(a: Any, b: Any) -> bool:
-    """Numbers of other numpy / Python types name the same class (np.int64(1) and 1), a
-    number and its text do not (1 and "1")."""
+def class_position(classes: list[Any], cls: Any) -> int:
+    """The position of ``cls`` among the classes: classes 1 and "1" are two classes, 1 and
+    np.int64(1) one."""
+    for i, c in enumerate(classes):
+        if same_value(c, cls):
+            return i
+    raise DataError(f"{cls!r} is not a class of this model; its classes are {list(classes)}.")
+
+
+def rival_positions(classes: list[Any], side: int, against: Any, posterior_logs: np.ndarray | None = None) -> list[int]:
+    """The positions of the classes class ``side`` is weighed against, in class order:
+    ``"runner_up"`` the most probable other class by ``posterior_logs`` (one row's), ``"rest"``
+    every other class, a class, or a list of classes."""
+    if isinstance(against, str) and against == RUNNER_UP:
+        if posterior_logs is None:
+            raise DataError("The runner-up is a row's second most probable class: give 'rest' or a class here.")
+        others = [max((i for i in range(len(classes)) if i != side), key=lambda i: posterior_logs[i])]
+    elif isinstance(against, str) and against == REST:
+        others = [i for i in range(len(classes)) if i != side]
+    elif isinstance(against, (list, tuple, set, frozenset)):
+        others = sorted({class_position(classes, c) for c in against})
+    else:
+        others = [class_position(classes, against)]
+    if not others or side in others:
+        raise DataError(f"Weigh {classes[side]!r} against other classes (or 'rest' / 'runner_up'), "
+                        f"not against {against!r}.")
+    return others
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Do a and b name the same class or category? Values of one type that are equal, and
+    numbers of other numpy / Python types (np.int64(1) and 1); a number and its text do not
+    (1 and "1")."""
+    if type(a) is type(b):
+        return bool(a == b)
     numbers = (int, float, np.integer, np.floating)
-    return isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) \
-        and not isinstance(b, bool) and a == b
+    return isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, (bool, np.bool_)) \
+        and not isinstance(b, (bool, np.bool_)) and bool(a == b)
 
 
 def build_explanation(factors: list[Factor], classes: list[Any], joint_log: np.ndarray,
