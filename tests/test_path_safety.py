@@ -80,7 +80,7 @@ def test_a_parquet_file_that_is_no_parquet_or_has_no_rows_is_a_data_error(tmp_pa
         sample_rows(tmp_path / "fake.parquet", 10)
     assert SECRET not in str(caught.value)
     pd.DataFrame({"x": pd.Series([], dtype=str), "y": pd.Series([], dtype=str)}).to_parquet(tmp_path / "e.parquet")
-    with pytest.raises(nbapp.DataError, match="has no rows"):
+    with pytest.raises(nbapp.DataError, match="has no data rows"):
         sample_rows(tmp_path / "e.parquet", 10)
 
 

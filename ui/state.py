@@ -494,7 +494,7 @@ def set_query_from_row(row: pd.Series) -> None:
 
 
 def _isna(v: Any) -> bool:
-    return v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+    return v is None or (pd.api.types.is_scalar(v) and bool(pd.isna(v)))     # a list cell is a value
 
 
 # --------------------------------------------------------------------------- accessors

@@ -59,6 +59,8 @@ from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
                              NA_TOKENS, TEXT_NA_TOKENS)
+from nbapp.io.nested import arrow_nested, nested_error
+from nbapp.io.sniffing import _CONTENT_BYTE
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -162,7 +164,7 @@ def _parquet_head(file: str, n: int) -> pd.DataFrame:
         raise DataError(f"Could not read {file!r} as Parquet ({type(exc).__name__}); give a Parquet file written by "
                         "pandas, pyarrow, Spark or DuckDB.") from None
     if batch is None:
-        raise DataError(f"{file!r} has no rows; give a Parquet file with at least one row.")
+        raise _no_rows(file)
     return batch.to_pandas()
 
 
@@ -541,13 +543,17 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
         for file in sources.files:
+            _refuse_blank(file, sources)
             _check_columns(_columns(con, sources, file), wanted, file)
+            _refuse_nested(file, sources, wanted)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
         else:
             total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
             plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
+        if plan.total_rows == 0:
+            raise _no_rows(sources.files[0] if len(sources.files) == 1 else f"the {len(sources.files)} files")
         done = 0
         for file in sources.files:
             for frame in _file_batches(con, sources, file, plan, batch_rows):
@@ -557,6 +563,35 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
                     progress(done, plan.total_rows)
     finally:
         con.close()
+
+
+def _refuse_blank(file: str, sources: _Sources) -> None:
+    """A CSV with nothing in it (0 bytes, or blank lines only), which DuckDB reads as one column
+    named 'column0'."""
+    if sources.kind != "csv":
+        return
+    with open(file, "rb") as handle:
+        head = handle.read(SAMPLE_BYTES)
+    if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
+        raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
+                        "data rows, or leave this file out.")
+
+
+def _refuse_nested(file: str, sources: _Sources, wanted: list[str]) -> None:
+    """A Parquet column of lists, structs or maps among those used, found in the file's schema."""
+    if sources.kind != "parquet":
+        return
+    import pyarrow.parquet as pq
+
+    for field in pq.read_schema(file):
+        what = arrow_nested(field.type) if field.name in wanted else None
+        if what:
+            raise nested_error(field.name, what, repr(file))
+
+
+def _no_rows(where: str) -> DataError:
+    return DataError(f"{where!r} has no data rows (only a header or column names, or blank lines); there is nothing "
+                     "to fit or predict: give a file with rows of data.")
 
 
 def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_rows: int) -> Iterator[pd.DataFrame]:
