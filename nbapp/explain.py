@@ -188,8 +188,13 @@ class Explanation:
                             f"document here; its contribution is contributions(...)[{column!r}].")
         side = self._position(cls)
         d = decompose(self._factor_log("prior"), totals, parts, side, self._against(side, against))
-        table = self.words[column]
-        return pd.Series(d.parts[names.index(column)], index=pd.Index(table["term"], dtype=object, name="term"),
+        table, shares = self.words[column], d.parts[names.index(column)]
+        if len(shares) != len(table):
+            # words_table names its columns by str(class): classes that print alike share one
+            raise RuntimeError(f"The words table of {column!r} has no column per class (classes that print "
+                               f"alike: {self.classes}), so its words cannot be split; the column's "
+                               f"contribution is contributions(...)[{column!r}].")
+        return pd.Series(shares, index=pd.Index(table["term"], dtype=object, name="term"),
                          name=f"log-odds of {shown(cls)}")
 
     def _position(self, cls: Any) -> int:

@@ -224,3 +224,21 @@ def test_words_add_up_to_the_text_column_and_each_word_is_its_count_times_its_lo
     assert words.sum() == pytest.approx(e.contributions("spam", "ham")["words"], abs=1e-12)
     with pytest.raises(DataError, match="no words"):
         e.word_contributions("colour", "spam")
+
+
+def test_classes_that_print_alike_never_get_a_wrong_word_split():
+    """The text block's words table names its columns by str(class), so classes 1 and "1"
+    share one: the split is refused (RuntimeError) rather than made up; it adds up once the
+    table keeps a column per class."""
+    frame = pd.DataFrame({"t": ["buy now", "hello friend", "buy cheap", "see friend"],
+                          "y": pd.Series([1, "1", 1, "1"], dtype=object)})
+    model = NaiveBayes({"t": "text"}).fit(frame, "y")
+    e = model.explain({"t": "buy buy friend"})
+    c = e.contributions(1, "1")
+    assert check_adds_up(model, pd.DataFrame({"t": ["buy buy friend"]}))["finite"] > 0
+    try:
+        words = e.word_contributions("t", 1, "1")
+    except RuntimeError as refused:
+        assert "print alike" in str(refused)
+    else:
+        assert words.sum() == pytest.approx(c["t"], abs=1e-12)
