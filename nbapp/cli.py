@@ -7,6 +7,10 @@
 DATA is a CSV or Parquet file, a glob or a folder; fitting and predicting stream it through
 :mod:`nbapp.scale.files`, so it may be larger than memory. Bad input gives one line on stderr
 and exit code 2; a progress bar is drawn on stderr when it is a terminal.
+
+An output is never an input: --out naming the data (its file, a file in its folder or one its
+glob matches) or the model file is refused before any work, and every output is written to a
+temporary name beside it and renamed at the end, so a failed run leaves no file behind.
 """
 
 from __future__ import annotations
@@ -71,18 +75,20 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- commands -------------------------------------------------------------------------------------
 def _fit(args: argparse.Namespace) -> None:
-    from nbapp.io.export import writable_path
+    from nbapp.io.export import atomic_output, writable_path
     from nbapp.model import NaiveBayes
     from nbapp.scale.files import _sources, fit_file
 
-    out = writable_path(args.out)
+    out = writable_path(args.out, inputs=[args.data], suffixes=(".json",), what="model file")
     files = _sources(args.data).files     # resolved once: the rows proposed from are of the files fitted
     types = parse_types(args.types) or _proposed_types(files, args.data, args.target, args.weight)
     model = NaiveBayes(types, alpha=args.alpha)
     with _bar("fit") as progress:
         fit_file(model, files, args.target, args.weight, progress)
+    text = model.to_json()
     try:
-        out.write_text(model.to_json(), encoding="utf-8")
+        with atomic_output(out) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise DataError(f"Cannot write the model file {args.out!r} ({exc.strerror or exc}); choose another --out.") \
             from None
@@ -90,8 +96,11 @@ def _fit(args: argparse.Namespace) -> None:
 
 
 def _predict(args: argparse.Namespace) -> None:
-    from nbapp.scale.files import predict_file
+    from nbapp.io.export import writable_path
+    from nbapp.scale.files import PREDICTION_SUFFIXES, predict_file
 
+    # The model file is an input too; predict_file checks again (and writes the file whole).
+    writable_path(args.out, inputs=[args.model, args.data], suffixes=PREDICTION_SUFFIXES, what="predictions")
     model = _load_model(args.model)
     keep = [c for c in args.keep.split(",") if c.strip()]
     with _bar("predict") as progress:

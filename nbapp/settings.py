@@ -28,7 +28,6 @@ __all__ = ["Settings", "SMOOTHINGS"]
 
 # The smoothings a model may be given, by the name its JSON form writes.
 SMOOTHINGS = {"Lidstone": Lidstone, "MEstimate": MEstimate, "BetaPrior": BetaPrior}
-_MAX_VAR_SMOOTHING = 1e6
 
 
 @dataclass(frozen=True)
@@ -60,9 +59,9 @@ class Settings:
         object.__setattr__(self, "prior_alpha", float(Lidstone(self.prior_alpha).l))
         object.__setattr__(self, "priors", _priors(self.priors))
         v = self.var_smoothing
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) \
-                or not 0 <= v <= _MAX_VAR_SMOOTHING:
-            raise DataError(f"var_smoothing must be a number between 0 and {_MAX_VAR_SMOOTHING:g}, not {v!r}.")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) \
+                or not 0 <= v <= 1e6:      # refuses NaN and inf; np.isfinite fails on a huge int
+            raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {v!r}.")
         object.__setattr__(self, "var_smoothing", float(v))
         if self.variance not in VARIANCES:
             raise DataError(f"variance must be one of {', '.join(VARIANCES)}, not {self.variance!r}.")

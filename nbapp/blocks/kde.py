@@ -89,10 +89,31 @@ class KDE(Spec):
         if isinstance(b, str):
             if b not in BANDWIDTH_RULES:
                 raise DataError(f"KDE bandwidth must be 'scott', 'silverman' or a number > 0, not {b!r}.")
-        elif isinstance(b, bool) or not isinstance(b, (int, float)) or not np.isfinite(b) or not b > 0:
+        elif isinstance(b, bool) or not isinstance(b, (int, float)) or not _finite(b) or not b > 0:
             raise DataError(f"KDE bandwidth must be 'scott', 'silverman' or a number > 0, not {b!r}.")
+        else:
+            _check_square(float(b))
         if self.kernel not in KERNELS:
             raise DataError(f"KDE kernel must be 'gaussian', not {self.kernel!r}.")
+
+
+def _finite(number: int | float) -> bool:
+    try:
+        return bool(np.isfinite(float(number)))
+    except OverflowError:             # an int beyond any float
+        return False
+
+
+def _check_square(h: float) -> None:
+    """The kernel's variance is h^2: a bandwidth whose square is no normal float64 (h below about
+    1.5e-154 squares to 0 or a denormal, above about 1.3e154 to infinity) would leave the column
+    out of every prediction; refused, as a Gaussian variance that underflows is."""
+    square = h * h
+    if not np.finfo(float).tiny <= square < np.inf:
+        size, fate = ("small", "underflows") if square < 1 else ("large", "overflows")
+        raise DataError(f"KDE bandwidth {h:g} is so {size} that its square h^2 {fate} in floating point, and "
+                        "the column would be left out; rescale the column (e.g. by a power of ten) and give h "
+                        "in its new units, or use 'scott'.")
 
 
 def bandwidths(stats: GridStats, bandwidth: str | float) -> tuple[np.ndarray, np.ndarray, list[str]]:
