@@ -57,7 +57,8 @@ class NaiveBayes:
         feature, or :class:`nbapp.BetaPrior` (seed 002) for the Bernoulli features.
     prior_alpha : Dirichlet smoothing of the empirical class prior (seed 000, §2.4).
     priors : "empirical", "uniform" or {class: probability}.
-    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance.
+    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance;
+        it also sets each KDE feature's density floor (:meth:`nbapp.blocks.kde.KDEBlock.floors`).
     var_smoothing_mode : "global" (default, scikit-learn's one eps for every Gaussian column)
         or "per_feature" (eps_a = var_smoothing * Var(x_a): a column with a huge variance,
         such as an ID, no longer sets the floor of the others); see :meth:`gaussian_epsilon`.

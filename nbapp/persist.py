@@ -7,9 +7,9 @@ type, shape, finiteness and sign, with lengths that agree with the classes and c
 Anything else is refused with a DataError that names the field path, e.g.
 ``feature 'Outlook': counts[2][1] is -3; counts cannot be negative``.
 
-Format (version 2)::
+Format (version 3)::
 
-    {"format": "nbapp.NaiveBayes", "version": 2,
+    {"format": "nbapp.NaiveBayes", "version": 3,
      "settings": {"features": {column: {"kind": ..., options}}, "alpha", "smoothing",
                   "prior_alpha", "priors", "var_smoothing", "variance", "var_smoothing_mode"},
      (every field but "features" is nbapp.Settings' JSON form, Settings.to_dict / from_dict)
@@ -18,7 +18,10 @@ Format (version 2)::
      "blocks": [{"kind", "columns", "stats": the block's statistics (Stats.to_state)}]}
 
 Version 1 files (nbapp before statistics were values) keep each block's statistics under
-"state" in the same layout; they are read by the same checks.
+"state" in the same layout; they are read by the same checks. Version 2 files list every bin
+of a KDE or discretized column's grid, the empty ones too (no "keys"); version 3 lists the
+non-empty bins only (:class:`nbapp.blocks.grid.GridStats`), and reads version 2's grids as
+they are.
 """
 
 from __future__ import annotations
@@ -44,8 +47,8 @@ from nbapp.stats import ModelStats
 __all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
 
 FORMAT = "nbapp.NaiveBayes"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 # What the parse can afford: a 32 MB model of counts takes about 1.5 s of CPU and 7 times its
 # size in memory to load (bench/bench_model_load.py), a hostile document of small lists about 30
 # times; json holds the GIL while it parses. It holds a 50,000-word text model of 30 classes.
