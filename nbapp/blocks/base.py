@@ -21,8 +21,8 @@ either: the block class *declares* what they need (:class:`Block`'s class attrib
 ``kind``, ``title``, ``description``, ``value_kind``, ``baseline``, ``density_choice``) and
 answers the few questions whose answer differs by type (``suits``, ``density_points``,
 ``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
-``far_value_cause``, ``epsilon_report``), each with a default here that a type overrides
-where it differs.
+``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``), each with a
+default here that a type overrides where it differs.
 
 Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
 ``partial_fit`` with a new class), :meth:`Stats.reindex_classes` moves every class axis.
@@ -43,12 +43,13 @@ from scipy import sparse
 
 from nbapp.errors import DataError
 from nbapp.factor import Factor
+from nbapp.smoothing import CellTerms
 
 __all__ = ["Stats", "Block", "BlockSettings", "Spec", "NotesTerms", "frozen", "take_classes", "state_matrix",
            "state_vector", "check_class_sums", "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts",
            "CATEGORY", "NUMBER", "COUNT", "TEXT", "VALUE_KINDS",
            "ONE_HOT", "STANDARDISED", "COUNTS", "BAG_OF_WORDS", "OWN", "BASELINE_ENCODINGS",
-           "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES"]
+           "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES", "ParameterCount"]
 
 # What a cell of a column holds (``Block.value_kind``): how a file's cell is read (NUMBER and
 # COUNT as numbers, the rest as they come), how an input asks for it, how dependence codes it.
@@ -167,6 +168,20 @@ class NotesTerms:
     label: str
     features: Callable[[pd.DataFrame], np.ndarray]
     one: Any = None
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    """The free parameters a block estimates from the data for one column (or for a grouped
+    type's columns together), counted as seed 000's Ex. 2.4 counts them: ``count``, its
+    ``formula`` in symbols ("C (K − 1)") and with the model's numbers ("2 × (3 − 1)"), and in
+    words what is counted (``reason``)."""
+
+    columns: tuple[str, ...]
+    count: int
+    formula: str
+    numbers: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -349,6 +364,23 @@ class Block(ABC):
     def epsilon_report(self, classes: list[Any]) -> Any:
         """The variance floor the type adds and what it swamps (:class:`GaussianEpsilon`), or None."""
         return None
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """The numbers the cell (``row``, class index ``c``) of ``cpt(column)`` is made of, unreduced:
+        (count + pseudo) / (n + pseudo_total), as :func:`nbapp.smoothing.cell_terms` keeps them
+        (tennis, P(Humidity = High | Yes) at l = 0: (3 + 0) / (9 + 0) = 3/9 before it is 1/3); ``row``
+        is a row of that table (what :meth:`cpt_row` returns; a word of a text column). None where
+        the type's numbers are no smoothed counts (a density) or ``row`` is not in its table."""
+        return None
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """The free parameters the block estimates from the data for ``n_classes`` classes, one
+        :class:`ParameterCount` per column (one for a grouped type's columns when they share their
+        parameters)   [seed 000, Ex. 2.4: a categorical column with K values has C (K − 1), a
+        Gaussian 2 C]. Settings (l, epsilon, a bandwidth) are not counted. A type that does not
+        say raises DataError, and no count of the model's parameters is given."""
+        raise DataError(f"Column {self.column!r} is {self.title}: its type does not say how many parameters it "
+                        "estimates, so the model's parameters cannot be counted.")
 
     # -- what the block shows (DataError where the type has no such table) -----------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

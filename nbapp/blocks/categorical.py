@@ -42,6 +42,8 @@ from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, UNSEEN_SMOOTHED, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms, cell_terms
 
 __all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE", "UNSEEN_POLICIES",
            "UNSEEN_LABEL"]
@@ -389,6 +391,30 @@ class CategoricalBlock(Block):
     def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
         """An indicator per value, as the notes' CAT form keeps it (seed 000, Eq. 18 for K > 2)."""
         return dataclasses.replace(super().notes_terms(column, weights), label="CAT")
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """(N_cj + a_j) / (n_c + sum_j a_j) of the table's row ``row`` (a category, or the
+        pseudo-category of unseen="smooth"), unreduced   [seed 000, Eq. 7]."""
+        j = self._row_position(row)
+        return None if j is None else cell_terms(self.counts_, j, c, self.smoothing)
+
+    def _row_position(self, row: Any) -> int | None:
+        """The position of a row of the table: a value seen or declared, or the pseudo-row."""
+        try:
+            j = self._positions().get(self._key(python_scalar(row)))
+        except TypeError:               # an unhashable value is no row
+            return None
+        if j is None and self.n_values < len(self.categories) and row == self.categories[-1]:
+            return self.n_values
+        return j
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (K - 1): a probability per row of the table (K of them) and class, less one per
+        class since each class's K probabilities sum to 1   [seed 000, Eq. 6-7; Ex. 2.4]."""
+        k = len(self.categories)
+        return [ParameterCount((self.column,), n_classes * (k - 1), "C (K − 1)", f"{n_classes} × ({k} − 1)",
+                               f"P(value | class) for each of the K = {k} values and C = {n_classes} classes; "
+                               "each class's K probabilities sum to 1")]
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

@@ -44,6 +44,7 @@ from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
+from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Discretized", "DiscretizedBlock", "cut_points", "interval_codes", "mdl_cuts", "interval_labels", "STRATEGIES"]
 
@@ -221,6 +222,15 @@ class DiscretizedBlock(CategoricalBlock):
         if code >= 0:
             out = [dataclasses.replace(f, detail=f"in the interval {self.categories[code]}") for f in out]
         return out
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (B - 1) + (B - 1): the table over B intervals (each class's B probabilities sum to 1)
+        and the B - 1 cut points, which are learned from the training values too."""
+        b = len(self.categories)
+        return [ParameterCount((self.column,), n_classes * (b - 1) + (b - 1), "C (B − 1) + (B − 1)",
+                               f"{n_classes} × ({b} − 1) + ({b} − 1)",
+                               f"P(interval | class) for each of the B = {b} intervals and C = {n_classes} classes "
+                               "(each class's B sum to 1), and the B − 1 cut points learned from the data")]
 
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
         """The intervals: lower and upper cut point and the weighted count of training values."""

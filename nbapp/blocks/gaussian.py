@@ -46,6 +46,7 @@ from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.threads import ROW_ALIGN
+from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "column_variance",
            "gaussian_epsilons", "VARIANCES", "VAR_SMOOTHING_MODES"]
@@ -405,6 +406,20 @@ class GaussianBlock(Block):
                                    "or another type for the column helps")
         return FAR_VALUE, (f"{column!r} = {x:g} lies {z:,.1f} standard deviations from class {true_class!r}'s "
                            f"mean {mean:.3g}")
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """Per column 2 C: a mean and a variance per class   [seed 000, Eq. 13-14; Ex. 2.4: 2 d K
+        for d columns]; C + 1 where the variance is pooled (one variance shared by the classes).
+        Epsilon is a setting, not counted."""
+        out = []
+        for column, variance in zip(self.columns, self.variances):
+            if variance == "pooled":
+                out.append(ParameterCount((column,), n_classes + 1, "C + 1", f"{n_classes} + 1",
+                                          f"a mean per class (C = {n_classes}) and one variance pooled over the classes"))
+            else:
+                out.append(ParameterCount((column,), 2 * n_classes, "2 C", f"2 × {n_classes}",
+                                          f"a mean and a variance for each of the C = {n_classes} classes"))
+        return out
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

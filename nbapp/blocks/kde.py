@@ -73,6 +73,7 @@ from nbapp.errors import DataError, shown
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import pooled_moments
 from nbapp.numbers import numeric_column, scalar_number
+from nbapp.blocks.base import ParameterCount
 
 __all__ = ["KDE", "KDEBlock", "bandwidths", "scott_bandwidth"]
 
@@ -494,6 +495,11 @@ class KDEBlock(Block):
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         raise DataError(f"Column {self.column!r} is a KDE: its log-density ratio is not linear in x, so the "
                         "model has no linear form; type it gaussian or discretized to get one.")
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """None to count: a kernel density keeps the training values (their histogram) itself."""
+        raise DataError(f"Column {self.column!r} is KDE: a kernel density keeps the training values themselves "
+                        "(it is non-parametric), so it has no fixed number of parameters to count.")
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

@@ -29,6 +29,8 @@ from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms, cell_terms
 
 __all__ = ["Multinomial", "CountStats", "MultinomialBlock", "counts_matrix"]
 
@@ -190,6 +192,21 @@ class MultinomialBlock(Block):
             return _dense_counts(frame, [column])[0]
 
         return NotesTerms({column: float(weights[column])}, 0.0, "MULT", features)
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """theta_ac = (N_ac + l) / (sum_b N_bc + l d) of the count column ``row``, unreduced
+        [seed 000, Eq. 10]."""
+        if row not in self.columns:
+            return None
+        return cell_terms(self.counts_, self.columns.index(row), c, self.smoothing)
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (d - 1) for the one multinomial over d count columns: theta_ac per column and class,
+        and each class's d thetas sum to 1   [seed 000, Eq. 10]."""
+        d = len(self.columns)
+        return [ParameterCount(tuple(self.columns), n_classes * (d - 1), "C (d − 1)", f"{n_classes} × ({d} − 1)",
+                               f"θ_ac for each of the d = {d} count columns and C = {n_classes} classes; "
+                               "each class's d thetas sum to 1")]
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.numbers import numeric_column, scalar_number
+from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Poisson", "PoissonStats", "PoissonBlock"]
 
@@ -204,6 +205,11 @@ class PoissonBlock(Block):
         with np.errstate(divide="ignore", invalid="ignore"):
             weights = np.array([-(lam[1] - lam[0]), np.log(lam[1]) - np.log(lam[0])])
         return sparse.csr_matrix(matrix), [f"{self.column} observed", self.column], weights
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C: one rate lambda_c per class (the Gamma prior's a and b are settings)."""
+        return [ParameterCount((self.column,), n_classes, "C", f"{n_classes}",
+                               f"a rate λ_c for each of the C = {n_classes} classes")]
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

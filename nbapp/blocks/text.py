@@ -44,6 +44,9 @@ from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
 from nbapp.text.matching import tokenising_job
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms
+from nbapp.exact import exact_sum
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
@@ -459,6 +462,45 @@ class TextBlock(Block):
         if extra_cols:
             x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
         return x, names + extra_names, np.concatenate(weights)
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """The numbers of P(w | c) for the word ``row``, unreduced: (N_wc + l) / (N_c + l V)
+        [seed 000, Eq. 10]; with the per-class vocabulary (N_wc + a) / (n_c + a (V_c + 1)), and for
+        a word outside the vocabulary P(UNK | c) = (0 + a) / (n_c + a (V_c + 1))   [seed 004];
+        P(w present | c) = (D_wc + l) / (N_c + 2 l) for the Bernoulli event model   [seed 002].
+        None for Complement NB (its weights are not probabilities) and for a word the model ignores."""
+        params = self.params()
+        position = params["vocab_map"].get(row)
+        if self.spec.complement or (position is None and params["unk"] is None):
+            return None
+        a = to_fraction(params["alpha"])
+        if self.spec.event_model == "bernoulli":
+            return CellTerms(to_fraction(self.doc_freq[params["vocab"][position], c]), a,
+                             to_fraction(self.n_docs[c]), 2 * a)
+        counts = self.word_counts[params["vocab"], c]
+        count = Fraction(0) if position is None else to_fraction(counts[position])
+        if params["unk"] is not None:
+            return CellTerms(count, a, exact_sum(counts), a * (int((counts > 0).sum()) + 1))
+        return CellTerms(count, a, exact_sum(counts), self.smoothing.pseudo_total(len(params["vocab"])))
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """Over the vocabulary of V words: C (V - 1) for the multinomial (and Complement NB), each
+        class's P(w | c) summing to 1   [seed 000, Eq. 10]; C V for the Bernoulli event model (one
+        P(w present | c) per word and class, seed 002); with the per-class vocabulary, V_c word
+        types and UNK per class, sum_c V_c   [seed 004]."""
+        params = self.params()
+        v = len(params["vocab"])
+        if self.spec.event_model == "bernoulli":
+            return [ParameterCount((self.column,), n_classes * v, "C V", f"{n_classes} × {v}",
+                                   f"P(w present | c) for each of the V = {v} words and C = {n_classes} classes")]
+        if params["unk"] is not None:
+            per_class = [int(n) for n in (self.word_counts[params["vocab"]] > 0).sum(axis=0)]
+            return [ParameterCount((self.column,), sum(per_class), "Σ_c V_c", " + ".join(map(str, per_class)),
+                                   "per class, P(w | c) for each of its V_c word types and P(UNK | c), "
+                                   "which sum to 1")]
+        return [ParameterCount((self.column,), n_classes * (v - 1), "C (V − 1)", f"{n_classes} × ({v} − 1)",
+                               f"P(w | c) for each of the V = {v} words and C = {n_classes} classes; "
+                               "each class's V probabilities sum to 1")]
 
     def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
         """Word counts, w_MULT = log theta+ / theta- (Eq. 19); or, for the Bernoulli event model,
