@@ -11,6 +11,7 @@ from nbapp.explain import Explanation
 from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes, workbook_sheets
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
+from nbapp.nomogram import Nomogram, nomogram, nomogram_row, nomogram_scales
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.settings import Settings
 from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
@@ -46,10 +47,14 @@ __all__ = [
     "ModelStats",
     "Multinomial",
     "NaiveBayes",
+    "Nomogram",
     "Poisson",
     "Settings",
     "Text",
     "merge",
+    "nomogram",
+    "nomogram_scales",
+    "nomogram_row",
     "conditional_mutual_information",
     "fit_file",
     "predict_file",

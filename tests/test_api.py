@@ -14,7 +14,8 @@ PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Exa
           'Table', 'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
           'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
-          'conditional_mutual_information', 'workbook_sheets']
+          'conditional_mutual_information', 'workbook_sheets', 'Nomogram', 'nomogram', 'nomogram_scales',
+          'nomogram_row']
 MODEL_METHODS = ["fit", "partial_fit", "summarize", "summarize_parts", "fit_stats", "merge", "cpt", "counts",
                  "parameters", "gaussian", "gaussian_density", "typical_value", "top_words", "smoothing_of",
                  "missing_columns", "block_of",
