@@ -12,7 +12,8 @@ from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes,
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
-from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
+from nbapp.scale import (cross_validate_file, fit_dask, fit_file, fit_spark, fit_sql, predict_dask, predict_file,
+                         predict_spark)
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.dependence import conditional_mutual_information
 from nbapp.specs import KDE, Bernoulli, Categorical, Discretized, Gaussian, Multinomial, Poisson, Text
@@ -50,6 +51,7 @@ __all__ = [
     "merge",
     "conditional_mutual_information",
     "fit_file",
+    "fit_sql",
     "predict_file",
     "fit_spark",
     "predict_spark",

@@ -130,6 +130,23 @@ class Block(ABC):
             block.check()
         return block
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any] | None:
+        """The statistics as aggregates over a table, for an engine (DuckDB, PostgreSQL, Spark SQL)
+        to compute where the rows are: a list of :class:`nbapp.scale.aggregates.Sums` written with
+        ``table``'s vocabulary (a column as a number or grouped by its values, the row weight,
+        sum / min / max). None, the default: the type states no aggregates, and the engines
+        stream its rows into :meth:`summarize` (or say the column cannot be pushed down)."""
+        return None
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> Stats:
+        """The statistics from the engine's answers to :meth:`aggregates` (one
+        :class:`nbapp.scale.aggregates.Result` per Sums, in order): those of :meth:`summarize` on
+        the same rows. DataError where summarize would refuse the rows."""
+        raise NotImplementedError(f"{cls.__name__} states no aggregates")
+
     def check(self) -> None:
         """Refuse statistics that cannot be a fitted block (override where needed)."""
 

@@ -1,14 +1,18 @@
-"""Fit and predict from CSV or Parquet files larger than memory, streamed through DuckDB.
+"""Fit and predict from CSV or Parquet files larger than memory, through DuckDB.
 
-DuckDB scans the files (its CSV reader, in parallel) and hands back Arrow record batches of
-``batch_rows`` rows; each batch becomes a pandas frame, is summarised by the model
-(:meth:`nbapp.NaiveBayes.summarize`) and dropped. Statistics add, so the sum of the batches'
-statistics is the statistics of the whole table, and the model built from it equals ``fit`` on
-the whole table loaded in memory (counts exactly, probabilities to rounding).
+Fitting hands the statistics to DuckDB: every feature type's aggregates
+(:mod:`nbapp.scale.aggregates`) run as one GROUP BY query over the files, scanned by DuckDB's
+parallel CSV or Parquet reader, and only the statistics come back; the model built from them
+equals ``fit`` on the whole table loaded in memory (counts exactly, probabilities to rounding).
+A model with a type that states no aggregates (text: its tokens must be scikit-learn's) is
+fitted by streaming instead: DuckDB hands back Arrow record batches of ``batch_rows`` rows,
+each becomes a pandas frame, is summarised by the model (:meth:`nbapp.NaiveBayes.summarize`)
+and dropped. So are the rows once more when the aggregates find a value a fit refuses, so
+that the error names the file, the row and the column. Predicting always streams.
 
-Memory is bounded by one batch (``batch_rows`` rows of the used columns, as Arrow and as
-pandas), DuckDB's scan buffers (capped by ``memory_limit``) and the statistics themselves
-(for text: one row per distinct word and class), never by the number of rows.
+Memory is bounded by DuckDB's buffers (capped by ``memory_limit``) and the statistics
+themselves; when streaming, also by one batch (``batch_rows`` rows of the used columns), never
+by the number of rows.
 
 How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per column over
 every file of the input in one profiling pass before fitting, so that every batch reads a
@@ -44,7 +48,9 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_NA_TOKENS, _RowNumbers)
+from nbapp.scale.aggregates import NotPushable, Refused, Source, model_statistics
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -70,9 +76,42 @@ def fit_file(model: Any, path: str | os.PathLike, target: str, weight: str | Non
     glob, or a folder of such files, in bounded memory; returns the model.
 
     Equal to ``model.fit(table, target, weight)`` on the whole table loaded in memory (see the
-    module docstring for how cells are read). Memory is bounded by ``batch_rows`` rows at a
-    time plus the statistics. ``progress(rows_done, rows_total)`` is called after each batch.
+    module docstring for how cells are read). The statistics are computed by DuckDB in one
+    query (streamed in batches of ``batch_rows`` rows when a type states no aggregates).
+    ``progress(rows_done, rows_total)`` reports DuckDB's share done as rows; the total is exact
+    for Parquet and for tables of at most 10,000 rows, else estimated from the files' sizes,
+    and the last call gives the rows read (done == total).
     """
+    _check_batch_rows(batch_rows)
+    numeric, others = _reading(model, target, weight)
+    sources = _sources(path)
+    con = _connect()
+    try:
+        source = _engine_source(con, sources, numeric, others)
+        stats, _ = model_statistics(model, source, target, weight, progress=progress,
+                                    known_rows=_estimated_rows(sources))
+    except (NotPushable, Refused):
+        stats = None
+    except Exception as exc:
+        if "nbapp-not-a-number:" not in str(exc):
+            raise
+        stats = None             # a cell that is not a number: streaming names its row
+    finally:
+        con.close()
+    if stats is None:
+        return _fit_streamed(model, path, target, weight, progress, batch_rows)
+    return model.fit_stats(stats, target, weight)
+
+
+def _reading(model: Any, target: str, weight: str | None) -> tuple[list[str], list[str]]:
+    """The columns read as numbers (features whose type reads numbers, and the weight) and the others."""
+    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    return numeric, [target, *(c for c in model.features_ if c not in numeric)]
+
+
+def _fit_streamed(model: Any, path: str | os.PathLike, target: str, weight: str | None, progress: Progress | None,
+                  batch_rows: int) -> Any:
+    """fit_file by streaming: each batch summarised by the model, the statistics added."""
     features = dict(model.features_)
     numeric = [c for c, s in features.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
     others = [target, *(c for c in features if c not in numeric)]
@@ -163,6 +202,11 @@ def _sources(path: str | os.PathLike) -> _Sources:
     if len(kinds) > 1:
         raise DataError(f"{where} holds both CSV and Parquet files; fit each kind separately (or convert one).")
     return _Sources(tuple(files), kinds.pop())
+
+
+def _check_batch_rows(batch_rows: Any) -> None:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
 
 
 def require_fitted(model: Any) -> None:
@@ -353,14 +397,118 @@ def _decimal_comma(column: str, sources: _Sources) -> DataError:
 
 
 # ------------------------------------------------------------------------------------------
+# the files as a source of aggregates
+# ------------------------------------------------------------------------------------------
+def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], *,
+                   folds: int | None = None) -> Source:
+    """The files as one DuckDB query for the aggregates: a CSV's numbers parsed by load_table's
+    rule in SQL (``_Cell``), its other columns as their text, read back in Python by the same
+    rule once grouped (:func:`_csv_values`); a Parquet file's columns as they are typed. With
+    ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
+    data row), computed in SQL."""
+    from nbapp.scale.engines import duckdb_source
+
+    wanted = list(dict.fromkeys([*numeric, *others]))
+    for file in sources.files:
+        _check_columns(_columns(con, sources, file), wanted, file)
+    where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
+    if sources.kind == "csv":
+        commas = _comma_delimited(con, sources)
+        blank = " AND ".join(f"coalesce(trim({_ident(c)}), '') = ''" for c in _columns(con, sources, sources.files[0]))
+        select = [f"{_Cell(c).as_double(commas)} AS {_ident(c)}" for c in dict.fromkeys(numeric)]
+        select += [_ident(c) for c in dict.fromkeys(others) if c not in numeric]
+        kinds = {**{c: "text" for c in others}, **{c: "parsed" for c in numeric}}
+        values = _csv_values(commas, sources)
+    else:
+        blank, select, kinds, values = "false", [_ident(c) for c in wanted], None, None
+
+    def scan(files: list[str]) -> str:
+        return f"SELECT {', '.join(select)} FROM {_scan_sql(files, sources.kind)} WHERE NOT ({blank})"
+
+    if folds is None:
+        sql = scan(list(sources.files))
+    else:
+        sql = " UNION ALL ".join(_with_folds(scan([f]), i, folds) for i, f in enumerate(sources.files))
+        if kinds is not None:
+            kinds[FOLD] = "number"
+    source = duckdb_source(con, sql, where, columns=kinds)
+    return source if values is None else Source(source.sql, source.dialect, source.columns, source.run, values,
+                                                source.where)
+
+
+FOLD = "__nbapp_fold"
+# splitmix64 (nbapp.scale.evaluate.hash_folds) in DuckDB: 64-bit products wrap by masking the
+# 128-bit product (a mask, not a modulo: 128-bit division is slow).
+_MASK = "18446744073709551615::UHUGEINT"
+
+
+def _with_folds(scan: str, file: int, k: int) -> str:
+    """The rows of one file with their fold: splitmix64 of (file << 40) + data row, modulo k,
+    the row numbered in file order (DuckDB's streaming row_number keeps the insertion order)."""
+    def mix(z: str, shift: int, factor: int) -> str:
+        return f"((xor({z}, {z} >> {shift}))::UHUGEINT * {factor}::UHUGEINT & {_MASK})::UBIGINT"
+
+    start = f"((nbapp_row::UHUGEINT + ({file}::UHUGEINT << 40) + 11400714819323198485::UHUGEINT) & {_MASK})::UBIGINT"
+    return (f"SELECT * EXCLUDE (nbapp_z2), CAST(xor(nbapp_z2, nbapp_z2 >> 31) % {k} AS BIGINT) AS {FOLD} FROM ("
+            f"SELECT * EXCLUDE (nbapp_z1), {mix('nbapp_z1', 27, 10723151780598845931)} AS nbapp_z2 FROM ("
+            f"SELECT * EXCLUDE (nbapp_z0), {mix('nbapp_z0', 30, 13787848793156543929)} AS nbapp_z1 FROM ("
+            f"SELECT * EXCLUDE (nbapp_row), {start} AS nbapp_z0 FROM ("
+            f"SELECT *, row_number() OVER () - 1 AS nbapp_row FROM ({scan})))))")
+
+
+def _csv_values(commas: bool, sources: _Sources) -> Any:
+    """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
+    own reader (:class:`nbapp.io.numbers._NumberReader`) applied to them. Whether a column is
+    whole numbers, decimals or text depends only on which cells occur, so reading the distinct
+    cells decides as reading every cell does. A column of numbers written with a comma in a
+    file not separated by commas is refused, as fit_file does not guess a decimal comma."""
+    from nbapp.io.numbers import _NumberReader
+
+    def values(column: str, raw: list[Any]) -> pd.Series:
+        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=object)
+        if not commas and _comma_numbers(cells.str.strip()):
+            raise _decimal_comma(column, sources)
+        reader = _NumberReader(pd.DataFrame({0: cells}), _RowNumbers("row", lambda: np.arange(len(cells))), ",")
+        return reader.convert(0, column, [])
+
+    return values
+
+
+def _comma_numbers(values: pd.Series) -> bool:
+    """Every present cell a number (a comma-decimal one included) and one with a comma: the
+    choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
+    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
+    dot = present.str.fullmatch(_DOT_NUMBER.pattern)
+    code = dot & (present.str.match(_LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
+                                                     & present.str.fullmatch(_INTEGER)))
+    comma = present.str.contains(",", regex=False)
+    comma_number = ~dot & comma & present.str.fullmatch(_COMMA_NUMBER.pattern)
+    text = (~dot & ~comma_number) | code
+    return bool(len(present)) and not text.any() and bool(comma.any())
+
+
+def _estimated_rows(sources: _Sources) -> int:
+    """The rows of the files for progress: Parquet's own count; a CSV's from its size and the
+    bytes per line of its first megabyte."""
+    if sources.kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.files)
+    with open(sources.files[0], "rb") as handle:
+        head = handle.read(1 << 20)
+    lines = max(head.count(b"\n") - 1, 1)
+    per_line = len(head) / (lines + 1)
+    return max(int(sum(os.path.getsize(f) for f in sources.files) / per_line), 1)
+
+
+# ------------------------------------------------------------------------------------------
 # streaming batches
 # ------------------------------------------------------------------------------------------
 def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], progress: Progress | None,
              batch_rows: int) -> Iterator[tuple[str, pd.DataFrame]]:
     """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
     described in the module docstring; each frame's index is the data row within its file."""
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
+    _check_batch_rows(batch_rows)
     sources = _sources(path)
     con = _connect()
     try:
