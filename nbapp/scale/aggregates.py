@@ -343,15 +343,17 @@ def pushable(model: Any) -> str | None:
     return None
 
 
-def model_statistics(model: Any, source: Source, target: str, weight: str | None, *, part: Any = None,
+def model_statistics(model: Any, source: Source, target: str, weight: str | None, *, part: str | None = None,
                      parts: int = 1, progress: Any = None, known_rows: int | None = None) -> tuple[Any, int]:
     """The model's statistics of every row of ``source`` computed by its engine, and the number
-    of rows. With ``part`` (an SQL expression giving each row a part 0..parts-1), a list of
-    statistics, one per part (as :meth:`NaiveBayes.summarize_parts`).
+    of rows. With ``part`` (a column of the source giving each row a part 0..parts-1), a list
+    of statistics, one per part (as :meth:`NaiveBayes.summarize_parts`).
 
     Raises NotPushable (a type without aggregates, a number column held as text) and Refused
     (rows a fit refuses); DataError for a missing column."""
     _check_columns(model, source, target, weight)
+    if part is not None:
+        part = _exp().column(part, quoted=True)
     reason = pushable(model)
     if reason is not None:
         raise NotPushable(reason)

@@ -111,7 +111,7 @@ def _result(cursor: Any) -> dict[str, list[Any]]:
 def duckdb_batches(con: Any, sql: str, rows: int = STREAM_ROWS) -> Iterator[pd.DataFrame]:
     """A query's rows as pandas frames of ``rows`` rows (Arrow batches), indexed from 0 on."""
     start = 0
-    for batch in con.execute(sql).fetch_record_batch(rows):
+    for batch in con.sql(sql).to_arrow_reader(rows):
         if batch.num_rows:
             frame = batch.to_pandas()
             frame.index = pd.RangeIndex(start, start + len(frame))

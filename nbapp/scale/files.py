@@ -465,7 +465,9 @@ def _csv_values(commas: bool, sources: _Sources) -> Any:
     from nbapp.io.numbers import _NumberReader
 
     def values(column: str, raw: list[Any]) -> pd.Series:
-        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=object)
+        # str: the strings as load_table's parser holds its cells (Arrow-backed), whose number
+        # parser decides "+4" as load_table's does
+        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=str)
         if not commas and _comma_numbers(cells.str.strip()):
             raise _decimal_comma(column, sources)
         reader = _NumberReader(pd.DataFrame({0: cells}), _RowNumbers("row", lambda: np.arange(len(cells))), ",")
