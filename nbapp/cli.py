@@ -72,13 +72,14 @@ def _parser() -> argparse.ArgumentParser:
 def _fit(args: argparse.Namespace) -> None:
     from nbapp.io.export import writable_path
     from nbapp.model import NaiveBayes
-    from nbapp.scale.files import fit_file
+    from nbapp.scale.files import _sources, fit_file
 
     out = writable_path(args.out)
-    types = parse_types(args.types) or _proposed_types(args.data, args.target, args.weight)
+    files = _sources(args.data).files     # resolved once: the rows proposed from are of the files fitted
+    types = parse_types(args.types) or _proposed_types(files, args.data, args.target, args.weight)
     model = NaiveBayes(types, alpha=args.alpha)
     with _bar("fit") as progress:
-        fit_file(model, args.data, args.target, args.weight, progress)
+        fit_file(model, files, args.target, args.weight, progress)
     try:
         out.write_text(model.to_json(), encoding="utf-8")
     except OSError as exc:
@@ -135,12 +136,12 @@ def parse_types(text: str | None) -> dict[str, str]:
     return types
 
 
-def _proposed_types(data: str, target: str, weight: str | None) -> dict[str, str]:
-    """Types proposed (nbapp.propose_feature_types) from the first rows of the data."""
+def _proposed_types(files: tuple[str, ...], data: str, target: str, weight: str | None) -> dict[str, str]:
+    """Types proposed (nbapp.propose_feature_types) from the first rows of the data's files."""
     from nbapp.propose import propose_feature_types
     from nbapp.scale.files import sample_rows
 
-    sample = sample_rows(data, SAMPLE_ROWS)
+    sample = sample_rows(files, SAMPLE_ROWS)
     if weight and weight not in sample.columns:
         raise DataError(f"The weight column {weight!r} is not in {data!r}; its columns are "
                         f"{list(sample.columns)[:10]}.")

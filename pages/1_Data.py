@@ -1,5 +1,6 @@
 """Data: pick a built-in example or upload a file, choose the target and a type per column."""
 
+import dataclasses
 from pathlib import PurePath
 from typing import Any
 
@@ -21,11 +22,22 @@ CORPUS_SUFFIXES = {".zip", ".txt"}
 NO_WEIGHT = "(none)"
 
 
+def _modes() -> tuple[str, ...]:
+    """"Open a local path" only where the person running the server named a data folder."""
+    return MODES if ui.state.data_root() is not None else MODES[:2]
+
+
 def _source_ui() -> None:
     source = ss["source"]
+    modes = _modes()
     ss.setdefault("data_mode", {"example": MODES[0], "path": MODES[2]}.get(source.reader, MODES[1]))
-    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
+    if ss["data_mode"] not in modes:
+        ss["data_mode"] = MODES[1]
+    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=modes,
                      horizontal=True, on_set=_mode_changed)
+    if len(modes) < len(MODES):
+        st.caption(f"Opening files on the server is off; whoever runs it can turn it on by setting "
+                   f"`{ui.state.DATA_ROOT_VARIABLE}` to the folder visitors may open (see the README).")
     if mode == MODES[0]:
         _example_ui()
     elif mode == MODES[1]:
@@ -155,14 +167,17 @@ def _read_pending_upload() -> None:
 
 
 def _path_ui() -> None:
-    """A local file, folder or glob of any size: a sample is shown, the model sees every row."""
-    ui.synced(st.text_input, "Path on this machine (a CSV or Parquet file, a folder of them, or a glob)",
+    """A file, folder or glob of any size under the server's data folder: a sample is shown, the
+    model sees every row."""
+    ui.synced(st.text_input, "Path in the data folder (a CSV or Parquet file, a folder of them, or a glob)",
               key="_data_path", value=ss.get("data_path", ""), on_set=lambda v: ss.update(data_path=v),
-              placeholder="/data/exports/sales_2025.csv")
+              placeholder="exports/sales_2025.csv")
     st.button("Open the path", key="data.open_path", on_click=_open_path)
-    st.caption("For files beyond the uploader's limit (or beyond memory): types are proposed from the first "
-               f"{ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on every row with DuckDB, in "
-               "bounded memory. Decimal commas and encodings other than UTF-8 are not read here.")
+    st.caption(f"The data folder of this server is {ui.md(ui.state.data_root() or '')}: paths are read under it, "
+               "and nothing outside it can be opened. For files beyond the uploader's limit (or beyond memory): "
+               f"types are proposed from the first {ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on "
+               "every row with DuckDB, in bounded memory. Decimal commas and encodings other than UTF-8 are not "
+               "read here.")
     if ss.get("path_error"):
         st.error(ui.md(ss["path_error"]))
     source = ss["source"]
@@ -203,11 +218,13 @@ def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None
 @st.cache_data(show_spinner=False, max_entries=8)
 def _column_summary(digest: str, _df: pd.DataFrame) -> pd.DataFrame:
     """Missing and distinct values per column, once per data (0.6 s on a million rows)."""
+    from nbapp.io.nested import distinct_counts
+
     return pd.DataFrame({
         "column": _df.columns.astype(str),
         "dtype": _df.dtypes.astype(str).to_numpy(),
         "missing": _df.isna().sum().to_numpy(),
-        "distinct": _df.nunique().to_numpy(),
+        "distinct": distinct_counts(_df).to_numpy(),
     })
 
 
@@ -225,6 +242,33 @@ def _overview_ui(df: pd.DataFrame) -> Any:
     if len(df) > 500:
         st.caption(f"The first 500 of {len(df):,} rows.")
     return st.expander("Missing and distinct values per column").empty()
+
+
+def _trim_spaces_ui(df: pd.DataFrame) -> None:
+    """A button per column whose values differ only by spaces at their ends (the loader notes them
+    and keeps them apart): the user chooses to trim. Not for a local path, whose every row the
+    model reads from the files as they are."""
+    from nbapp.io import space_variants
+
+    if ss["source"].reader not in ("table", "corpus"):
+        return
+    for column, groups in space_variants(df).items():
+        alike = " and ".join(repr(v) for v in groups[0])
+        st.button(f"Trim spaces in {ui.md(column)}", key=f"data.trim_spaces::{column}", on_click=_trim_spaces,
+                  args=(column,), help=ui.md(f"{alike} become one value, and so one category."))
+
+
+def _trim_spaces(column: str) -> None:
+    from nbapp.io import trim_spaces
+
+    source = ss["source"]
+    ss["frame"] = trim_spaces(ss["frame"], [column])
+    ss["source"] = dataclasses.replace(source, sha256=ui.sha256(f"{source.sha256}\0trim\0{column}".encode()))
+    query = ss.get("query", {})
+    if isinstance(query.get(column), str):
+        ss["query"] = {**query, column: query[column].strip()}
+    ss["load_notes"] = (*ss.get("load_notes", ()),
+                        f"Trimmed the spaces at the start and end of the values of {column!r}, as you asked.")
 
 
 def _summary_ui(slot: Any, df: pd.DataFrame) -> None:
@@ -321,6 +365,7 @@ if ss["source"].reader == "model":
     st.stop()
 df = ss["frame"]
 summary_slot = _overview_ui(df)
+_trim_spaces_ui(df)
 _target_ui(df)
 _types_ui()
 held_patterns_ui("data")

@@ -116,7 +116,7 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
         bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
 
     try:
-        result = cross_validate_file(model, source.path, ss["target"], k=k, weight=ss.get("weight"), progress=progress)
+        result = cross_validate_file(model, source.files, ss["target"], k=k, weight=ss.get("weight"), progress=progress)
     except DataError as err:
         bar.empty()
         ui.show_error(err)

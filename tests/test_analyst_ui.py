@@ -395,7 +395,8 @@ def test_leaving_a_model_opened_alone_returns_to_the_example_of_before():
     assert at.session_state["source"].example == "gender"
 
 
-def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(tmp_path):
+def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBAPP_DATA_ROOT", str(tmp_path))
     path = tmp_path / "weather.csv"
     path.write_bytes(WEATHER)
     at = start()

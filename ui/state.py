@@ -72,6 +72,7 @@ __all__ = [
     "load_example_into_state",
     "load_upload_into_state",
     "load_path_into_state",
+    "data_root",
     "big_data_note",
     "path_rows",
     "set_target",
@@ -106,6 +107,7 @@ class Source:
     reader: str  # "example", "table", "corpus" or "path" (a local file, folder or glob fitted out of core)
     example: str | None = None
     path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
+    files: tuple[str, ...] = ()  # for reader "path": the files the path resolved to when opened, the files fitted
     sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
 
 
@@ -312,6 +314,8 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
 PROPOSAL_ROWS = 100_000
 # Rows of a local path read to propose types and to show on the pages; the model sees every row.
 PATH_SAMPLE_ROWS = 20_000
+# The environment variable naming the folder "Open a local path" may read (unset: the mode is off).
+DATA_ROOT_VARIABLE = "NBAPP_DATA_ROOT"
 
 
 def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -322,19 +326,21 @@ def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_path_into_state(path: str) -> None:
-    """Open a local CSV / Parquet file, folder or glob: a sample of its first rows becomes the
-    frame the pages show and propose types from; the model is fitted on every row, out of core
-    (:func:`nbapp.fit_file`). Raises DataError for a path that cannot be read."""
+    """Open a CSV / Parquet file, folder or glob under the server's data folder (data_root): a
+    sample of its first rows becomes the frame the pages show and propose types from; the model
+    is fitted on every row of the files resolved here, out of core (:func:`nbapp.fit_file`).
+    Raises DataError for a path that cannot be read."""
     from nbapp.propose import propose_target
     from nbapp.scale.files import sample_rows
 
+    path = str(path).strip()
     files = _path_files(path)
-    df = sample_rows(path, PATH_SAMPLE_ROWS)
+    df = sample_rows(files, PATH_SAMPLE_ROWS)
     if df.shape[1] < 2:
         raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
     ss = st.session_state
-    ss["source"] = Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path)
+    ss["source"] = Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path, files=files)
     ss["data_bytes"] = None
     ss["frame"] = df
     ss["load_notes"] = (f"A sample: the first {len(df):,} rows of {os.path.basename(files[0])!r} ({len(files)} file(s) "
@@ -347,24 +353,28 @@ def load_path_into_state(path: str) -> None:
     set_target(target if target is not None else df.columns[-1])
 
 
-def _path_files(path: str) -> list[str]:
-    """The files of a path; only CSV / TSV / Parquet files by name, and (when the environment
-    variable NBAPP_DATA_ROOT is set, as on a shared server) only under that folder."""
-    from nbapp.scale.files import CSV_SUFFIXES, PARQUET_SUFFIXES, _sources
+def data_root() -> str | None:
+    """The folder visitors may open files under: the environment variable NBAPP_DATA_ROOT, set
+    by the person running the server (its real path). None (the default) turns "Open a local
+    path" off: a visitor then reaches only their own uploads and the built-in examples."""
+    root = os.environ.get(DATA_ROOT_VARIABLE, "").strip()
+    return os.path.realpath(root) if root and os.path.isdir(root) else None
 
-    path = os.path.expanduser(str(path).strip())
-    if not path:
+
+def _path_files(path: str) -> tuple[str, ...]:
+    """The files a typed path resolves to under the data root, checked once (nbapp.scale's
+    _sources: table files only, real paths under the root, one sentence for anything outside);
+    these are the files sampled and fitted."""
+    from nbapp.scale.files import _sources
+
+    root = data_root()
+    if root is None:
+        raise DataError(f"Opening files on the server is off; the person running it can turn it on by setting "
+                        f"{DATA_ROOT_VARIABLE} to a folder.")
+    text = str(path).strip()
+    if not text:
         raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
-    if os.path.isfile(path) and not path.lower().endswith(CSV_SUFFIXES + PARQUET_SUFFIXES):
-        raise DataError(f"{path!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet).")
-    files = list(_sources(path).files)
-    root = os.environ.get("NBAPP_DATA_ROOT")
-    if root:
-        root = os.path.realpath(root)
-        outside = [f for f in files if os.path.commonpath([root, os.path.realpath(f)]) != root]
-        if outside:
-            raise DataError(f"{outside[0]!r} is outside the data folder of this server ({root}); open files under it.")
-    return files
+    return _sources(text, root=root).files
 
 
 def path_rows() -> int | None:
@@ -397,7 +407,7 @@ def _fit_path(model: Any, source: Source) -> tuple[Any, int]:
         bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
 
     try:
-        fit_file(model, source.path, ss["target"], ss.get("weight"), progress=progress)
+        fit_file(model, source.files, ss["target"], ss.get("weight"), progress=progress)
     finally:
         bar.empty()
     return model, seen[0]
@@ -484,7 +494,7 @@ def set_query_from_row(row: pd.Series) -> None:
 
 
 def _isna(v: Any) -> bool:
-    return v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+    return v is None or (pd.api.types.is_scalar(v) and bool(pd.isna(v)))     # a list cell is a value
 
 
 # --------------------------------------------------------------------------- accessors

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io.nested import nested_error, nested_values
 
 __all__ = ["fit_spark", "fit_dask", "predict_spark", "predict_dask"]
 
@@ -23,7 +24,18 @@ def _summarize(params: dict[str, Any], frame: pd.DataFrame, target: str, weight:
     """The statistics of one partition (None for an empty one)."""
     from nbapp.model import NaiveBayes
 
-    return NaiveBayes(**params).summarize(frame, target, weight) if len(frame) else None
+    if not len(frame):
+        return None
+    _refuse_nested_cells(frame, frame.columns, "the table")
+    return NaiveBayes(**params).summarize(frame, target, weight)
+
+
+def _refuse_nested_cells(frame: pd.DataFrame, columns: Any, where: str) -> None:
+    """Columns whose cells hold several values (a list, a dict), which no feature or target takes."""
+    for column in columns:
+        what = nested_values(frame[column]) if column in frame.columns else None
+        if what:
+            raise nested_error(column, what, where)
 
 
 def _total(parts: list[Any]) -> Any:
@@ -49,6 +61,7 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     missing = [c for c in columns if c not in spark_df.columns]
     if missing:
         raise DataError(f"The Spark table has no column {missing[0]!r}; its columns are {spark_df.columns[:10]}.")
+    _refuse_nested_spark(spark_df, columns)
 
     def summarise_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         total = None
@@ -77,6 +90,19 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     if errors:
         raise DataError(f"In the Spark table (rows numbered within a batch of one partition): {errors[0]}")
     return model.fit_stats(_total([stats_from_json(model, r["stats"]) for r in rows]), target, weight)
+
+
+# Spark's nested types (their typeName) -> how a sentence names their cells.
+_SPARK_NESTED = {"array": "arrays", "map": "maps", "struct": "structs"}
+
+
+def _refuse_nested_spark(spark_df: Any, columns: list[str]) -> None:
+    """Array, map and struct columns among those used, named from the schema before any job runs
+    (on the workers they fail deep inside pandas)."""
+    for field in spark_df.schema.fields:
+        what = _SPARK_NESTED.get(field.dataType.typeName()) if field.name in columns else None
+        if what:
+            raise nested_error(field.name, what, "the Spark table")
 
 
 def predict_spark(model: Any, spark_df: Any) -> Any:
@@ -113,6 +139,7 @@ def fit_dask(model: Any, dask_df: Any, target: str, weight: str | None = None) -
     missing = [c for c in columns if c not in dask_df.columns]
     if missing:
         raise DataError(f"The Dask table has no column {missing[0]!r}; its columns are {list(dask_df.columns)[:10]}.")
+    _refuse_nested_dask(dask_df, columns)
     parts = [dask.delayed(_summarize)(params, p, target, weight) for p in dask_df[columns].to_delayed()]
     while len(parts) > 1:          # a tree reduction: pairs, then pairs of pairs
         parts = [dask.delayed(_total)(parts[i:i + 2]) if i + 1 < len(parts) else parts[i]
@@ -121,6 +148,23 @@ def fit_dask(model: Any, dask_df: Any, target: str, weight: str | None = None) -
     if total is None:
         raise DataError("The table has no rows; nothing to fit.")
     return model.fit_stats(total, target, weight)
+
+
+def _refuse_nested_dask(dask_df: Any, columns: list[str]) -> None:
+    """Columns of lists, dicts or Arrow nested types among those used, named before any task runs.
+
+    The table's own types show Arrow nested columns (``dd.read_parquet``). A pandas frame given to
+    ``dd.from_pandas`` is looked at as it was given: Dask turns its object columns into text
+    before a partition is made (its ``dataframe.convert-string`` option, on by default), so that a
+    list reaches nbapp as the text '[1, 2]', a category like any other. The expression that holds
+    that frame is Dask's own (``expr.walk()``; a ``frame`` operand): if Dask changes it, the
+    check finds no frame and the partitions' own check (_summarize) remains."""
+    _refuse_nested_cells(dask_df._meta, columns, "the Dask table")
+    expr = getattr(dask_df, "expr", None)
+    for node in expr.walk() if hasattr(expr, "walk") else ():
+        given = getattr(getattr(node, "operands", [None])[0], "_data", None)
+        if isinstance(given, pd.DataFrame):
+            _refuse_nested_cells(given, columns, "the Dask table")
 
 
 def predict_dask(model: Any, dask_df: Any) -> Any:

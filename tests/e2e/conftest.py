@@ -1,18 +1,21 @@
 """A real browser against `streamlit run app.py`: Debian's chromium driven by Playwright (sync API).
 
-The server starts once per session on a free port of 127.0.0.1; its log goes to
-test-artifacts/streamlit.log. Chromium is never downloaded by Playwright: CI installs
-Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
+The server starts once per session on a free port of 127.0.0.1, without NBAPP_DATA_ROOT (so
+"Open a local path" is off, as by default); its log goes to test-artifacts/streamlit.log. A test
+that needs a server started otherwise starts its own with serve(). Chromium is never downloaded
+by Playwright: CI installs Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -48,17 +51,17 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90) -> None
     raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
+@contextmanager
+def serve(command: list[str], *, env: dict[str, str] | None = None, log_name: str = "streamlit.log") -> Iterator[str]:
+    """``command`` (a ``streamlit run app.py ...`` line; a free port is added) running from the
+    project root, under ``env`` added to this environment without NBAPP_DATA_ROOT (so "Open a
+    local path" is off unless ``env`` turns it on); yields its URL on 127.0.0.1."""
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
-    log = open(ARTIFACTS / "streamlit.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
-         "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
+    environment = {k: v for k, v in os.environ.items() if k != "NBAPP_DATA_ROOT"} | (env or {})
+    log = open(ARTIFACTS / log_name, "w")
+    proc = subprocess.Popen([*command, f"--server.port={port}"], cwd=ROOT, env=environment, stdout=log,
+                            stderr=subprocess.STDOUT)
     try:
         _wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
         yield f"http://127.0.0.1:{port}"
@@ -69,6 +72,17 @@ def app_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+# The options every test server gets (run_app.sh passes them through to streamlit run).
+QUIET = ["--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+STREAMLIT = [sys.executable, "-m", "streamlit", "run", "app.py"]
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    with serve([*STREAMLIT, *QUIET, "--server.address=127.0.0.1"]) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
