@@ -267,3 +267,38 @@ def test_fit_sql_on_postgres_names_the_row_of_a_refused_value(postgres, shop_tab
     query = "SELECT y, CASE WHEN age > 80 THEN -1 ELSE visits END AS visits FROM shop ORDER BY age DESC NULLS LAST LIMIT 1000"
     with pytest.raises(nbapp.DataError, match=r"'visits' is a Poisson count but row 0 holds -1"):
         nbapp.fit_sql(nbapp.NaiveBayes({"visits": "poisson"}), query, "y", url=postgres.url)
+
+
+# -- Spark -------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def spark():
+    import os
+    import sys
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("nbapp-engines")
+               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    yield session
+    session.stop()
+
+
+def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch):
+    from nbapp.scale import clusters
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("summarised by nbapp on the executors instead of by Spark SQL")
+
+    monkeypatch.setattr(clusters, "_spark_partition_statistics", refuse)
+    frame = mixed_frame(5_000, seed=5)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight="w")
+    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight="w"), frame)
+    assert not [t for t in spark.catalog.listTables() if t.name.startswith("nbapp_")]    # the view is dropped
+
+
+def test_fit_spark_names_a_refused_value_from_the_partitions(spark):
+    frame = pd.DataFrame({"y": ["a", "b", "a", "b"], "visits": [1, 2, -3, 4]})
+    with pytest.raises(nbapp.DataError, match=r"In the Spark table .*'visits' is a Poisson count but row \d+ holds -3"):
+        nbapp.fit_spark(nbapp.NaiveBayes({"visits": "poisson"}), spark.createDataFrame(frame), "y")

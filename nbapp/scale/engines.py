@@ -16,7 +16,6 @@ aggregates and for naming the row of a refused value.
 from __future__ import annotations
 
 import threading
-import time
 from decimal import Decimal
 from typing import Any, Callable, Iterator
 
@@ -169,11 +168,11 @@ def postgres_batches(conn: Any, sql: str, rows: int = STREAM_ROWS) -> Iterator[p
 
 
 # -- Spark ----------------------------------------------------------------------------------------------
-def spark_source(spark_df: Any, where: str = "the Spark table") -> Source:
-    """A Spark DataFrame as a source: a temporary view, queried with ``spark.sql``."""
+def spark_source(spark_df: Any, view: str, where: str = "the Spark table") -> Source:
+    """A Spark DataFrame as a source: the temporary view ``view`` of it (the caller drops it),
+    queried with ``spark.sql``."""
     from pyspark.sql import types as T
 
-    view = f"nbapp_{id(spark_df):x}_{time.monotonic_ns():x}"
     spark_df.createOrReplaceTempView(view)
     session = spark_df.sparkSession
 
