@@ -302,3 +302,23 @@ def test_fit_spark_names_a_refused_value_from_the_partitions(spark):
     frame = pd.DataFrame({"y": ["a", "b", "a", "b"], "visits": [1, 2, -3, 4]})
     with pytest.raises(nbapp.DataError, match=r"In the Spark table .*'visits' is a Poisson count but row \d+ holds -3"):
         nbapp.fit_spark(nbapp.NaiveBayes({"visits": "poisson"}), spark.createDataFrame(frame), "y")
+
+
+# -- the command line ---------------------------------------------------------------------------------------
+def test_nbapp_fit_sql_fits_inside_the_database_named_by_url(duckdb_file, tmp_path, capsys):
+    from nbapp.cli import main
+
+    path, _ = duckdb_file
+    url = f"duckdb:///{path}"
+    out = tmp_path / "model.json"
+    query = 'SELECT * FROM "Shop Rows" WHERE age > 30'
+    assert main(["fit", "--sql", query, "--url", url, "--target", "y", "--types", "city=categorical,age=gaussian",
+                 "--weight", "w", "--out", str(out)]) == 0
+    expected = nbapp.fit_sql(nbapp.NaiveBayes({"city": "categorical", "age": "gaussian"}), query, "y", url=url,
+                             weight="w")
+    assert nbapp.NaiveBayes.from_json(out.read_text()).to_json() == expected.to_json()
+    assert main(["fit", "--sql", '"Shop Rows"', "--url", url, "--target", "y", "--out", str(out)]) == 0
+    assert "Types proposed from the first rows" in capsys.readouterr().err
+    assert nbapp.NaiveBayes.from_json(out.read_text()).classes_ == ["churn", "stay", "trial"]
+    assert main(["fit", str(tmp_path), "--sql", query, "--target", "y", "--out", str(out)]) == 2
+    assert "not both" in capsys.readouterr().err

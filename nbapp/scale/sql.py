@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from nbapp.errors import DataError
 from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
 
-__all__ = ["fit_sql"]
+__all__ = ["fit_sql", "sample_sql"]
 
 # First words of a query (anything else is a table name).
 _QUERY_WORDS = ("select", "with", "values", "from", "table", "(")
@@ -49,6 +49,22 @@ def fit_sql(model: Any, source: str, target: str, url: Any = "duckdb://", weight
         except Refused:
             return _fit_streamed(model, _batches(kind, con, query), target, weight, where, progress)
         return model.fit_stats(stats, target, weight)
+    finally:
+        if own:
+            con.close()
+
+
+def sample_sql(source: str, url: Any, n: int) -> Any:
+    """The first rows (at most n) of a table or query, as pandas reads them: enough to propose
+    feature types (the command line's ``nbapp fit --sql`` without ``--types``)."""
+    kind, con, own = _connection(url)
+    try:
+        query, where = _query(source, "duckdb" if kind == "duckdb" else "postgres")
+        _source(kind, con, query, where)          # a query the database cannot run is refused here, in words
+        sample = next(_batches(kind, con, f"SELECT * FROM ({query}) AS nbapp_sample LIMIT {int(n)}"), None)
+        if sample is None:
+            raise DataError(f"{where[0].upper()}{where[1:]} has no rows; nothing to fit.")
+        return sample
     finally:
         if own:
             con.close()
