@@ -10,6 +10,10 @@ DATA is a CSV or Parquet file, a glob or a folder; fitting hands its statistics 
 larger than memory. ``--sql`` fits from a table or a query in a database instead, computing
 the statistics inside it (:func:`nbapp.fit_sql`). Bad input gives one line on stderr and exit
 code 2; a progress bar is drawn on stderr when it is a terminal.
+
+An output is never an input: --out naming the data (its file, a file in its folder or one its
+glob matches) or the model file is refused before any work, and every output is written to a
+temporary name beside it and renamed at the end, so a failed run leaves no file behind.
 """
 
 from __future__ import annotations
@@ -76,14 +80,15 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- commands -------------------------------------------------------------------------------------
 def _fit(args: argparse.Namespace) -> None:
-    from nbapp.io.export import writable_path
+    from nbapp.io.export import atomic_output, writable_path
     from nbapp.model import NaiveBayes
     from nbapp.scale.files import _sources, fit_file
 
-    out = writable_path(args.out)
     if (args.data is None) == (args.sql is None):
         raise DataError("Give the data to fit: a file, glob or folder (DATA), or a table or query with --sql and "
                         "--url, not both.")
+    inputs = [args.data] if args.data is not None else []
+    out = writable_path(args.out, inputs=inputs, suffixes=(".json",), what="model file")
     if args.sql is not None:
         from nbapp.scale.sql import fit_sql, sample_sql
 
@@ -101,8 +106,10 @@ def _fit(args: argparse.Namespace) -> None:
         model = NaiveBayes(types, alpha=args.alpha)
         with _bar("fit") as progress:
             fit_file(model, files, args.target, args.weight, progress)
+    text = model.to_json()
     try:
-        out.write_text(model.to_json(), encoding="utf-8")
+        with atomic_output(out) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise DataError(f"Cannot write the model file {args.out!r} ({exc.strerror or exc}); choose another --out.") \
             from None
@@ -110,8 +117,11 @@ def _fit(args: argparse.Namespace) -> None:
 
 
 def _predict(args: argparse.Namespace) -> None:
-    from nbapp.scale.files import predict_file
+    from nbapp.io.export import writable_path
+    from nbapp.scale.files import PREDICTION_SUFFIXES, predict_file
 
+    # The model file is an input too; predict_file checks again (and writes the file whole).
+    writable_path(args.out, inputs=[args.model, args.data], suffixes=PREDICTION_SUFFIXES, what="predictions")
     model = _load_model(args.model)
     keep = [c for c in args.keep.split(",") if c.strip()]
     with _bar("predict") as progress:

@@ -160,6 +160,8 @@ def _notes(factors: list[Factor], classes: list[Any], undetermined: bool) -> lis
         if not f.counted:
             notes.append(f"{f.name} = {shown(f.value)} is {f.status}: {f.detail}.")
             continue
+        if f.note:
+            notes.append(f.note)
         zero = [c for c, v in zip(classes, f.log) if v == -np.inf]
         if zero:
             listed = ", ".join(shown(c) for c in zero)

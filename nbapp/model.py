@@ -55,7 +55,8 @@ class NaiveBayes:
         feature, or :class:`nbapp.BetaPrior` (seed 002) for the Bernoulli features.
     prior_alpha : Dirichlet smoothing of the empirical class prior (seed 000, §2.4).
     priors : "empirical", "uniform" or {class: probability}.
-    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance.
+    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance;
+        it also sets each KDE feature's density floor (:meth:`nbapp.blocks.kde.KDEBlock.floors`).
     var_smoothing_mode : "global" (default, scikit-learn's one eps for every Gaussian column)
         or "per_feature" (eps_a = var_smoothing * Var(x_a): a column with a huge variance,
         such as an ID, no longer sets the floor of the others); see :meth:`gaussian_epsilon`.
@@ -73,7 +74,7 @@ class NaiveBayes:
         self.prior_alpha = float(Lidstone(prior_alpha).l)
         self.priors = check_priors(priors)
         if isinstance(var_smoothing, bool) or not isinstance(var_smoothing, (int, float)) \
-                or not np.isfinite(var_smoothing) or not 0 <= var_smoothing <= 1e6:
+                or not 0 <= var_smoothing <= 1e6:     # refuses NaN and inf; np.isfinite fails on a huge int
             raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {var_smoothing!r}.")
         self.var_smoothing = float(var_smoothing)
         if variance not in _VARIANCES:

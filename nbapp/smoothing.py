@@ -156,8 +156,9 @@ MAX_PSEUDO_COUNT = 1e12
 
 
 def _check_non_negative(name: str, value: float) -> None:
+    # The range test refuses NaN and infinities too, and, unlike np.isfinite, any int (10**30)
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
+            or not 0 <= value <= MAX_PSEUDO_COUNT:
         raise DataError(f"Smoothing {name} must be a number between 0 and {MAX_PSEUDO_COUNT:g}, not {value!r}.")
 
 

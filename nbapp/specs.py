@@ -97,3 +97,5 @@ def spec_from_dict(data: Any, where: str = "feature") -> Any:
         return cls(**kwargs)
     except TypeError as exc:
         raise DataError(f"{where}: the {kind} feature's options are malformed ({exc}).") from None
+    except DataError as exc:        # the spec's own check, e.g. a bandwidth whose square underflows
+        raise DataError(f"{where}: {exc}") from None

@@ -302,14 +302,17 @@ def _poisson_ui(model: Any, columns: list[str]) -> None:
 
 
 def _kde_ui(model: Any, columns: list[str]) -> None:
-    st.subheader("Kernel densities p(x | c) = Σ w_i φ((x − x_i) / h_c) / (W_c h_c)")
+    st.subheader("Kernel densities p(x | c) = max(Σ w_i φ((x − x_i) / h_c) / (W_c h_c), ε_c)")
     col = st.selectbox("Feature", columns, format_func=str, key="model.kde_feature")
     st.dataframe(model.parameters(col), key="model.kde_table")
     st.caption("Bandwidth h_c from the class's weighted spread s_c and effective size n_eff = W²/Σw²: Scott "
                "h = s · n_eff^(−1/5), Silverman h = s · (3 n_eff / 4)^(−1/5) (scipy's gaussian_kde), or the "
                "number given. The model stores a histogram of bin width w per class (mergeable statistics: "
                "each bin's weight, centroid and spread); the density matches the exact KDE to about 1e-9 when "
-               "each value has its own bin, and less closely as w/h grows. The plot is below.")
+               "each value has its own bin, and less closely as w/h grows. The floor ε_c = var_smoothing · "
+               "φ(0) / (n_eff h_c), at most var_smoothing times the class's peak density, only takes over "
+               "where no value of the class lies within a few h: such a value makes the class unlikely "
+               "instead of impossible, and Explain notes it. The plot is below.")
 
 
 def _intervals_ui(model: Any, columns: list[str]) -> None:

@@ -228,3 +228,23 @@ def test_exact_products_too_long_to_read_are_shown_as_decimals_without_failing()
     equations = formulas.explain_equations(model, e, list(e.classes))
     assert all(len(eq) < 2000 for eq in equations)
     assert formulas.num(F(10) ** 5000 + 1) == r"1 \times 10^{5000}"     # no ValueError, no OverflowError
+
+
+def test_kde_density_formula_shows_the_floor_and_computes_the_library_value():
+    # precipitation by weather (issue 21): drizzle never saw a value near 4.1 mm, so its factor
+    # is the floor eps_c, and the formula says so with both numbers
+    rng = np.random.default_rng(0)
+    n = 200
+    frame = pd.DataFrame({"p": np.r_[np.round(rng.gamma(2.0, 2.5, n), 1), np.round(rng.uniform(0, 0.5, n), 1)],
+                          "y": ["rain"] * n + ["drizzle"] * n})
+    model = nbapp.NaiveBayes({"p": "kde"}).fit(frame, target="y")
+    floor = model.parameters("p")["floor"]
+    for x, cls in [(4.1, "rain"), (0.2, "drizzle"), (4.1, "drizzle")]:
+        latex = formulas.density_latex(model, "p", x, cls, digits=17)
+        expected = float(model.gaussian_density("p", np.array([x]))[cls].iloc[0])
+        assert substituted_value(latex) == pytest.approx(expected, rel=1e-9), latex
+        assert r"\varepsilon_c" in latex and f"{formulas.num(float(floor[cls]), digits=3)}" in latex
+    at_floor = formulas.density_latex(model, "p", 4.1, "drizzle")
+    assert r"\max\!\left(e^{-" in at_floor and at_floor.endswith(formulas.num(float(floor["drizzle"])))
+    e = model.explain({"p": 4.1})
+    assert sum(r"\varepsilon_c" in eq for eq in formulas.explain_equations(model, e, list(e.classes))) == 2

@@ -100,7 +100,7 @@ def two_class_model(terms: list[str]) -> NaiveBayes:
 def test_the_default_budget_gives_a_two_class_model_the_loader_accepts():
     # a model at the budget holds the 1-3-grams of unique 8-letter tokens in 2 classes; its file
     # grows by the same bytes per term, so its size is measured on 1% and 2% of them (writing
-    # the whole 43 MB file takes half a minute on a loaded machine)
+    # the whole 22 MB file takes a quarter of a minute on a loaded machine)
     n = text_block.MAX_TERMS
     tokens = unique_tokens(n // 3 + 2).tolist()
     terms = (tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:])]

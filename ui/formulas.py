@@ -273,11 +273,20 @@ def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str
 
 
 def density_latex(model: Any, column: str, x: float, cls: Any, *, digits: int = 4) -> str:
-    r"""The density of a Gaussian (or the pmf of a Poisson) feature at x, computed with its numbers:
+    r"""The density of a Gaussian (a KDE, or the pmf of a Poisson) feature at x, computed with its numbers:
     N(6; 5.855, 0.0263) = \frac{1}{\sqrt{2\pi \cdot 0.0263}} \exp(...) = 1.65   [seed 000, Eq. 12]."""
     value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
     c = latex_text(cls)
     xs = num(float(x), digits=digits)
+    if model.features_[column].kind == "kde":    # the kernel density, floored at eps_c (nbapp.blocks.kde)
+        fit = model.parameters(column).loc[cls]
+        h = num(float(fit["h"]), digits=digits)
+        log_kernel = float(pd.DataFrame(model.block_of(column).kernel_log_density(np.array([float(x)])),
+                                        columns=pd.Index(model.classes_, dtype=object))[cls].iloc[0])
+        kernel = num(np.exp(log_kernel), digits=digits) if np.exp(log_kernel) > 0 else rf"e^{{{log_kernel:.1f}}}"
+        return (rf"p({latex_text(column)} = {xs} \mid {c}) = \max\!\left(\frac{{1}}{{W_c \cdot {h}}}"
+                rf"\sum_{{i: y_i = {c}}} w_i\, \varphi\!\left(\frac{{{xs} - x_i}}{{{h}}}\right),\ \varepsilon_c\right) = "
+                rf"\max\!\left({kernel},\ {num(float(fit['floor']), digits=3)}\right) = {num(value, digits=digits)}")
     if model.features_[column].kind == "poisson":
         lam = num(float(model.parameters(column).loc[cls, "lambda"]), digits=digits)
         return (rf"P({latex_text(column)} = {xs} \mid {c}) = \frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
@@ -483,7 +492,7 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
                          + _exact_or_decimal(joint_f[c], float(e.joint[c])))
     kinds = e.factors["kind"]
     for n in used if densities else []:
-        if kinds[n] in ("gaussian", "poisson"):
+        if kinds[n] in ("gaussian", "poisson", "kde"):
             for c in classes:
                 equations.append(density_latex(model, n, float(e.factors.loc[n, "value"]), c))
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None

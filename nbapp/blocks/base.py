@@ -25,6 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -35,7 +36,7 @@ from nbapp.errors import DataError
 from nbapp.factor import Factor
 
 __all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
-           "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
+           "check_class_sums", "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
 
 
 class Stats(ABC):
@@ -72,6 +73,13 @@ class Stats(ABC):
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "Stats":
         """Read and validate a model file's state for ``columns`` columns; errors name the field
         path after ``where``."""
+
+    def rows_counted(self) -> tuple[str, np.ndarray] | None:
+        """The weight of the rows these statistics counted, per class and column (classes x
+        columns), and the field it comes from; None where the statistics are not counts of rows.
+        A model file is checked against it: no block counts more rows of a class than the class
+        has, nor a positive weight too small to be part of the class's total."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -260,9 +268,10 @@ def subtract_counts(total: np.ndarray, part: np.ndarray) -> np.ndarray:
 def state_matrix(value: Any, shape: tuple[int, ...], where: str, *, non_negative: bool = True) -> np.ndarray:
     """A model file's table as a float array of the given shape, every cell a finite number
     (>= 0 for counts); the error names the cell, e.g. "counts[2][1] is -3"."""
-    if not _numbers_shaped(value, shape):
+    flat = _numbers_flat(value, shape)
+    if flat is None:
         raise DataError(f"{where} should be a table of {' x '.join(map(str, shape))} numbers.")
-    m = np.array(value, dtype=float).reshape(shape)
+    m = np.array(flat, dtype=float).reshape(shape)
     bad = ~np.isfinite(m) | ((m < 0) if non_negative else False)
     if bad.any():
         cell = tuple(int(i) for i in np.argwhere(bad)[0])
@@ -275,13 +284,33 @@ def state_vector(value: Any, length: int, where: str, *, non_negative: bool = Tr
     return state_matrix(value, (length,), where, non_negative=non_negative)
 
 
-def _numbers_shaped(value: Any, shape: tuple[int, ...]) -> bool:
-    """True if value is nested lists of JSON numbers (not booleans) of exactly this shape."""
-    if not shape:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not isinstance(value, list) or len(value) != shape[0]:
-        return False
-    return all(_numbers_shaped(v, shape[1:]) for v in value)
+def check_class_sums(counts: np.ndarray, where: str) -> None:
+    """Every class's counts (a values x classes table; or one count per class, then their total)
+    add up to a finite number: cells near 1e308 overflow their sum, and the smoothed fractions
+    become NaN. The error names the class by its position."""
+    with np.errstate(over="ignore"):
+        sums = np.atleast_1d(counts.sum(axis=0))
+    bad = np.flatnonzero(~np.isfinite(sums))
+    if len(bad):
+        which = f" of class {int(bad[0])}" if counts.ndim == 2 else ""
+        raise DataError(f"{where}{which} add up beyond the largest number float64 holds (about 1.8e308); "
+                        "no fit counts that much.")
+
+
+def _numbers_flat(value: Any, shape: tuple[int, ...]) -> list[Any] | None:
+    """The numbers of nested lists of exactly this shape, flattened; None unless every leaf is
+    a JSON number (not a boolean).
+
+    Checked a level at a time with C-speed type and length sets: a model file's tables hold
+    millions of numbers, and a call per number held the GIL for seconds."""
+    level = [value]
+    for size in shape:
+        if set(map(type, level)) - {list} or set(map(len, level)) - {size}:
+            return None
+        level = list(chain.from_iterable(level))
+    if all(issubclass(t, (int, float)) and not issubclass(t, bool) for t in set(map(type, level))):
+        return level
+    return None
 
 
 def exact_power(value: Fraction | None, count: float) -> Fraction | None:

@@ -33,7 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (Block, Stats, check_class_sums, check_table_budget, frozen, state_matrix,
+                               subtract_counts, take_classes)
 from nbapp.derived import derived
 from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
@@ -79,13 +80,13 @@ def _declared(categories: Any) -> tuple[Any, ...]:
     values = [python_scalar(v) for v in categories]
     if not values:
         raise DataError("Categorical categories is empty; declare at least one category (or leave it out).")
-    keys = []
+    keys: set[Any] = set()        # a set: 100,000 declared categories are checked in linear time
     for v in values:
         if not isinstance(v, (str, int, float)) or isinstance(v, float) and not np.isfinite(v):
             raise DataError(f"The declared category {v!r} is not a string or a finite number.")
         if CategoricalStats.key(v) in keys:
             raise DataError(f"The category {v!r} is declared twice.")
-        keys.append(CategoricalStats.key(v))
+        keys.add(CategoricalStats.key(v))
     return tuple(values)
 
 
@@ -143,11 +144,17 @@ class CategoricalStats(Stats):
                 raise DataError(f"{where}: categories[{i}] is {v!r}; a category is a string or a finite number.")
         keys = [cls.key(v) for v in values]
         if len(set(keys)) != len(keys):
-            repeated = next(v for v, k in zip(values, keys) if keys.count(k) > 1)
+            seen: set[Any] = set()
+            repeated = next(v for v, k in zip(values, keys) if k in seen or seen.add(k))
             raise DataError(f"{where}: the category {repeated!r} is listed twice.")
         counts = state_matrix(state.get("counts"), (len(values), n_classes), f"{where}: counts")
+        check_class_sums(counts, f"{where}: counts")
         order = sorted(range(len(values)), key=lambda i: sort_key(values[i]))
         return cls(tuple(values[i] for i in order), counts[order])
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        """Rows with a value, per class: the counts summed over the values."""
+        return "the sum of counts", self.counts.sum(axis=0)[:, None]
 
     @classmethod
     def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":

@@ -16,9 +16,12 @@ CPT's rows, labelled "[2.5, 4.1)". Strategies:
   Delta = log2(3^k - 2) - [k Ent(S) - k1 Ent(S1) - k2 Ent(S2)]  (k_i: classes present in S_i,
   Ent in bits, N the weight of S), and both halves are split again the same way.
 
-Statistics stay additive: they are the KDE's fine per-class histogram on a dyadic grid
+Statistics stay additive: they are the KDE's fine per-class histogram on a sparse dyadic grid
 (:class:`nbapp.blocks.grid.GridStats`), and the cut points are computed from it, so a merge
-or a partial fit gives the cut points of one fit on all the rows. A cut point is the midpoint
+or a partial fit gives the cut points of one fit on all the rows. The grid's level follows
+where the values are, not their range, so one far value (a 999999 sentinel among 10,000
+values) moves the "quantile" and "mdl" cut points no more than one more row would; "uniform"
+cuts the range into equal widths by definition, so such a value stretches it. A cut point is the midpoint
 of the centroids of the two neighbouring non-empty bins (the midpoint of the two values, as
 Weka, when each bin holds one distinct value, the rule for small data), kept inside the gap
 between them; a "uniform" cut that falls inside a non-empty bin moves to the nearer edge of
@@ -83,11 +86,9 @@ class _Bins:
 
     @classmethod
     def of(cls, stats: GridStats) -> "_Bins":
-        total = stats.mass.sum(axis=1)
-        used = total > 0
-        edges = stats.edges()
-        return cls(edges[:-1][used], edges[1:][used], edges[:-1][used] + stats.first.sum(axis=1)[used] / total[used],
-                   stats.mass[used])
+        total = stats.mass.sum(axis=1)      # > 0: only bins that hold weight are stored
+        left = stats.left_edges()
+        return cls(left, left + stats.width, left + stats.first.sum(axis=1) / total, stats.mass)
 
     def cut_after(self, i: int) -> float:
         """The cut between non-empty bins i and i + 1: the centroids' midpoint, kept in the gap."""
@@ -169,7 +170,7 @@ class DiscretizedBlock(CategoricalBlock):
         spec = self.specs[0]
         self.cuts = cut_points(stats, spec.bins, spec.strategy)
         self.cuts.setflags(write=False)
-        interval = np.searchsorted(self.cuts, stats.edges()[:-1], side="right")
+        interval = np.searchsorted(self.cuts, stats.left_edges(), side="right")
         counts = np.zeros((len(self.cuts) + 1, stats.mass.shape[1]))
         np.add.at(counts, interval, stats.mass)
         return interval_labels(self.cuts), counts

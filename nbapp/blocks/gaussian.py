@@ -128,7 +128,15 @@ class MomentStats(Stats):
         n = state_matrix(state.get("n"), shape, f"{where}: n")
         mean = state_matrix(state.get("mean"), shape, f"{where}: mean", non_negative=False)
         m2 = state_matrix(state.get("m2"), shape, f"{where}: m2")
+        spread_without_rows = np.argwhere((m2 > 0) & (n == 0))
+        if len(spread_without_rows):
+            c, a = (int(i) for i in spread_without_rows[0])
+            raise DataError(f"{where}: n[{c}][{a}] is 0 but m2[{c}][{a}] is {m2[c, a]:g}; a spread needs the rows "
+                            "it was measured on.")
         return cls(n, mean, m2)
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        return "n", self.n
 
 
 def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (Block, Stats, check_class_sums, exact_power, frozen, state_matrix, subtract_counts,
+                               take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
@@ -68,7 +69,9 @@ class CountStats(Stats):
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "CountStats":
-        return cls(state_matrix(state.get("counts"), (columns, n_classes), f"{where}: counts"))
+        counts = state_matrix(state.get("counts"), (columns, n_classes), f"{where}: counts")
+        check_class_sums(counts, f"{where}: counts")
+        return cls(counts)
 
 
 def counts_matrix(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[sparse.csr_matrix, np.ndarray]:

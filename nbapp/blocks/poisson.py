@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import gammaln
 
-from nbapp.blocks.base import Block, Stats, frozen, state_vector, subtract_counts, take_classes
+from nbapp.blocks.base import Block, Stats, check_class_sums, frozen, state_vector, subtract_counts, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
@@ -53,7 +53,7 @@ class Poisson:
         for name in ("a", "b"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not np.isfinite(value) or value < 0 or value > _MAX_PSEUDO):
+                                      or not 0 <= value <= _MAX_PSEUDO):     # NaN and inf fail it too
                 raise DataError(f"Poisson {name} must be a number between 0 and {_MAX_PSEUDO:g}, not {value!r}.")
 
 
@@ -82,8 +82,19 @@ class PoissonStats(Stats):
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "PoissonStats":
-        return cls(state_vector(state.get("n"), n_classes, f"{where}: n"),
-                   state_vector(state.get("total"), n_classes, f"{where}: total"))
+        n = state_vector(state.get("n"), n_classes, f"{where}: n")
+        total = state_vector(state.get("total"), n_classes, f"{where}: total")
+        check_class_sums(total, f"{where}: total")
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            bad = np.flatnonzero((total > 0) & ~np.isfinite(total / n))
+        if len(bad):
+            c = int(bad[0])
+            raise DataError(f"{where}: total[{c}] is {total[c]:g} over n[{c}] = {n[c]:g} rows, a rate beyond any "
+                            "number; a total of counts needs the rows that hold them.")
+        return cls(n, total)
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        return "n", self.n[:, None]
 
 
 def _counts(values: np.ndarray, column: str, rows: Any) -> np.ndarray:

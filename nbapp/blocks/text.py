@@ -53,9 +53,10 @@ _MAX_TOKENS_FOR_FRACTIONS = 60
 #: The most distinct terms (before min_df and max_features, which choose the vocabulary from
 #: them) a text column's statistics may hold, whatever the number of classes: the cell budget
 #: (terms x classes) never stops a 2-class model. A 2-class model this large writes a file of
-#: about 45 MB with the 1-3-grams of unique 8-letter tokens (test_text_budget checks it stays
-#: under the 64 MB a model file may have) and takes a few hundred MB while it is fitted.
-MAX_TERMS = 1_000_000
+#: about 22 MB with the 1-3-grams of unique 8-letter tokens (test_text_budget checks it stays
+#: under the 32 MB a model file may have, ``nbapp.persist.MAX_BYTES``) and takes a few hundred
+#: MB while it is fitted.
+MAX_TERMS = 500_000
 
 
 @dataclass(frozen=True)
@@ -464,6 +465,8 @@ def options_of(spec: Text) -> Any:
 
 def _too_many_terms(column: str, options: Any, found: int, read: int, n_docs: int) -> DataError:
     """The refusal of a column whose distinct terms pass :data:`MAX_TERMS`."""
+    from nbapp.persist import MAX_BYTES     # persist reads the blocks: the cap is imported when refused
+
     lo, hi = options.ngram_range
     kind = "words" if (lo, hi) == (1, 1) else f"{lo}- to {hi}-grams of words" if lo < hi else f"{lo}-grams"
     smaller = "words only, ngram_range (1, 1)" if hi > 2 else "words only" if hi > 1 else "stop words or stemming"
@@ -471,7 +474,8 @@ def _too_many_terms(column: str, options: Any, found: int, read: int, n_docs: in
         f"Column {column!r} has more than {MAX_TERMS:,} distinct terms ({kind}; {found:,} counted in the "
         f"first {read:,} of its {n_docs:,} documents). A model keeps the counts of every distinct term, "
         "so that models merge exactly (min_df and max_features choose the vocabulary from these counts and "
-        f"do not lower them); beyond {MAX_TERMS:,} its file would pass the 64 MB a model file may have. "
+        f"do not lower them); beyond {MAX_TERMS:,} its file would pass the {MAX_BYTES // 2**20} MB a model file may "
+        "have. "
         f"Use fewer distinct terms: {smaller}, or fewer documents."
     )
 

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
+from nbapp.io.export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
                              NA_TOKENS, TEXT_NA_TOKENS, _RowNumbers)
 from nbapp.io.nested import arrow_nested, nested_error
@@ -78,6 +78,7 @@ DUCKDB_MEMORY_LIMIT = "1GB"
 NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+PREDICTION_SUFFIXES = (".csv", *PARQUET_SUFFIXES)
 # The head of a CSV read to propose types: thousands of rows of a typical export.
 SAMPLE_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
@@ -156,21 +157,26 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     ``model.predict_proba`` on the table loaded in memory.
     """
     require_fitted(model)
-    out_path = writable_path(out_path)
-    writer = _writer_for(out_path, model)
+    out_path = writable_path(out_path, inputs=[path], suffixes=PREDICTION_SUFFIXES, what="predictions")
     features = list(model.features_)
     numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
     others = [c for c in [*features, *keep] if c not in numeric]
     sources = _sources(path)
-    try:
-        for file, frame in _batches(sources, numeric, others, progress, batch_rows):
-            with _cells_unquoted(sources, [*numeric, *others], f"In {file!r}: "):
-                scored = predictions_frame(model, frame[features])
-            added = list(scored.columns[len(features):])
-            source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
-            writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
-    finally:
-        writer.close()
+    with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
+        writer = _writer_for(temporary, out_path.suffix, model)
+        rows = 0
+        try:
+            for file, frame in _batches(sources, numeric, others, progress, batch_rows):
+                with _cells_unquoted(sources, [*numeric, *others], f"In {file!r}: "):
+                    scored = predictions_frame(model, frame[features])
+                added = list(scored.columns[len(features):])
+                source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
+                writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
+                rows += len(frame)
+        finally:
+            writer.close()
+        if not rows:             # else an empty file, which no CSV or Parquet reader takes
+            raise _no_rows(", ".join(sources.files))
     return out_path
 
 
@@ -840,10 +846,6 @@ class _ParquetWriter:
             self.writer.close()
 
 
-def _writer_for(path: Path, model: Any) -> Any:
-    suffix = path.suffix.lower()
-    if suffix in PARQUET_SUFFIXES:
-        return _ParquetWriter(path, model)
-    if suffix == ".csv":
-        return _CsvWriter(path)
-    raise DataError(f"Write predictions to a .csv or .parquet file, not {path.name!r}.")
+def _writer_for(path: Path, suffix: str, model: Any) -> Any:
+    """The writer for a predictions file named with ``suffix`` (checked by writable_path)."""
+    return _ParquetWriter(path, model) if suffix.lower() in PARQUET_SUFFIXES else _CsvWriter(path)
