@@ -21,7 +21,8 @@ import postgres_server
 
 PUSHABLE = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian",
             "score": "gaussian", "visits": "poisson", "n1": "multinomial", "n2": "multinomial",
-            "flag": "categorical", "rank": "categorical"}
+            "flag": "categorical", "rank": "categorical", "spend": "kde", "tenure": "discretized",
+            "days": nbapp.KDE()}
 
 
 def mixed_frame(n: int, seed: int = 0, *, holes: bool = True) -> pd.DataFrame:
@@ -39,6 +40,9 @@ def mixed_frame(n: int, seed: int = 0, *, holes: bool = True) -> pd.DataFrame:
         "n2": rng.integers(0, 3, n),
         "flag": rng.random(n) < 0.4,
         "rank": rng.integers(1, 6, n),
+        "spend": np.round(rng.gamma(2.0, 30.0, n) * (1 + (y == "churn")), 2),    # continuous: a level from the keys
+        "tenure": rng.normal(5, 2, n) + 1000.0 * (rng.random(n) < 0.001),        # far values: refined passes
+        "days": rng.integers(0, 30, n).astype(float),                            # few values: the values themselves
         "w": rng.integers(1, 4, n).astype(float),
     })
     if holes:
@@ -234,7 +238,8 @@ def shop_table(postgres):
     frame["flag"] = frame["flag"].astype(bool)
     with psycopg.connect(postgres.url) as con:
         con.execute('CREATE TABLE shop (y text, city text, member text, age double precision, score double '
-                    'precision, visits integer, n1 bigint, n2 smallint, flag boolean, rank integer, w double precision)')
+                    'precision, visits integer, n1 bigint, n2 smallint, flag boolean, rank integer, spend double precision, '
+                    'tenure double precision, days double precision, w double precision)')
         text = io.StringIO()
         frame.to_csv(text, index=False, header=False, float_format="%.17g")
         with con.cursor().copy("COPY shop FROM STDIN (FORMAT csv)") as copy:

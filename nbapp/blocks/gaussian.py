@@ -42,7 +42,7 @@ from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
+from nbapp.moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.threads import ROW_ALIGN
 
@@ -227,16 +227,13 @@ class GaussianBlock(Block):
         far = {}
         for a, column in enumerate(columns):
             n[:, a] = answer.per_class(f"n{a}")
-            s1, s2 = answer.per_class(f"s{a}"), answer.per_class(f"q{a}")
-            some = n[:, a] > 0
-            with np.errstate(over="ignore", invalid="ignore"):
-                centre = np.where(some, s1 / np.where(some, n[:, a], 1.0), 0.0)
-                mean[:, a] = np.where(some, table.shifts(column) + centre, 0.0)
-                m2[:, a] = np.where(some, np.maximum(s2 - s1 * centre, 0.0), 0.0)
-                if (some & (s1 * centre > s2 / 2)).any():       # more than half of S2 cancelled
-                    far[column] = mean[:, a]
-        if far:
-            table.refine(far)
+            mean[:, a], m2[:, a], off = shifted_moments(n[:, a], answer.per_class(f"s{a}"), answer.per_class(f"q{a}"),
+                                                        table.shifts(column))
+            if off.any():
+                far[column] = mean[:, a]
+        if far and "shift" not in table.memo:       # once: the second pass is about the class means
+            table.memo["shift"] = far
+            table.again()
         stats = MomentStats(n, mean, m2)
         _check_finite_moments(stats.m2, columns)
         lo = np.array([np.nanmin(answer.per_class(f"lo{a}"), initial=np.inf) for a in range(len(columns))])

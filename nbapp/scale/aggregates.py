@@ -57,6 +57,8 @@ __all__ = ["Sums", "Table", "Result", "Source", "Refine", "NotPushable", "Refuse
 SAMPLE_ROWS = 10_000
 # Weights beyond this make class totals lose whole rows in float64 (as NaiveBayes refuses).
 MAX_WEIGHT = 1e15
+# Passes over the rows a block may ask for (the moments: 2; a histogram: its level, then finer ones).
+MAX_PASSES = 8
 # More classes than this and the shift is one per column (a CASE per row grows with classes).
 MAX_SHIFT_CLASSES = 64
 # Names of nbapp's own columns in the query (quoted, so a user column may not clash by case).
@@ -73,12 +75,8 @@ class Refused(Exception):
 
 
 class Refine(Exception):
-    """From ``from_aggregates``: compute this block's aggregates once more, with these shifts
-    per column (one number per class): the first shifts were too far from the class means."""
-
-    def __init__(self, shifts: Mapping[str, np.ndarray]) -> None:
-        super().__init__("refine the shifts")
-        self.shifts = dict(shifts)
+    """From ``from_aggregates`` (:meth:`Table.again`): compute this block's aggregates once more,
+    with what it noted in ``table.memo`` (one more pass over the rows)."""
 
 
 @dataclass(frozen=True)
@@ -135,18 +133,17 @@ class Table:
         self.classes = tuple(classes)
         self._class_of = dict(class_of or {})
         self.parts = parts
-        self.may_refine = True
+        self.memo: dict[str, Any] = {}          # what a block keeps from one pass to the next
+        self.derived: dict[str, Any] = {}       # key columns computed from others: alias -> expression
 
     @staticmethod
     def sums(aggregates: Mapping[str, Any], key: str | None = None) -> Sums:
         """A block's request: these aggregates per class, or per class and value of ``key``."""
         return Sums(aggregates, key)
 
-    def refine(self, shifts: Mapping[str, np.ndarray]) -> None:
-        """Ask for the aggregates once more about these shifts (one per class), unless this was
-        already the second pass (whose shifts were the class means themselves)."""
-        if self.may_refine:
-            raise Refine(shifts)
+    def again(self) -> None:
+        """Ask for this block's aggregates once more (what they need next is in ``self.memo``)."""
+        raise Refine()
 
     # -- columns -------------------------------------------------------------------------------
     def number(self, column: str) -> Any:
@@ -168,12 +165,22 @@ class Table:
         """The row's weight (1 without a weight column)."""
         return _exp().column(WEIGHT, quoted=True)
 
+    def key(self, name: str, e: Any) -> str:
+        """A key computed from the row (e.g. a histogram bin), grouped like a column's values and
+        returned as the engine computes it (not read by a column's rule); ``name`` must be unique
+        to the block and column."""
+        alias = f"__nbapp_key_{name}"
+        self.derived[alias] = e
+        return alias
+
     def shift(self, column: str) -> Any:
-        """A number near the class mean of the column, per class (the mean of the first rows):
-        sums of (x - shift) and (x - shift)^2 keep their digits where x^2 would cancel."""
+        """A number near the class mean of the column, per class: the mean of the first rows, or
+        the one a block set in ``memo["shift"][column]`` (per class) after a pass. Sums of
+        (x - shift) and (x - shift)^2 keep their digits where x^2 would cancel."""
         exp = _exp()
         self.shifted[column] = None
-        shifts = self._shifts.get(column, {})
+        chosen = self.memo.get("shift", {}).get(column)
+        shifts = self._shifts.get(column, {}) if chosen is None else self._class_shifts(chosen)
         default = shifts.get(None, 0.0)
         per_class = [(raw, k) for raw, k in shifts.items() if raw is not None]
         if not per_class:
@@ -183,9 +190,22 @@ class Table:
             case = case.when(_literal(raw), self.literal(k))
         return case.else_(self.literal(default))
 
+    def _class_shifts(self, per_class: np.ndarray) -> dict[Any, float]:
+        """Shifts per class index (per part and class: averaged over the parts) as shifts per
+        class value as the engine holds it."""
+        k = len(self.classes)
+        per = np.asarray(per_class, dtype=float).reshape(self.parts, k)
+        with np.errstate(invalid="ignore"):
+            means = np.nanmean(np.where(np.isfinite(per), per, np.nan), axis=0) if self.parts > 1 else per[0]
+        shifts: dict[Any, float] = {None: float(np.nanmean(means)) if np.isfinite(means).any() else 0.0}
+        if all(_literal_ok(raw) for raw in self._class_of):
+            shifts.update({raw: float(means[i]) for raw, i in self._class_of.items() if np.isfinite(means[i])})
+        return shifts
+
     def shifts(self, column: str) -> np.ndarray:
         """The shift of each class (part by part: the class's shift in every part), as :meth:`shift` used it."""
-        shifts = self._shifts.get(column, {})
+        chosen = self.memo.get("shift", {}).get(column)
+        shifts = self._shifts.get(column, {}) if chosen is None else self._class_shifts(chosen)
         default = shifts.get(None, 0.0)
         by_class = np.full(len(self.classes), default)
         for raw, k in shifts.items():
@@ -230,6 +250,14 @@ class Table:
     @staticmethod
     def either(*conditions: Any) -> Any:
         return _exp().or_(*(_paren(c) for c in conditions))
+
+    @staticmethod
+    def both(*conditions: Any) -> Any:
+        return _exp().and_(*(_paren(c) for c in conditions))
+
+    @staticmethod
+    def absolute(e: Any) -> Any:
+        return _exp().Abs(this=e.copy())
 
     @staticmethod
     def zero() -> Any:
@@ -362,34 +390,40 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
     rows_known = sample_rows if sample_rows < SAMPLE_ROWS else known_rows
     pending = list(range(len(layout)))
     stats: list[Any] = [None] * len(layout)
+    memos: list[dict[str, Any]] = [{} for _ in layout]
     classes: tuple[Any, ...] = ()
+    class_of: dict[Any, int] = {}
     class_counts = class_rows = rows = None
-    for round_ in range(2):
+    for round_ in range(MAX_PASSES):
         table = _Table(source, weight, shifts, part, parts)
-        table.may_refine = round_ == 0
-        requests = {i: layout[i][0].aggregates(layout[i][1], layout[i][2], table) for i in pending}
+        if round_:
+            table.bind(classes, class_of)
+        requests = {}
+        for i in pending:
+            table.memo = memos[i]
+            requests[i] = layout[i][0].aggregates(layout[i][1], layout[i][2], table)
         answer = _run(table, source, target, requests, progress if round_ == 0 else None, rows_known)
         if round_ == 0:
             classes, class_of, rows = answer.classes, answer.class_of, answer.rows
             class_counts, class_rows = answer.class_counts, answer.class_rows
-        table.bind(classes, class_of)
+            if not rows:
+                raise DataError(f"{source.where[0].upper()}{source.where[1:]} has no rows; nothing to fit.")
+            table.bind(classes, class_of)
         again = []
         for i in pending:
             cls, columns, specs = layout[i]
-            results = answer.results[i]
+            table.memo = memos[i]
             try:
-                stats[i] = cls.from_aggregates(columns, specs, table, results, len(classes) * parts)
-            except Refine as refine:
-                if round_:
-                    raise RuntimeError(f"{cls.__name__}.from_aggregates asked for a third pass") from None
-                for column, per_class in refine.shifts.items():
-                    shifts[column] = _shift_literals(per_class, classes, class_of, parts)
+                stats[i] = cls.from_aggregates(columns, specs, table, answer.results[i], len(classes) * parts)
+            except Refine:
                 again.append(i)
             except DataError:
                 raise Refused() from None
         if not again:
             break
         pending = again
+    else:
+        raise RuntimeError(f"{layout[pending[0]][0].__name__}.from_aggregates asked for more than {MAX_PASSES} passes")
     return _model_stats(classes, class_counts, class_rows, stats, parts), rows
 
 
@@ -440,9 +474,22 @@ def _rows_query(table: Table, source: Source, target: str, part: Any) -> Any:
     for column in table.numbers:
         selected.append(_number_expression(column, source.columns[column]).as_(column, quoted=True))
     for column in table.keys:
-        if column not in table.numbers:
+        if column not in table.numbers and column not in table.derived:
             selected.append(exp.column(column, quoted=True).as_(column, quoted=True))
+    for alias, e in table.derived.items():
+        selected.append(_number_expressions(e, table, source).as_(alias, quoted=True))
     return exp.select(*selected).from_(exp.to_table(SOURCE, quoted=True))
+
+
+def _number_expressions(e: Any, table: Table, source: Source) -> Any:
+    """A derived key's expression over the source: each number column in it read as a number."""
+    def read(node: Any) -> Any:
+        exp = _exp()
+        if isinstance(node, exp.Column) and node.name in table.numbers:
+            return _paren(_number_expression(node.name, source.columns[node.name]))
+        return node
+
+    return e.copy().transform(read)
 
 
 def _with_source(query: Any, rows: Any, source: Source) -> str:
@@ -489,18 +536,6 @@ def _literal_ok(value: Any) -> bool:
         return True
     except TypeError:
         return value is None
-
-
-def _shift_literals(per_class: np.ndarray, classes: Sequence[Any], class_of: Mapping[Any, int],
-                    parts: int) -> dict[Any, float]:
-    """New shifts from a block (one per class index, or per part and class: averaged over parts)."""
-    k = len(classes)
-    per = np.asarray(per_class, dtype=float).reshape(parts, k)
-    means = np.nanmean(np.where(np.isfinite(per), per, np.nan), axis=0) if parts > 1 else per[0]
-    shifts: dict[Any, float] = {None: float(np.nanmean(means)) if np.isfinite(means).any() else 0.0}
-    if all(_literal_ok(raw) for raw in class_of):
-        shifts.update({raw: float(means[i]) for raw, i in class_of.items() if np.isfinite(means[i])})
-    return shifts
 
 
 @dataclass
@@ -627,7 +662,8 @@ def _read_answer(answer: dict[str, list[Any]], table: _Table, source: Source, ta
                     for name, alias in aliases.get((i, r), [])}
             values = None
             if s.key is not None:
-                values = source.values(s.key, [answer[f"k{keys.index(s.key)}"][j] for j in picked])
+                raw = [answer[f"k{keys.index(s.key)}"][j] for j in picked]
+                values = pd.Series(raw, dtype=object) if s.key in table.derived else source.values(s.key, raw)
                 values.index = pd.RangeIndex(len(values))
             results[i].append(Result(k * parts, cells(picked), data,
                                      {name: kinds[alias] for name, alias in aliases.get((i, r), [])}, values))
