@@ -327,3 +327,16 @@ def test_nbapp_fit_sql_fits_inside_the_database_named_by_url(duckdb_file, tmp_pa
     assert nbapp.NaiveBayes.from_json(out.read_text()).classes_ == ["churn", "stay", "trial"]
     assert main(["fit", str(tmp_path), "--sql", query, "--target", "y", "--out", str(out)]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cell", ["+-1", "1_000"])
+def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path, cell):
+    """DuckDB's cast reads '+-1' as -1 and '1_000' as 1000; load_table's number pattern reads
+    neither, and neither does fit_file (fails before for '+-1': it was read as -1)."""
+    path = tmp_path / "signs.csv"
+    path.write_text("y,h\na,1\nb,2\na," + cell + "\nb,4\n")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    with pytest.raises(nbapp.DataError, match=r"'h' is Gaussian but row 2"):
+        nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 2 of .*signs.csv"):
+        nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")

@@ -211,7 +211,7 @@ class GaussianBlock(Block):
         counted = table.greater(w, table.zero())
         for a, column in enumerate(columns):
             x = table.number(column)
-            d = table.minus(x, table.shift(column))
+            d = table.deviation(column)
             aggregates.update({f"n{a}": table.sum(table.where(table.present(x), w)), f"s{a}": table.sum(table.times(w, d)),
                                f"q{a}": table.sum(table.times(w, d, d)), f"lo{a}": table.least(table.where(counted, x)),
                                f"hi{a}": table.most(table.where(counted, x))})

@@ -344,7 +344,7 @@ def grid_aggregates(column: str, table: Any) -> list[Any]:
     """
     x, w = table.number(column), table.weight
     kept = table.both(table.present(x), table.greater(w, table.zero()))
-    d = table.minus(x, table.shift(column))
+    d = table.deviation(column)
     requests = [table.sums({"n": table.sum(table.where(kept, w)), "s": table.sum(table.where(kept, table.times(w, d))),
                             "q": table.sum(table.where(kept, table.times(w, d, d))),
                             "w2": table.sum(table.where(kept, table.times(w, w))),
@@ -353,7 +353,8 @@ def grid_aggregates(column: str, table: Any) -> list[Any]:
     if level is not None:
         scale, width = table.literal(2.0 ** -level), table.literal(2.0 ** level)
         key = table.key(f"{column}_{level}", table.floor(table.times(x, scale)))
-        inside = table.minus(x, table.times(table.floor(table.times(x, scale)), width))
+        inside = table.computed(f"{column}_{level}", table.minus(x, table.times(table.floor(table.times(x, scale)),
+                                                                             width)))
         counted = table.greater(w, table.zero())
         requests.append(table.sums({
             "mass": table.sum(table.where(counted, w)), "first": table.sum(table.where(counted, table.times(w, inside))),

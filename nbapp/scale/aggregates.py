@@ -59,6 +59,10 @@ SAMPLE_ROWS = 10_000
 MAX_WEIGHT = 1e15
 # Passes over the rows a block may ask for (the moments: 2; a histogram: its level, then finer ones).
 MAX_PASSES = 8
+# Grouped by every key at once first (then the grouping sets over those few rows) while the first
+# rows suggest at most this many (class, value, value, ...) combinations: one aggregate per row
+# instead of one per grouping set, the fastest plan for a few low-cardinality columns.
+MAX_COMBINATIONS = 50_000
 # More classes than this and the shift is one per column (a CASE per row grows with classes).
 MAX_SHIFT_CLASSES = 64
 # Names of nbapp's own columns in the query (quoted, so a user column may not clash by case).
@@ -162,7 +166,10 @@ class Table:
 
     @property
     def weight(self) -> Any:
-        """The row's weight (1 without a weight column)."""
+        """The row's weight: the literal 1 without a weight column, so that the engine folds
+        products and conditions on it away."""
+        if self.weight_column is None:
+            return _exp().Literal.number(1)
         return _exp().column(WEIGHT, quoted=True)
 
     def key(self, name: str, e: Any) -> str:
@@ -172,6 +179,18 @@ class Table:
         alias = f"__nbapp_key_{name}"
         self.derived[alias] = e
         return alias
+
+    def computed(self, name: str, e: Any) -> Any:
+        """A number computed once per row from the row's columns (e.g. a position inside a bin)."""
+        alias = f"__nbapp_computed_{name}"
+        self.derived[alias] = e
+        return _exp().column(alias, quoted=True)
+
+    def deviation(self, column: str) -> Any:
+        """x - shift(column), computed once per row (a column of the rows the aggregates read)."""
+        alias = f"__nbapp_deviation_{column}"
+        self.derived[alias] = self.minus(self.number(column), self.shift(column))
+        return _exp().column(alias, quoted=True)
 
     def shift(self, column: str) -> Any:
         """A number near the class mean of the column, per class: the mean of the first rows, or
@@ -225,7 +244,9 @@ class Table:
     # Python operators leave out the parentheses of a difference inside a product of three.
     @staticmethod
     def times(*factors: Any) -> Any:
+        """The product; a factor 1 (the weight of an unweighted table) is left out."""
         exp = _exp()
+        factors = [f for f in factors if not _is_one(f)] or [exp.Literal.number(1)]
         product = _paren(factors[0])
         for factor in factors[1:]:
             product = exp.Mul(this=product, expression=_paren(factor))
@@ -241,7 +262,10 @@ class Table:
 
     @staticmethod
     def greater(a: Any, b: Any) -> Any:
-        return _exp().GT(this=_paren(a), expression=_paren(b))
+        exp = _exp()
+        if _is_one(a) and isinstance(b, exp.Literal) and b.this == "0":
+            return exp.true()            # 1 > 0: an unweighted row always counts
+        return exp.GT(this=_paren(a), expression=_paren(b))
 
     @staticmethod
     def differs(a: Any, b: Any) -> Any:
@@ -253,7 +277,9 @@ class Table:
 
     @staticmethod
     def both(*conditions: Any) -> Any:
-        return _exp().and_(*(_paren(c) for c in conditions))
+        exp = _exp()
+        kept = [c for c in conditions if not isinstance(c, exp.Boolean) or not c.this] or [exp.true()]
+        return kept[0].copy() if len(kept) == 1 else exp.and_(*(_paren(c) for c in kept))
 
     @staticmethod
     def absolute(e: Any) -> Any:
@@ -284,7 +310,10 @@ class Table:
     @staticmethod
     def where(condition: Any, e: Any) -> Any:
         """e where the condition holds, NULL elsewhere (left out of every aggregate)."""
-        return _exp().Case().when(condition.copy(), e.copy())
+        exp = _exp()
+        if isinstance(condition, exp.Boolean) and condition.this:
+            return e.copy()
+        return exp.Case().when(condition.copy(), e.copy())
 
     @staticmethod
     def present(e: Any) -> Any:
@@ -294,6 +323,11 @@ class Table:
     @staticmethod
     def floor(e: Any) -> Any:
         return _exp().Floor(this=e.copy())
+
+
+def _is_one(e: Any) -> bool:
+    exp = _exp()
+    return isinstance(e, exp.Literal) and not e.is_string and e.this == "1"
 
 
 def _paren(e: Any) -> Any:
@@ -386,7 +420,7 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
     if reason is not None:
         raise NotPushable(reason)
     layout = list(model._layout)
-    sample_rows, shifts = _sample(model, source, target, weight, layout, part)
+    sample_rows, shifts, combinations = _sample(model, source, target, weight, layout, part)
     rows_known = sample_rows if sample_rows < SAMPLE_ROWS else known_rows
     pending = list(range(len(layout)))
     stats: list[Any] = [None] * len(layout)
@@ -402,7 +436,8 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
         for i in pending:
             table.memo = memos[i]
             requests[i] = layout[i][0].aggregates(layout[i][1], layout[i][2], table)
-        answer = _run(table, source, target, requests, progress if round_ == 0 else None, rows_known)
+        answer = _run(table, source, target, requests, progress if round_ == 0 else None, rows_known,
+                      nested=round_ == 0 and combinations * parts <= MAX_COMBINATIONS)
         if round_ == 0:
             classes, class_of, rows = answer.classes, answer.class_of, answer.rows
             class_counts, class_rows = answer.class_counts, answer.class_rows
@@ -477,16 +512,20 @@ def _rows_query(table: Table, source: Source, target: str, part: Any) -> Any:
         if column not in table.numbers and column not in table.derived:
             selected.append(exp.column(column, quoted=True).as_(column, quoted=True))
     for alias, e in table.derived.items():
-        selected.append(_number_expressions(e, table, source).as_(alias, quoted=True))
+        selected.append(_over_source(e, table, source, target).as_(alias, quoted=True))
     return exp.select(*selected).from_(exp.to_table(SOURCE, quoted=True))
 
 
-def _number_expressions(e: Any, table: Table, source: Source) -> Any:
-    """A derived key's expression over the source: each number column in it read as a number."""
+def _over_source(e: Any, table: Table, source: Source, target: str) -> Any:
+    """A derived column's expression over the source's columns: each number column in it read
+    as a number, the class as the target column."""
+    exp = _exp()
+
     def read(node: Any) -> Any:
-        exp = _exp()
         if isinstance(node, exp.Column) and node.name in table.numbers:
             return _paren(_number_expression(node.name, source.columns[node.name]))
+        if isinstance(node, exp.Column) and node.name == CLASS:
+            return exp.column(target, quoted=True)
         return node
 
     return e.copy().transform(read)
@@ -503,13 +542,18 @@ def _with_source(query: Any, rows: Any, source: Source) -> str:
 
 
 def _sample(model: Any, source: Source, target: str, weight: str | None, layout: list[Any],
-            part: Any) -> tuple[int, dict[str, dict[Any, float]]]:
-    """The first SAMPLE_ROWS rows: how many there are (all of them when fewer), and each class's
-    mean there of every column a type shifts (the shift of its sums of squares)."""
+            part: Any) -> tuple[int, dict[str, dict[Any, float]], float]:
+    """The first SAMPLE_ROWS rows: how many there are (all of them when fewer), each class's mean
+    there of every column a type shifts (the shift of its sums of squares), and how many
+    (class, value, value, ...) combinations of the grouped columns they suggest."""
     exp = _exp()
     probe = _Table(source, weight, {}, part, 1)
+    keys = []
     for cls, columns, specs in layout:
-        cls.aggregates(columns, specs, probe)
+        keys += [s.key for s in cls.aggregates(columns, specs, probe) if s.key is not None]
+    keys = list(dict.fromkeys(k for k in keys if k not in probe.derived))
+    for key in keys:
+        probe.value(key)
     rows = _rows_query(probe, source, target, part)
     shifted = list(probe.shifted)
     first = exp.select("*").from_(exp.to_table(ROWS, quoted=True)).limit(SAMPLE_ROWS).subquery("s")
@@ -517,6 +561,15 @@ def _sample(model: Any, source: Source, target: str, weight: str | None, layout:
                        *(exp.Avg(this=exp.column(c, quoted=True)).as_(f"m{i}") for i, c in enumerate(shifted)),
                        ).from_(first).group_by(exp.column(CLASS, quoted=True))
     answer = source.run(_with_source(query, rows, source), None)
+    if keys:
+        first = exp.select("*").from_(exp.to_table(ROWS, quoted=True)).limit(SAMPLE_ROWS).subquery("s")
+        counted = exp.select(*(exp.Count(this=exp.Distinct(expressions=[exp.column(k, quoted=True)])).as_(f"d{j}")
+                               for j, k in enumerate(keys))).from_(first)
+        found = source.run(_with_source(counted, rows, source), None)
+        combinations = max(len(answer["c"]), 1) * np.prod([found[f"d{j}"][0] + 1 for j in range(len(keys))],
+                                                          dtype=float)
+    else:
+        combinations = 1.0
     n = np.asarray(answer["n"], dtype=float)
     shifts: dict[str, dict[Any, float]] = {}
     per_class = len(answer["c"]) <= MAX_SHIFT_CLASSES and all(_literal_ok(c) for c in answer["c"])
@@ -527,7 +580,7 @@ def _sample(model: Any, source: Source, target: str, weight: str | None, layout:
         shifts[column] = {None: overall if np.isfinite(overall) else 0.0}
         if per_class:
             shifts[column].update({c: float(m) for c, m in zip(answer["c"], means) if np.isfinite(m) and c is not None})
-    return int(n.sum()), shifts
+    return int(n.sum()), shifts, combinations
 
 
 def _literal_ok(value: Any) -> bool:
@@ -554,8 +607,10 @@ def _aggregate_kind(e: Any) -> str:
 
 
 def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequence[Sums]], progress: Any,
-         rows_known: int | None) -> _Answer:
-    """One query for every request: GROUPING SETS (class[, part]) and (class[, part], key) per key column."""
+         rows_known: int | None, *, nested: bool = False) -> _Answer:
+    """One query for every request: GROUPING SETS (class[, part]) and (class[, part], key) per key
+    column. ``nested``: the rows grouped by every key at once first, the grouping sets then
+    taken over those groups (sums add; min of mins, max of maxes)."""
     exp = _exp()
     keys = list(dict.fromkeys(s.key for sums in requests.values() for s in sums if s.key is not None))
     for key in keys:
@@ -564,10 +619,11 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
     cls = exp.column(CLASS, quoted=True)
     base = [cls] + ([exp.column(PART, quoted=True)] if table.part is not None else [])
     w = table.weight
-    own = {"rows": exp.Count(this=exp.Star()), "weight": Table.sum(w),
-           "bad_weight": Table.count(Table.either(exp.Is(this=table.weight, expression=exp.Null()),
-                                                  Table.less(table.weight, Table.zero()),
-                                                  Table.greater(table.weight, Table.literal(MAX_WEIGHT))))}
+    own = {"rows": exp.Count(this=exp.Star()), "weight": Table.sum(w)}
+    if table.weight_column is not None:
+        own["bad_weight"] = Table.count(Table.either(exp.Is(this=table.weight, expression=exp.Null()),
+                                                     Table.less(table.weight, Table.zero()),
+                                                     Table.greater(table.weight, Table.literal(MAX_WEIGHT))))
     infinity = Table.literal(float("inf"))
     for i, column in enumerate(c for c in table.numbers if source.columns[c] != "parsed"):
         own[f"inf{i}"] = Table.count(exp.EQ(this=exp.Abs(this=exp.column(column, quoted=True)), expression=infinity))
@@ -584,16 +640,38 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
                 names.append((i, r, name))
                 kinds[alias] = _aggregate_kind(e)
                 selected.append(e.as_(alias))
-    query = exp.select(*selected).from_(exp.to_table(ROWS, quoted=True))
     tracker = _Progress(progress, rows_known)
     tracker.start()
-    if keys:
-        sets = [exp.Tuple(expressions=base)] + [exp.Tuple(expressions=[*base, exp.column(k, quoted=True)]) for k in keys]
-        query = query.group_by(exp.GroupingSets(expressions=sets))
+    if keys and nested:
+        query = _nested(selected, base, keys, {**{f"o_{n}": _aggregate_kind(e) for n, e in own.items()}, **kinds})
     else:
-        query = query.group_by(*base)
+        query = exp.select(*selected).from_(exp.to_table(ROWS, quoted=True))
+        if keys:
+            sets = [exp.Tuple(expressions=base)] + [exp.Tuple(expressions=[*base, exp.column(k, quoted=True)])
+                                                    for k in keys]
+            query = query.group_by(exp.GroupingSets(expressions=sets))
+        else:
+            query = query.group_by(*base)
     answer = source.run(_with_source(query, rows, source), tracker)
     return _read_answer(answer, table, source, target, keys, requests, names, kinds, progress)
+
+
+def _nested(selected: list[Any], base: list[Any], keys: list[str], kinds: Mapping[str, str]) -> Any:
+    """GROUP BY class[, part] and every key, then GROUPING SETS over that: the inner query
+    computes each aggregate once per row, the outer one combines a few rows per set."""
+    exp = _exp()
+    inner_selected = [e for e in selected if not (isinstance(e, exp.Alias) and e.alias.startswith("g"))]
+    inner = exp.select(*inner_selected).from_(exp.to_table(ROWS, quoted=True)).group_by(
+        *base, *(exp.column(k, quoted=True) for k in keys)).subquery("nbapp_groups")
+    outer_base = [exp.column("c")] + ([exp.column("p")] if len(base) > 1 else [])
+    outer = [exp.column("c").as_("c")] + ([exp.column("p").as_("p")] if len(base) > 1 else [])
+    outer += [exp.column(f"k{j}").as_(f"k{j}") for j in range(len(keys))]
+    outer += [exp.func("GROUPING", exp.column(f"k{j}")).as_(f"g{j}") for j in range(len(keys))]
+    combine = {"sum": exp.Sum, "min": exp.Min, "max": exp.Max}
+    outer += [combine[kind](this=exp.column(alias)).as_(alias) for alias, kind in kinds.items()]
+    sets = [exp.Tuple(expressions=outer_base)] + [exp.Tuple(expressions=[*outer_base, exp.column(f"k{j}")])
+                                                  for j in range(len(keys))]
+    return exp.select(*outer).from_(inner).group_by(exp.GroupingSets(expressions=sets))
 
 
 class _Progress:
@@ -643,7 +721,7 @@ def _read_answer(answer: dict[str, list[Any]], table: _Table, source: Source, ta
 
     own = {name[2:]: np.array([np.nan if answer[name][i] is None else float(answer[name][i]) for i in base])
            for name in answer if name.startswith("o_")}
-    if own["bad_weight"].sum() > 0 or any(v.sum() > 0 for name, v in own.items() if name.startswith("inf")):
+    if any(v.sum() > 0 for name, v in own.items() if name.startswith(("inf", "bad_weight"))):
         raise Refused()
     base_cells = cells(base)
     class_counts = np.bincount(base_cells, weights=own["weight"], minlength=k * parts)

@@ -471,6 +471,8 @@ class _Cell:
         self.number = f"regexp_full_match({self.s}, {_literal(_DOT_NUMBER.pattern)})"
         self.comma_number = f"regexp_full_match({self.s}, {_literal(_COMMA_NUMBER.pattern)})"
         self.plain = f"replace({self.s}, ',', '')"
+        # What DuckDB's cast reads as a number and load_table's pattern does not: '1_000', '+-1'.
+        self.guarded = f"NOT contains({c}, '_') AND NOT contains({c}, '+-')"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
@@ -488,7 +490,7 @@ class _Cell:
     def as_double(self, commas: bool) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
         marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
-        load_table's number pattern decides the rest (it refuses '1_000', which DuckDB reads)."""
+        load_table's number pattern decides the rest (it refuses '1_000' and '+-1', which DuckDB reads)."""
         fast, fast_ok, slow, slow_ok = self._number_paths(commas)
         return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) OR isnan({fast}) THEN NULL ELSE {fast} END) "
                 f"WHEN {self.absent} THEN NULL::DOUBLE "
@@ -502,7 +504,7 @@ class _Cell:
 
     def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
         fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        fast_ok = f"({fast} IS NOT NULL AND NOT contains({self.raw}, '_'))"
+        fast_ok = f"({fast} IS NOT NULL AND {self.guarded})"
         slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
         slow_ok = self.number if commas else "false"
         return fast, fast_ok, slow, slow_ok
