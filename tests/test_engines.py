@@ -340,3 +340,15 @@ def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path,
         nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
     with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 2 of .*signs.csv"):
         nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+
+
+@pytest.mark.parametrize("combinations", [0, 10**9])
+def test_both_query_plans_give_the_same_statistics(duckdb_file, monkeypatch, combinations):
+    """GROUPING SETS over the rows (many distinct values) and over the groups of every key at once
+    (a few) are the same statistics."""
+    monkeypatch.setattr(aggregates, "MAX_COMBINATIONS", combinations)
+    path, _ = duckdb_file
+    with duckdb.connect(str(path), read_only=True) as con:
+        frame = con.execute('SELECT * FROM "Shop Rows"').df()
+        got = nbapp.fit_sql(nbapp.NaiveBayes(PUSHABLE), '"Shop Rows"', "y", url=con, weight="w")
+    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight="w"), frame)
