@@ -352,3 +352,19 @@ def test_both_query_plans_give_the_same_statistics(duckdb_file, monkeypatch, com
         frame = con.execute('SELECT * FROM "Shop Rows"').df()
         got = nbapp.fit_sql(nbapp.NaiveBayes(PUSHABLE), '"Shop Rows"', "y", url=con, weight="w")
     assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight="w"), frame)
+
+
+def test_fit_sql_says_in_one_sentence_when_the_database_cannot_run_the_query():
+    with duckdb.connect() as con:
+        with pytest.raises(nbapp.DataError, match=r"DuckDB cannot read the query: .*"):
+            nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), "SELECT * FROM no_such_table", "y", url=con)
+        con.execute("CREATE TABLE t AS SELECT 'a' AS y, 1e308 AS x UNION ALL SELECT 'b', -1e308")
+        model = nbapp.fit_sql(nbapp.NaiveBayes({"x": "categorical"}), "t", "y", url=con)
+        assert model.classes_ == ["a", "b"]
+
+
+def test_fit_sql_names_a_column_of_lists_before_counting():
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE t AS SELECT 'a' AS y, [1, 2] AS tags UNION ALL SELECT 'b', [3]")
+        with pytest.raises(nbapp.DataError, match=r"Column 'tags' of the table 't' holds lists \(several values"):
+            nbapp.fit_sql(nbapp.NaiveBayes({"tags": "categorical"}), "t", "y", url=con)

@@ -442,7 +442,7 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
             classes, class_of, rows = answer.classes, answer.class_of, answer.rows
             class_counts, class_rows = answer.class_counts, answer.class_rows
             if not rows:
-                raise DataError(f"{source.where[0].upper()}{source.where[1:]} has no rows; nothing to fit.")
+                raise Refused()          # the caller's streamed path says so, naming the file
             table.bind(classes, class_of)
         again = []
         for i in pending:
@@ -463,11 +463,15 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
 
 
 def _check_columns(model: Any, source: Source, target: str, weight: str | None) -> None:
+    from nbapp.io.nested import nested_error
+
     if target in model.features_:
         raise DataError(f"Column {target!r} is the target and cannot also be a feature.")
     for column in [target, *model.features_, *([weight] if weight else [])]:
         if column not in source.columns:
             raise DataError(f"Column {column!r} is not in {source.where}; its columns are {list(source.columns)[:10]}.")
+        if source.columns[column].startswith("nested: "):
+            raise nested_error(column, source.columns[column][len("nested: "):], source.where)
 
 
 class _Table(Table):

@@ -66,6 +66,7 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     missing = [c for c in columns if c not in spark_df.columns]
     if missing:
         raise DataError(f"The Spark table has no column {missing[0]!r}; its columns are {spark_df.columns[:10]}.")
+    _refuse_nested_spark(spark_df, columns)
     stats = _spark_statistics(model, spark_df.select(*dict.fromkeys(columns)), target, weight)
     if stats is None:
         stats = _spark_partition_statistics(model, spark_df, target, weight)

@@ -25,7 +25,7 @@ from nbapp.errors import DataError
 from nbapp.scale.aggregates import Source
 
 __all__ = ["duckdb_source", "postgres_source", "spark_source", "duckdb_batches", "postgres_batches",
-           "typed_values", "connect"]
+           "typed_values", "connect", "engine_errors"]
 
 # How often DuckDB's share done is read while a query runs.
 PROGRESS_SECONDS = 0.1
@@ -41,9 +41,21 @@ def typed_values(column: str, raw: list[Any]) -> pd.Series:
     return pd.Series(raw) if raw else pd.Series([], dtype=object)
 
 
+# The engines' nested types (DuckDB's LIST / STRUCT / MAP / UNION and x[]; PostgreSQL's arrays,
+# named with a leading underscore, and JSON), as a sentence names their cells.
+_NESTED = (("[]", "lists"), ("list", "lists"), ("struct", "structs"), ("map", "maps"), ("union", "unions"),
+           ("json", "JSON documents"), ("array", "arrays"))
+
+
 def _kind(type_name: str) -> str:
-    """What a column holds, from the engine's name of its type."""
+    """What a column holds, from the engine's name of its type: "number", "boolean", "text",
+    "nested: <what its cells are>" or "other"."""
     name = type_name.lower()
+    for word, what in _NESTED:
+        if word in name:
+            return f"nested: {what}"
+    if name.startswith("_"):
+        return "nested: arrays"
     if name.startswith(("bool",)):
         return "boolean"
     if any(word in name for word in ("int", "double", "float", "real", "decimal", "numeric", "long", "short",
@@ -140,11 +152,13 @@ def _postgres_type(conn: Any, oid: int) -> str:
 
 def postgres_run(conn: Any, sql: str) -> dict[str, list[Any]]:
     """Run a query (PostgreSQL reports no progress to its client)."""
-    with conn.cursor() as cur:
-        cur.execute(sql)
-        names = [d.name for d in cur.description]
-        rows = cur.fetchall()
-    conn.rollback()            # read only: end the transaction the query opened
+    try:
+        with conn.cursor() as cur:
+            cur.execute(sql)
+            names = [d.name for d in cur.description]
+            rows = cur.fetchall()
+    finally:
+        conn.rollback()        # read only: end the transaction the query opened (or that failed)
     return {name: [row[i] for row in rows] for i, name in enumerate(names)}
 
 
@@ -177,6 +191,8 @@ def spark_source(spark_df: Any, view: str, where: str = "the Spark table") -> So
     session = spark_df.sparkSession
 
     def kind(field: Any) -> str:
+        if isinstance(field.dataType, (T.ArrayType, T.MapType, T.StructType)):
+            return f"nested: {field.dataType.typeName()}s"
         if isinstance(field.dataType, T.BooleanType):
             return "boolean"
         if isinstance(field.dataType, T.NumericType):
@@ -194,6 +210,24 @@ def spark_source(spark_df: Any, view: str, where: str = "the Spark table") -> So
         return {name: [row[i] for row in rows] for i, name in enumerate(names)}
 
     return Source(f"SELECT * FROM `{view}`", "spark", columns, run, typed_values, where)
+
+
+def engine_errors() -> tuple[type[BaseException], ...]:
+    """The errors DuckDB and psycopg raise for a query they cannot run (those installed)."""
+    errors: list[type[BaseException]] = []
+    try:
+        import duckdb
+
+        errors.append(duckdb.Error)
+    except ImportError:
+        pass
+    try:
+        import psycopg
+
+        errors.append(psycopg.Error)
+    except ImportError:
+        pass
+    return tuple(errors)
 
 
 # -- URLs -------------------------------------------------------------------------------------------------

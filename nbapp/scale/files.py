@@ -593,8 +593,7 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     from nbapp.scale.engines import duckdb_source
 
     wanted = list(dict.fromkeys([*numeric, *others]))
-    for file in sources.files:
-        _check_columns(_columns(con, sources, file), wanted, file)
+    _check_files(con, sources, wanted)
     where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
     if sources.kind == "csv":
         commas = _comma_delimited(con, sources)
@@ -699,10 +698,7 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     con = _connect()
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
-        for file in sources.files:
-            _refuse_blank(file, sources)
-            _check_columns(_columns(con, sources, file), wanted, file)
-            _refuse_nested(file, sources, wanted)
+        _check_files(con, sources, wanted)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
@@ -720,6 +716,14 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
                     progress(done, plan.total_rows)
     finally:
         con.close()
+
+
+def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> None:
+    """Every file holds a table with the wanted columns, one value per cell."""
+    for file in sources.files:
+        _refuse_blank(file, sources)
+        _check_columns(_columns(con, sources, file), wanted, file)
+        _refuse_nested(file, sources, wanted)
 
 
 def _refuse_blank(file: str, sources: _Sources) -> None:

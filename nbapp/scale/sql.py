@@ -40,6 +40,8 @@ def fit_sql(model: Any, source: str, target: str, url: Any = "duckdb://", weight
         engine = _source(kind, con, query, where)
         try:
             stats, _ = model_statistics(model, engine, target, weight, progress=progress)
+        except _engine_errors() as exc:
+            raise DataError(f"The database cannot compute the statistics of {where}: {_first_line(exc)}") from None
         except NotPushable as exc:
             if kind != "duckdb":
                 raise DataError(f"{exc}: its statistics cannot be computed inside the database. Fit it from a file "
@@ -129,3 +131,14 @@ def _fit_streamed(model: Any, batches: Iterator[Any], target: str, weight: str |
     if progress is not None:
         progress(done, done)
     return model.fit_stats(stats, target, weight)
+
+
+def _engine_errors() -> tuple[type[BaseException], ...]:
+    from nbapp.scale.engines import engine_errors
+
+    return engine_errors()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
