@@ -40,7 +40,7 @@ value, as ``fit`` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -97,8 +97,9 @@ class Source:
     """Where the rows are and how to ask for them.
 
     ``sql``: a query in the engine's dialect whose rows are the table; ``columns``: its column
-    names and what each holds, one of "number", "boolean", "text", "other" (or "parsed": a
-    number the source already reads as DOUBLE, NULL where missing); ``run(sql, progress)``:
+    names and what each holds, one of "number", "boolean", "text", "other", "nested: lists"
+    (... maps, structs: refused by name) or "parsed" (a number the source already reads as
+    DOUBLE, NULL where missing); ``run(sql, progress)``:
     the result of a query as {column: list of values}; ``values(column, raw)``: the distinct
     values of a column as the engine returned them, read as an in-memory fit reads the column
     (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences.
@@ -385,14 +386,6 @@ class Result:
 # -------------------------------------------------------------------------------------------------
 # the query and the statistics
 # -------------------------------------------------------------------------------------------------
-@dataclass
-class _Plan:
-    """The blocks of a model with their requests and results, as the planner goes."""
-
-    layout: list[tuple[Any, tuple[str, ...], tuple[Any, ...]]]
-    stats: list[Any] = field(default_factory=list)
-
-
 def pushable(model: Any) -> str | None:
     """None if every feature type of the model states aggregates, else a sentence naming the
     first column whose type states none (``Block.aggregates`` left at the protocol's default)."""
