@@ -229,6 +229,8 @@ def postgres_section(rows: int) -> None:
                     mixed_chunk(min(CHUNK, rows - start), start // CHUNK).to_csv(text, index=False, header=False)
                     copy.write(text.getvalue())
             con.commit()
+            con.autocommit = True
+            con.execute("ANALYZE shop")       # the planner's statistics, as a table in use has them
         print(f"\n2. PostgreSQL {postgres_server.binaries().parent.name}: a table of {rows:,} rows; {load()}")
         for what, label in (("fit_sql", "nbapp.fit_sql (aggregates in PostgreSQL)"),
                             ("postgres", "PostgreSQL alone: per-class avg, var_pop"),
