@@ -12,6 +12,7 @@ from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes,
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
 from nbapp.propose import check_target, propose_feature_types, propose_target
+from nbapp.settings import Settings
 from nbapp.scale import (cross_validate_file, fit_dask, fit_file, fit_spark, fit_sql, predict_dask, predict_file,
                          predict_spark)
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
@@ -47,6 +48,7 @@ __all__ = [
     "Multinomial",
     "NaiveBayes",
     "Poisson",
+    "Settings",
     "Text",
     "merge",
     "conditional_mutual_information",

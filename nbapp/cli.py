@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 import pandas as pd
 
+from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 
 __all__ = ["main"]
@@ -57,8 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     fit.add_argument("--url", default="duckdb://", help="the database of --sql: duckdb:///abs/path.db, "
                                                         "postgresql://user@host:port/db (default duckdb://, in memory)")
     fit.add_argument("--target", required=True)
-    fit.add_argument("--types", help="col=type,... (categorical, bernoulli, gaussian, multinomial, poisson, "
-                                     "text, ignore); without it every type is proposed from the first rows")
+    fit.add_argument("--types", help=f"col=type,... ({', '.join(feature_types())}); without it every type is "
+                                     "proposed from the first rows")
     fit.add_argument("--weight")
     fit.add_argument("--alpha", type=float, default=1.0)
     fit.add_argument("--out", required=True, help="model file (.json)")

@@ -18,7 +18,7 @@ import pandas as pd
 
 from nbapp.errors import shown
 from nbapp.factor import COUNTED, Factor
-from nbapp.logspace import logsumexp_rows
+from nbapp.logspace import decide_codes, logsumexp_rows
 
 __all__ = ["Explanation", "build_explanation", "class_labels"]
 
@@ -105,7 +105,8 @@ def build_explanation(factors: list[Factor], classes: list[Any], joint_log: np.n
     log_evidence = float(logsumexp_rows(joint_log[None, :])[0])
     index = pd.Index(classes, dtype=object)
     posterior = pd.Series(np.exp(log_posterior), index=index, name="posterior")
-    prediction = None if undetermined else classes[int(np.argmax(log_posterior))]
+    code = int(decide_codes(log_posterior, np.array([undetermined]))[0])
+    prediction = None if code < 0 else classes[code]
     return Explanation(
         factors=_factor_table(factors, classes),
         classes=list(classes),

@@ -316,6 +316,21 @@ def test_values_so_small_that_their_variance_underflows_are_refused_by_name():
     assert NaiveBayes({"x": "discretized"}).fit(df, "y").predict(df).tolist() == list("aabb")
 
 
+def test_scott_s_rule_of_one_sample_is_scipy_s_and_the_model_s():
+    # the one owner of the rule the app's column options propose (it had its own unweighted copy)
+    from scipy.stats import gaussian_kde
+
+    from nbapp.blocks.kde import scott_bandwidth
+
+    rng = np.random.default_rng(5)
+    x, w = rng.gamma(2.0, 1.5, 300), rng.integers(1, 4, 300).astype(float)
+    reference = gaussian_kde(x, weights=w)
+    assert scott_bandwidth(x, w) == pytest.approx(np.sqrt(reference.covariance[0, 0]), rel=1e-12)
+    y = np.where(np.arange(300) < 150, "a", "b")
+    model = nbapp.NaiveBayes({"x": nbapp.KDE()}).fit(pd.DataFrame({"x": x, "y": y}), "y")
+    assert scott_bandwidth(np.r_[x[:150], np.nan]) == pytest.approx(model.parameters("x")["h"].iloc[0], rel=1e-12)
+
+
 # -- one extreme value (issue 21) ---------------------------------------------------------------
 
 

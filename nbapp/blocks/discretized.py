@@ -37,15 +37,16 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.base import check_table_budget
+from nbapp.blocks.base import NUMBER, STANDARDISED, Spec, check_table_budget
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
 from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
+from nbapp.blocks.base import ParameterCount
 
-__all__ = ["Discretized", "DiscretizedBlock", "cut_points", "mdl_cuts", "interval_labels", "STRATEGIES"]
+__all__ = ["Discretized", "DiscretizedBlock", "cut_points", "interval_codes", "mdl_cuts", "interval_labels", "STRATEGIES"]
 
 _KIND = "discretized"
 STRATEGIES = ("quantile", "uniform", "mdl")
@@ -53,7 +54,7 @@ MAX_INTERVALS = 1000
 
 
 @dataclass(frozen=True)
-class Discretized:
+class Discretized(Spec):
     """A numeric column cut into intervals at fit time, then a CPT over them   [seed 000, Eq. 7].
 
     ``bins``: intervals for "quantile" and "uniform" (fewer when values repeat); ``strategy``
@@ -153,6 +154,14 @@ def mdl_cuts(counts: np.ndarray) -> list[int]:
     return sorted(out)
 
 
+def interval_codes(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, bins: int,
+                   strategy: str) -> np.ndarray:
+    """The interval 0, 1, ... of each value (-1 where missing) under the cut points the strategy
+    learns from these rows (classes y, weights w)."""
+    cuts = cut_points(GridStats.count(x, y, w, n_classes), bins, strategy)
+    return np.where(np.isnan(x), -1, np.searchsorted(cuts, x, side="right"))
+
+
 def interval_labels(cuts: np.ndarray) -> list[str]:
     """"(-inf, 2.5)", "[2.5, 4.1)", ..., "[7, inf)": the intervals between the cut points."""
     bounds = [-np.inf, *cuts, np.inf]
@@ -163,8 +172,19 @@ class DiscretizedBlock(CategoricalBlock):
     """One numeric column as a CPT over intervals learned at fit time."""
 
     kind = "discretized"
+    title = "Discretized"
+    description = "a probability table per class over intervals of the number, cut at fit time"
+    value_kind = NUMBER
+    baseline = STANDARDISED
     spec_type = Discretized
     stats_type = GridStats
+
+    @classmethod
+    def dependence_codes(cls, column: str, spec: Any, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray,
+                         n_classes: int, bins: int) -> np.ndarray:
+        """The column's own intervals (its strategy's cut points on these rows)."""
+        x = numeric_column(frame[column], column, _KIND)
+        return interval_codes(x, y, w, n_classes, spec.bins, spec.strategy)
 
     def _table(self, stats: GridStats) -> tuple[list[Any], np.ndarray]:
         spec = self.specs[0]
@@ -213,6 +233,15 @@ class DiscretizedBlock(CategoricalBlock):
         if code >= 0:
             out = [dataclasses.replace(f, detail=f"in the interval {self.categories[code]}") for f in out]
         return out
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (B - 1) + (B - 1): the table over B intervals (each class's B probabilities sum to 1)
+        and the B - 1 cut points, which are learned from the training values too."""
+        b = len(self.categories)
+        return [ParameterCount((self.column,), n_classes * (b - 1) + (b - 1), "C (B − 1) + (B − 1)",
+                               f"{n_classes} × ({b} − 1) + ({b} − 1)",
+                               f"P(interval | class) for each of the B = {b} intervals and C = {n_classes} classes "
+                               "(each class's B sum to 1), and the B − 1 cut points learned from the data")]
 
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
         """The intervals: lower and upper cut point and the weighted count of training values."""

@@ -58,6 +58,7 @@ bandwidth, or data that fill more than 2048 bins at a fine level): the Model pag
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -65,7 +66,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.signal import fftconvolve
 
-from nbapp.blocks.base import Block, check_table_budget
+from nbapp.blocks.base import NUMBER, STANDARDISED, Block, Spec, check_table_budget
 from nbapp.blocks.grid import (MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates,
                               precision_level)
 from nbapp.derived import derived
@@ -73,8 +74,9 @@ from nbapp.errors import DataError, shown
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.moments import pooled_moments
 from nbapp.numbers import numeric_column, scalar_number
+from nbapp.blocks.base import ParameterCount
 
-__all__ = ["KDE", "KDEBlock", "bandwidths"]
+__all__ = ["KDE", "KDEBlock", "bandwidths", "scott_bandwidth"]
 
 _KIND = "a KDE"
 BANDWIDTH_RULES = ("scott", "silverman")
@@ -90,7 +92,7 @@ _DIRECT_NODE_CELLS = 20_000_000   # nodes x bins up to which the node values are
 
 
 @dataclass(frozen=True)
-class KDE:
+class KDE(Spec):
     """A Gaussian kernel density per class; ``bandwidth`` "scott", "silverman" or a number h > 0
     (in the column's units). Only the Gaussian kernel is offered."""
 
@@ -155,6 +157,25 @@ def bandwidths(stats: GridStats, bandwidth: str | float) -> tuple[np.ndarray, np
     factor = np.where(n_eff > 0, np.maximum(n_eff, 1.0), 1.0)
     factor = factor ** -0.2 if bandwidth == "scott" else (factor * 0.75) ** -0.2
     return spread * factor, n_eff, notes
+
+
+def scott_bandwidth(x: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """h of one sample by Scott's rule, as a KDE column's class gets it (:func:`bandwidths`):
+    s n_eff^(-1/5), s the weighted standard deviation (n - 1 for unit weights), n_eff Kish's
+    effective sample size; missing values are left out.
+
+    >>> round(scott_bandwidth(np.array([1.0, 2.0, 3.0, 4.0])), 4)      # s = 1.291, n = 4
+    0.9784
+    """
+    x = np.asarray(x, dtype=float)
+    w = np.ones(len(x)) if weights is None else np.asarray(weights, dtype=float)
+    keep = np.isfinite(x) & (w > 0)
+    x, w = x[keep], w[keep]
+    n = w.sum()
+    mean = float(np.dot(w, x) / n) if n > 0 else 0.0
+    one = SimpleNamespace(n=np.array([n]), w2=np.array([np.dot(w, w)]), mean=np.array([mean]),
+                          m2=np.array([np.dot(w, (x - mean) ** 2)]))    # all that bandwidths reads
+    return float(bandwidths(one, "scott")[0][0])
 
 
 @dataclass(frozen=True)
@@ -364,6 +385,11 @@ class KDEBlock(Block):
     """One KDE column."""
 
     kind = "kde"
+    title = "KDE"
+    description = "a Gaussian kernel density per class over the training values"
+    value_kind = NUMBER
+    baseline = STANDARDISED
+    density_choice = True
     spec_type = KDE
     stats_type = GridStats
     smoothed = False
@@ -481,6 +507,11 @@ class KDEBlock(Block):
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         raise DataError(f"Column {self.column!r} is a KDE: its log-density ratio is not linear in x, so the "
                         "model has no linear form; type it gaussian or discretized to get one.")
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """None to count: a kernel density keeps the training values (their histogram) itself."""
+        raise DataError(f"Column {self.column!r} is KDE: a kernel density keeps the training values themselves "
+                        "(it is non-parametric), so it has no fixed number of parameters to count.")
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

@@ -18,10 +18,12 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.logspace import decide_codes
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
+from nbapp.blocks import reads_numbers
 from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
-from nbapp.scale.files import (DEFAULT_BATCH_ROWS, FOLD, NUMERIC_KINDS, DataPath, Progress, _batches, _cells_unquoted,
-                               _connect, _duckdb_error, _engine_source, _estimated_rows, _sources)
+from nbapp.scale.files import (DEFAULT_BATCH_ROWS, FOLD, DataPath, Progress, _batches, _cells_unquoted, _connect,
+                               _duckdb_error, _engine_source, _estimated_rows, _sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -53,7 +55,7 @@ def cross_validate_file(model: Any, path: DataPath, target: str, k: int = 5, wei
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     sources = _sources(path)          # resolved once: both passes read these files
     files = {f: i for i, f in enumerate(sources.files)}
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in model.features_ if c not in numeric)]
 
     def batches(first: bool) -> Any:
@@ -151,8 +153,7 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
             logp_frame = log_proba_for_scoring(models[fold], frame, positions).reindex(columns=classes)
             logp = np.nan_to_num(logp_frame.to_numpy(dtype=float, na_value=np.nan), nan=-np.inf, posinf=np.inf)
             true = pd.Index(classes, dtype=object).get_indexer(pd.Index(labels.to_numpy(dtype=object)))
-            undetermined = ~np.isfinite(logp).any(axis=1)
-            predicted = np.where(undetermined, n_classes, np.argmax(logp, axis=1))
+            predicted = decide_codes(logp, none=n_classes)
             w = frame[weight].iloc[positions].to_numpy(dtype=float) if weight else np.ones(len(positions))
             counts[fold] += np.bincount(true * (n_classes + 1) + predicted, weights=w,
                                         minlength=n_classes * (n_classes + 1)).reshape(n_classes, n_classes + 1)

@@ -20,7 +20,7 @@ numbers, built from load_table's constants (``_Cell``), and by load_table's own 
 the distinct cells of the other columns, grouped by DuckDB (:func:`_csv_values`); the streamed
 path decides them in one profiling pass before fitting):
 
-* numeric features (Gaussian, multinomial, Poisson) and the weight are numbers: the missing
+* features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
   thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
   the data row and the column;
@@ -60,6 +60,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io.export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
@@ -75,7 +76,6 @@ __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 DEFAULT_BATCH_ROWS = 100_000
 # DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
 DUCKDB_MEMORY_LIMIT = "1GB"
-NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 PREDICTION_SUFFIXES = (".csv", *PARQUET_SUFFIXES)
@@ -128,7 +128,7 @@ def _duckdb_error() -> type[Exception]:
 
 def _reading(model: Any, target: str, weight: str | None) -> tuple[list[str], list[str]]:
     """The columns read as numbers (features whose type reads numbers, and the weight) and the others."""
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     return numeric, [target, *(c for c in model.features_ if c not in numeric)]
 
 
@@ -159,7 +159,7 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     require_fitted(model)
     out_path = writable_path(out_path, inputs=[path], suffixes=PREDICTION_SUFFIXES, what="predictions")
     features = list(model.features_)
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
     sources = _sources(path)
     with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
@@ -477,10 +477,11 @@ class _Cell:
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
-                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+                  f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
