@@ -14,7 +14,8 @@ from nbapp.model import NaiveBayes, merge
 from nbapp.nomogram import Nomogram, nomogram, nomogram_row, nomogram_scales
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.settings import Settings
-from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
+from nbapp.scale import (cross_validate_file, fit_dask, fit_file, fit_spark, fit_sql, predict_dask, predict_file,
+                         predict_spark)
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.dependence import conditional_mutual_information
 from nbapp.specs import KDE, Bernoulli, Categorical, Discretized, Gaussian, Multinomial, Poisson, Text
@@ -57,6 +58,7 @@ __all__ = [
     "nomogram_row",
     "conditional_mutual_information",
     "fit_file",
+    "fit_sql",
     "predict_file",
     "fit_spark",
     "predict_spark",

@@ -12,7 +12,7 @@ import nbapp
 PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Example', 'Explanation', 'Gaussian',
           'Lidstone', 'LinearForm', 'MEstimate', 'ModelStats', 'Multinomial', 'NaiveBayes', 'Poisson', 'Settings',
           'Table', 'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
-          'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
+          'fit_file', 'fit_sql', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
           'conditional_mutual_information', 'workbook_sheets', 'Nomogram', 'nomogram', 'nomogram_scales',
           'nomogram_row']

@@ -386,10 +386,11 @@ def big_data_note() -> None:
 
 
 def _fit_path(model: Any, current: Work) -> tuple[Any, int]:
-    """fit_file with a progress bar; the model and the rows it saw."""
+    """fit_file with a progress bar: DuckDB computes the statistics where the file is (its share
+    done shown as rows; the last report is the rows read); the model and the rows it saw."""
     from nbapp.scale import fit_file
 
-    bar = st.progress(0.0, text=f"Fitting on every row of {current.source.path}…")
+    bar = st.progress(0.0, text=f"Fitting on every row of {current.source.path} (DuckDB computes the statistics)…")
     seen = [0]
 
     def progress(done: int, total: int) -> None:

@@ -22,7 +22,9 @@ either: the block class *declares* what they need (:class:`Block`'s class attrib
 answers the few questions whose answer differs by type (``suits``, ``density_points``,
 ``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
 ``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``), each with a
-default here that a type overrides where it differs.
+default here that a type overrides where it differs. Its statistics as aggregates for an engine
+(``aggregates`` / ``from_aggregates``, :mod:`nbapp.scale.aggregates`) default to none: the
+engines then stream the type's rows into ``summarize``.
 
 Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
 ``partial_fit`` with a new class), :meth:`Stats.reindex_classes` moves every class axis.
@@ -259,6 +261,23 @@ class Block(ABC):
         if check:
             block.check()
         return block
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any] | None:
+        """The statistics as aggregates over a table, for an engine (DuckDB, PostgreSQL, Spark SQL)
+        to compute where the rows are: a list of :class:`nbapp.scale.aggregates.Sums` written with
+        ``table``'s vocabulary (a column as a number or grouped by its values, the row weight,
+        sum / min / max). None, the default: the type states no aggregates, and the engines
+        stream its rows into :meth:`summarize` (or say the column cannot be pushed down)."""
+        return None
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> Stats:
+        """The statistics from the engine's answers to :meth:`aggregates` (one
+        :class:`nbapp.scale.aggregates.Result` per Sums, in order): those of :meth:`summarize` on
+        the same rows. DataError where summarize would refuse the rows."""
+        raise NotImplementedError(f"{cls.__name__} states no aggregates")
 
     def check(self) -> None:
         """Refuse statistics that cannot be a fitted block (override where needed)."""

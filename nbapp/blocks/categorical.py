@@ -238,6 +238,21 @@ class CategoricalBlock(Block):
                                 "is not among its declared categories; add it to categories=[...] or fix the value.")
         return cls.stats_type.count(frame[columns[0]], y, w, n_classes)
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """N_cj: the weight of each (class, value), grouped by the engine; the values are read
+        back in Python by the column's own rule (there are few of them)."""
+        return [table.sums({"weight": table.sum(table.weight)}, key=table.value(columns[0]))]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> CategoricalStats:
+        """summarize over one row per (class, value) weighted by its rows' weight: the same counts,
+        and the same refusals (an undeclared value, a third value of a binary column)."""
+        answer = results[0]
+        return cls.summarize(columns, specs, pd.DataFrame({columns[0]: answer.values}), answer.classes,
+                             answer.column("weight"), n_classes)
+
     # -- parameters ------------------------------------------------------------------------
     @derived
     def _index(self) -> pd.Index:

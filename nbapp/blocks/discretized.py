@@ -39,7 +39,7 @@ import pandas as pd
 
 from nbapp.blocks.base import NUMBER, STANDARDISED, Spec, check_table_budget
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
-from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite
+from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp.numbers import numeric_column, scalar_number
@@ -206,6 +206,17 @@ class DiscretizedBlock(CategoricalBlock):
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> GridStats:
         check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
         return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """The histogram in passes over the rows (:func:`nbapp.blocks.grid.grid_aggregates`)."""
+        return grid_aggregates(columns[0], table)
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> GridStats:
+        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
+        return grid_from_aggregates(columns[0], table, results, n_classes)
 
     def _interval(self, x: np.ndarray) -> np.ndarray:
         return np.where(np.isnan(x), MISSING_CODE, np.searchsorted(self.cuts, x, side="right"))

@@ -43,7 +43,7 @@ from nbapp.blocks.base import (FAR_VALUE, NUMBER, STANDARDISED, TINY_VARIANCE, B
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
+from nbapp.moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.threads import ROW_ALIGN
 from nbapp.blocks.base import ParameterCount
@@ -220,6 +220,49 @@ class GaussianBlock(Block):
         stats = class_moments(x, y, w, n_classes)
         _check_finite_moments(stats.m2, columns)
         _check_representable(x, w, stats, columns)
+        return stats
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """Per class and column, in one pass: n = sum of w over the present values, and
+        S1 = sum w (x - k), S2 = sum w (x - k)^2 about a shift k near the class mean (its mean
+        over the first rows), so that M2 = S2 - S1^2 / n loses no digits to cancellation (a
+        second pass about the class means when the first rows' mean was more than a standard
+        deviation off); the smallest and largest value of weight > 0, which tell a column whose
+        spread underflows from a constant one."""
+        aggregates = {}
+        w = table.weight
+        counted = table.greater(w, table.zero())
+        for a, column in enumerate(columns):
+            x = table.number(column)
+            d = table.deviation(column)
+            aggregates.update({f"n{a}": table.sum(table.where(table.present(x), w)), f"s{a}": table.sum(table.times(w, d)),
+                               f"q{a}": table.sum(table.times(w, d, d)), f"lo{a}": table.least(table.where(counted, x)),
+                               f"hi{a}": table.most(table.where(counted, x))})
+        return [table.sums(aggregates)]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> MomentStats:
+        """mean = k + S1 / n and M2 = S2 - S1^2 / n per class; compared with the two-pass moments
+        of :func:`class_moments` they differ by rounding only (tests/test_engines.py)."""
+        answer = results[0]
+        n, mean, m2 = (np.zeros((n_classes, len(columns))) for _ in range(3))
+        far = {}
+        for a, column in enumerate(columns):
+            n[:, a] = answer.per_class(f"n{a}")
+            mean[:, a], m2[:, a], off = shifted_moments(n[:, a], answer.per_class(f"s{a}"), answer.per_class(f"q{a}"),
+                                                        table.shifts(column))
+            if off.any():
+                far[column] = mean[:, a]
+        if far and "shift" not in table.memo:       # once: the second pass is about the class means
+            table.memo["shift"] = far
+            table.again()
+        stats = MomentStats(n, mean, m2)
+        _check_finite_moments(stats.m2, columns)
+        lo = np.array([np.nanmin(answer.per_class(f"lo{a}"), initial=np.inf) for a in range(len(columns))])
+        hi = np.array([np.nanmax(answer.per_class(f"hi{a}"), initial=-np.inf) for a in range(len(columns))])
+        _check_spread(columns, pooled_moments(stats.n, stats.mean, stats.m2)[2] == 0, lo, hi)
         return stats
 
     def check(self) -> None:
@@ -530,11 +573,18 @@ def _check_representable(x: np.ndarray, w: np.ndarray, stats: MomentStats, colum
     if not zero.any():
         return
     x = np.where((w > 0)[:, None], x[:, zero], np.nan)     # rows that count
-    hi = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
-    lo = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
-    spread = np.where(hi > lo, hi - lo, 0.0)
+    hi = np.full(len(columns), -np.inf)
+    lo = np.full(len(columns), np.inf)
+    hi[zero] = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
+    lo[zero] = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
+    _check_spread(columns, zero, lo, hi)
+
+
+def _check_spread(columns: Sequence[str], zero: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Refuse a column whose pooled M2 is 0 although its values (of weight > 0) span lo..hi."""
+    spread = np.where(zero & (hi > lo), hi - lo, 0.0)
     lost = spread > 0
     if lost.any():
-        column = [c for c, z in zip(columns, zero) if z][int(np.flatnonzero(lost)[0])]
-        raise DataError(f"Column {column!r} holds values so small (around {spread[lost][0]:.1e}) that their "
+        a = int(np.flatnonzero(lost)[0])
+        raise DataError(f"Column {columns[a]!r} holds values so small (around {spread[a]:.1e}) that their "
                         "variance underflows to 0; rescale the column (e.g. multiply by a power of ten).")

@@ -42,9 +42,10 @@ import pandas as pd
 
 from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_classes
 from nbapp.errors import DataError
-from nbapp.moments import merge_moments, unmerge_moments
+from nbapp.moments import merge_moments, shifted_moments, unmerge_moments
 
-__all__ = ["GridStats", "MAX_BINS", "precision_level", "steps_to_fit", "coarsen_bins", "check_finite"]
+__all__ = ["GridStats", "MAX_BINS", "precision_level", "steps_to_fit", "coarsen_bins", "check_finite", "grid_aggregates",
+           "grid_from_aggregates"]
 
 # Non-empty bins of a column at most. 2048 distinct values keep a bin each; beyond, the grid
 # is coarsened until they fill at most 2048 bins (width 1/256 of the standard deviation for
@@ -314,3 +315,103 @@ def _state_keys(value: Any, bins: int, where: str) -> np.ndarray:
     if (np.diff(keys) <= 0).any():
         raise DataError(f"{where}: keys should increase from bin to bin (each bin listed once).")
     return keys
+
+
+# -- the statistics as aggregates (nbapp.scale.aggregates) ----------------------------------------------
+# A first histogram pass groups at this many levels below the pooled standard deviation (bins of
+# sd / 4096, 16 times finer than the 2048 bins normal values end at), so that continuous values
+# fill more than MAX_BINS bins and their level follows from the keys at once.
+_FIRST_LEVEL_BELOW_SD = 12
+# When the values fit into MAX_BINS bins at a level and some bin holds two values, the next pass
+# groups 2^11 times finer: at most MAX_BINS x 2048 bins come back.
+_REFINE_STEPS = 11
+# 2^-level must be a finite double in the engine's x * 2^-level.
+_LOWEST_QUERY_LEVEL = -1000
+
+
+def grid_aggregates(column: str, table: Any) -> list[Any]:
+    """GridStats as aggregates over the rows with a value and a weight > 0, in passes:
+
+    1. per class: n, the sums of w (x - k) and w (x - k)^2 about a shift k (the moments, as for
+       a Gaussian), the sum of w^2, and the largest |x| (which sets the finest level);
+    2. per class and bin floor(x / 2^e) at a level e chosen from the pooled standard deviation:
+       the bin's weight, the sums of w (x - L) and w (x - L)^2 about its left edge L, and its
+       smallest and largest value. If the values fill more than MAX_BINS bins, their level
+       follows from the keys (:func:`steps_to_fit`) and the bins are coarsened to it
+       (:func:`coarsen_bins`), as one pass over the rows would; if every bin holds one value,
+       the values themselves are the statistics (:meth:`GridStats.count` of them); else a
+       pass 2^11 times finer.
+    """
+    x, w = table.number(column), table.weight
+    kept = table.both(table.present(x), table.greater(w, table.zero()))
+    d = table.deviation(column)
+    requests = [table.sums({"n": table.sum(table.where(kept, w)), "s": table.sum(table.where(kept, table.times(w, d))),
+                            "q": table.sum(table.where(kept, table.times(w, d, d))),
+                            "w2": table.sum(table.where(kept, table.times(w, w))),
+                            "top": table.most(table.where(kept, table.absolute(x)))})]
+    level = table.memo.get("level")
+    if level is not None:
+        scale, width = table.literal(2.0 ** -level), table.literal(2.0 ** level)
+        key = table.key(f"{column}_{level}", table.floor(table.times(x, scale)))
+        inside = table.computed(f"{column}_{level}", table.minus(x, table.times(table.floor(table.times(x, scale)),
+                                                                             width)))
+        counted = table.greater(w, table.zero())
+        requests.append(table.sums({
+            "mass": table.sum(table.where(counted, w)), "first": table.sum(table.where(counted, table.times(w, inside))),
+            "second": table.sum(table.where(counted, table.times(w, inside, inside))),
+            "lo": table.least(table.where(counted, x)), "hi": table.most(table.where(counted, x))}, key=key))
+    return requests
+
+
+def grid_from_aggregates(column: str, table: Any, results: list[Any], n_classes: int) -> "GridStats":
+    """The GridStats of :func:`grid_aggregates`' passes (asking for the next pass while the level
+    is not settled); equal to :meth:`GridStats.count` of the rows to rounding."""
+    moments = results[0]
+    n, w2 = moments.per_class("n"), moments.per_class("w2")
+    mean, m2, far = shifted_moments(n, moments.per_class("s"), moments.per_class("q"), table.shifts(column))
+    if far.any() and "shift" not in table.memo:
+        table.memo["shift"] = {column: mean}
+    if not n.any():
+        empty = np.zeros((0, n_classes))
+        return GridStats(_LOWEST_LEVEL, np.zeros(0, dtype=np.int64), empty, empty, empty, n, mean, m2, w2)
+    finest = precision_level(float(np.nanmax(moments.per_class("top"))))
+    level = table.memo.get("level")
+    if level is None:
+        sd = _pooled_sd(n, mean, m2)
+        first = int(np.floor(np.log2(sd))) - _FIRST_LEVEL_BELOW_SD if sd > 0 else finest
+        table.memo["level"] = max(finest, first, _LOWEST_QUERY_LEVEL)
+        table.again()
+    bins = results[1]
+    mass = bins.column("mass")
+    keep = bins.values.notna().to_numpy() & (np.nan_to_num(mass) > 0)
+    keys = bins.values.to_numpy()[keep].astype(np.float64).astype(np.int64)
+    classes = bins.classes[keep]
+    distinct = np.unique(keys)
+    if len(distinct) > MAX_BINS or level <= max(finest, _LOWEST_QUERY_LEVEL):
+        at = np.searchsorted(distinct, keys)
+
+        def per_bin(name: str) -> np.ndarray:
+            out = np.zeros((len(distinct), n_classes))
+            np.add.at(out, (at, classes), bins.column(name)[keep])
+            return out
+
+        final = level + steps_to_fit(distinct)
+        keys_final, *arrays = coarsen_bins(distinct, level, per_bin("mass"), per_bin("first"), per_bin("second"), final)
+        return GridStats(final, keys_final, *arrays, n, mean, m2, w2)
+    lo, hi = bins.column("lo")[keep], bins.column("hi")[keep]
+    order = np.lexsort((lo, keys))
+    same_bin = keys[order][1:] == keys[order][:-1]
+    if (lo == hi).all() and not (same_bin & (lo[order][1:] != lo[order][:-1])).any():
+        values = GridStats.count(lo, classes, mass[keep], n_classes)      # every bin holds one value
+        return GridStats(values.exponent, values.keys, values.mass, values.first, values.second, n, mean, m2, w2)
+    table.memo["level"] = max(finest, level - _REFINE_STEPS, _LOWEST_QUERY_LEVEL)
+    table.again()
+    raise AssertionError("unreachable")
+
+
+def _pooled_sd(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> float:
+    """The standard deviation of the whole column, merged from the class moments."""
+    from nbapp.moments import pooled_moments
+
+    total, _, spread = (float(v[0]) for v in pooled_moments(n[:, None], mean[:, None], m2[:, None]))
+    return float(np.sqrt(spread / total)) if total > 0 and spread > 0 else 0.0

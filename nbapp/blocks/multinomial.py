@@ -124,6 +124,27 @@ class MultinomialBlock(Block):
             counts[a] = np.bincount(y, weights=x[:, a] * w, minlength=n_classes)
         return CountStats(counts)
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """N_ac = sum of w x_a per class (a missing count adds nothing), and the negative counts (refused)."""
+        aggregates = {}
+        for a, column in enumerate(columns):
+            x = table.number(column)
+            aggregates.update({f"c{a}": table.sum(table.times(table.weight, x)),
+                               f"bad{a}": table.count(table.less(x, table.zero()))})
+        return [table.sums(aggregates)]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> CountStats:
+        answer = results[0]
+        for a, column in enumerate(columns):
+            bad = int(answer.per_class(f"bad{a}").sum())
+            if bad:
+                raise DataError(f"Column {column!r} is a count (multinomial) but {bad:,} row(s) hold a negative "
+                                "count; counts must be >= 0: fix the values or type the column Gaussian.")
+        return CountStats(np.array([answer.per_class(f"c{a}") for a in range(len(columns))]))
+
     # -- parameters ------------------------------------------------------------------------
     @derived
     def probabilities(self) -> np.ndarray:

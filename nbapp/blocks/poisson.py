@@ -148,6 +148,25 @@ class PoissonBlock(Block):
         total = np.bincount(y[observed], weights=(w * np.where(observed, x, 0.0))[observed], minlength=n_classes)
         return PoissonStats(n, total)
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """Per class: n = sum of w over the present counts, the sum of w x, and the rows whose
+        count is not a whole number >= 0 (refused)."""
+        x, w = table.number(columns[0]), table.weight
+        bad = table.either(table.less(x, table.zero()), table.differs(x, table.floor(x)))
+        return [table.sums({"n": table.sum(table.where(table.present(x), w)), "total": table.sum(table.times(w, x)),
+                            "bad": table.count(bad)})]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> PoissonStats:
+        answer = results[0]
+        bad = int(answer.per_class("bad").sum())
+        if bad:
+            raise DataError(f"Column {columns[0]!r} is a Poisson count but {bad:,} row(s) hold a value that is not a "
+                            "whole number >= 0; fix the values or type the column Gaussian.")
+        return PoissonStats(answer.per_class("n"), answer.per_class("total"))
+
     # -- parameters ------------------------------------------------------------------------
     @derived
     def rate(self) -> np.ndarray:

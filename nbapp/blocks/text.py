@@ -177,6 +177,10 @@ class TextStats(Stats):
 
 
 class TextBlock(Block):
+    """A text column. It states no aggregates (``Block.aggregates``): its tokens must equal
+    scikit-learn's, which only nbapp's own tokeniser gives, so DuckDB and Spark stream its rows
+    into :meth:`summarize` and PostgreSQL refuses it by name (:mod:`nbapp.scale.aggregates`)."""
+
     kind = "text"
     title = "Text"
     description = "a bag of words: P(w | c) for each word of the vocabulary"
