@@ -23,7 +23,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbapp.io import load_table  # noqa: E402
-from nbapp.io.delimited import _read_delimited  # noqa: E402
+from nbapp.io._delimited import _read_delimited  # noqa: E402
 
 
 def clean_csv(rows: int, seed: int = 0) -> bytes:

@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 import nbapp  # noqa: E402
 from bench_ingest import clean_csv  # noqa: E402
-from nbapp import encode, evaluate  # noqa: E402
+from nbapp import _encode as encode, evaluate  # noqa: E402
 
 FEATURES = {**{c: "categorical" for c in ("city", "plan", "device", "segment", "browser", "region")},
             **{c: "gaussian" for c in ("age", "income", "score", "ratio", "visits", "temp", "lat", "lon")}}
@@ -44,7 +44,7 @@ def main(rows: int, memory_only: bool = False, repeats: int = 5) -> None:
     make = lambda: nbapp.NaiveBayes(FEATURES)  # noqa: E731
     ones, kfolds = [], []
     for _ in range(repeats):          # in turns, so that both see the same machine load
-        # Each run starts cold: nbapp remembers a text column's codes (nbapp.encode), so a second
+        # Each run starts cold: nbapp remembers a text column's codes (nbapp._encode), so a second
         # fit of the very same frame would skip hashing its strings.
         encode._CODES.clear()
         ones.append(timed(lambda: make().fit(frame, "churn").predict_proba(frame)))

@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import nbapp  # noqa: E402
 
 try:                     # nbapp remembers the codes of Arrow string columns (not before 2026-11-25)
-    from nbapp.encode import _CODES as REMEMBERED_CODES  # noqa: E402
+    from nbapp._encode import _CODES as REMEMBERED_CODES  # noqa: E402
 except ImportError:
     REMEMBERED_CODES = {}
 
@@ -77,7 +77,7 @@ def features() -> dict[str, str]:
 # -- nbapp ----------------------------------------------------------------------------------
 def nbapp_fit(df: pd.DataFrame) -> nbapp.NaiveBayes:
     """A cold fit: nbapp remembers the codes of the Arrow string columns it has seen
-    (nbapp.encode), so they are forgotten first, as for a frame never seen before."""
+    (nbapp._encode), so they are forgotten first, as for a frame never seen before."""
     REMEMBERED_CODES.clear()
     return nbapp.NaiveBayes(features(), alpha=1.0).fit(df, target="y")
 

@@ -26,7 +26,7 @@ import pandas as pd  # noqa: E402
 
 from nbapp import DataError, NaiveBayes  # noqa: E402
 from nbapp.io import load_table  # noqa: E402
-from nbapp.io.tidy import _clean_names  # noqa: E402
+from nbapp.io._tidy import _clean_names  # noqa: E402
 from nbapp.persist import MAX_BYTES  # noqa: E402
 
 

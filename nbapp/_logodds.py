@@ -38,7 +38,7 @@ from typing import Sequence
 
 import numpy as np
 
-from nbapp.logspace import logsumexp_rows
+from nbapp._logspace import logsumexp_rows
 
 __all__ = ["Decomposition", "decompose", "ADDITIVE", "SHAPLEY", "SEQUENTIAL", "SHAPLEY_MAX_FEATURES"]
 

@@ -31,7 +31,7 @@ import pandas as pd
 from nbapp.blocks import block_type
 from nbapp.blocks.base import BAG_OF_WORDS, COUNTS, ONE_HOT, OWN, STANDARDISED
 from nbapp.errors import DataError
-from nbapp.numbers import numeric_column
+from nbapp._numbers import numeric_column
 from nbapp.specs import parse_features
 
 __all__ = ["logistic_pipeline", "logistic_inputs", "baseline_encodings", "ENCODING_WORDS", "MISSING"]

@@ -81,9 +81,9 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- commands -------------------------------------------------------------------------------------
 def _fit(args: argparse.Namespace) -> None:
-    from nbapp.io.export import atomic_output, writable_path
+    from nbapp.io._export import atomic_output, writable_path
     from nbapp.model import NaiveBayes
-    from nbapp.scale.files import _sources, fit_file
+    from nbapp.scale._files import resolve_sources, fit_file
 
     if (args.data is None) == (args.sql is None):
         raise DataError("Give the data to fit: a file, glob or folder (DATA), or a table or query with --sql and "
@@ -91,7 +91,7 @@ def _fit(args: argparse.Namespace) -> None:
     inputs = [args.data] if args.data is not None else []
     out = writable_path(args.out, inputs=inputs, suffixes=(".json",), what="model file")
     if args.sql is not None:
-        from nbapp.scale.sql import fit_sql, sample_sql
+        from nbapp.scale._sql import fit_sql, sample_sql
 
         sample = None if args.types else sample_sql(args.sql, args.url, SAMPLE_ROWS)
         types = parse_types(args.types) or _proposed_types(sample, "the query", args.target, args.weight)
@@ -99,9 +99,9 @@ def _fit(args: argparse.Namespace) -> None:
         with _bar("fit") as progress:
             fit_sql(model, args.sql, args.target, url=args.url, weight=args.weight, progress=progress)
     else:
-        from nbapp.scale.files import sample_rows
+        from nbapp.scale._files import sample_rows
 
-        files = _sources(args.data).files     # resolved once: the rows proposed from are of the files fitted
+        files = resolve_sources(args.data).files     # resolved once: the rows proposed from are of the files fitted
         sample = None if args.types else sample_rows(files, SAMPLE_ROWS)
         types = parse_types(args.types) or _proposed_types(sample, repr(args.data), args.target, args.weight)
         model = NaiveBayes(types, alpha=args.alpha)
@@ -118,8 +118,8 @@ def _fit(args: argparse.Namespace) -> None:
 
 
 def _predict(args: argparse.Namespace) -> None:
-    from nbapp.io.export import writable_path
-    from nbapp.scale.files import PREDICTION_SUFFIXES, predict_file
+    from nbapp.io._export import writable_path
+    from nbapp.scale._files import PREDICTION_SUFFIXES, predict_file
 
     # The model file is an input too; predict_file checks again (and writes the file whole).
     writable_path(args.out, inputs=[args.model, args.data], suffixes=PREDICTION_SUFFIXES, what="predictions")

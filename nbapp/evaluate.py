@@ -26,9 +26,9 @@ from typing import Any, Callable, Protocol
 import numpy as np
 import pandas as pd
 
-from nbapp.encode import factorize
+from nbapp._encode import factorize
 from nbapp.errors import DataError, shown
-from nbapp.logspace import decide_codes
+from nbapp._logspace import decide_codes
 from nbapp.ordering import python_scalar, sort_values
 
 __all__ = [

@@ -4,7 +4,7 @@
 
 Missing, unseen and undefined factors are left out of the sum (status says which).
 The joint, evidence and posterior are the very numbers ``predict_proba`` gives for the
-row: both come from :func:`nbapp.logspace.normalise_log`.
+row: both come from :func:`nbapp._logspace.normalise_log`.
 
 The explanation adds up (:meth:`Explanation.contributions`): the prior's log-odds plus every
 feature's contribution is the model's log-odds of one class against another, the runner-up
@@ -24,7 +24,7 @@ import pandas as pd
 from nbapp._logodds import ADDITIVE, SHAPLEY, SHAPLEY_MAX_FEATURES, Decomposition, decompose
 from nbapp.errors import DataError, shown
 from nbapp.factor import COUNTED, Factor
-from nbapp.logspace import decide_codes, logsumexp_rows
+from nbapp._logspace import decide_codes, logsumexp_rows
 
 __all__ = ["Explanation", "build_explanation", "class_labels", "RUNNER_UP", "REST"]
 

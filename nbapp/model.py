@@ -9,7 +9,7 @@ are values: ``partial_fit`` adds new statistics, :meth:`NaiveBayes.merge` adds a
 model's, ``with_priors`` / ``with_smoothing`` rebuild from the same statistics; nothing
 fitted is ever changed in place. This class owns the classes and the prior, loops over its
 blocks through their protocol, and normalises in log space in one place
-(:mod:`nbapp.logspace`).
+(:mod:`nbapp._logspace`).
 """
 
 from __future__ import annotations
@@ -24,18 +24,18 @@ import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
 from nbapp.blocks.gaussian import GaussianEpsilon
-from nbapp.encode import factorize
+from nbapp._encode import factorize
 from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
-from nbapp.logspace import decide, normalise_log
+from nbapp._logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
 from nbapp.priors import class_prior
 from nbapp.settings import Settings
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import parse_features
 from nbapp.stats import ModelStats
-from nbapp.threads import ROW_ALIGN, each, row_chunks
+from nbapp._threads import ROW_ALIGN, each, row_chunks
 
 __all__ = ["NaiveBayes", "merge"]
 
@@ -462,7 +462,7 @@ class NaiveBayes:
                          name=self.target_, dtype=object)
 
     def undetermined(self, df: pd.DataFrame | Mapping[str, Any]) -> pd.Series:
-        """True where P(x) = 0: every class has probability 0 (see nbapp.logspace)."""
+        """True where P(x) = 0: every class has probability 0 (see nbapp._logspace)."""
         return self.log_posterior(df)[1]
 
     def explain(self, row: Mapping[str, Any] | pd.Series) -> Explanation:

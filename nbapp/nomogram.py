@@ -49,8 +49,8 @@ from scipy.special import expit, logit
 from nbapp.blocks.base import CATEGORY, COUNT, NUMBER, TEXT
 from nbapp.errors import DataError, shown
 from nbapp.explain import REST, RUNNER_UP, class_position, rival_positions, same_value
-from nbapp.logspace import logsumexp_rows
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._logspace import logsumexp_rows
+from nbapp._numbers import numeric_column, scalar_number
 from nbapp.ordering import python_scalar, sort_values
 
 if TYPE_CHECKING:

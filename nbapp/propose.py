@@ -15,7 +15,7 @@ from scipy import stats
 
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError, shown
-from nbapp.io.nested import nested_error, nested_values
+from nbapp.io._nested import nested_error, nested_values
 
 __all__ = ["propose_feature_types", "propose_target", "check_target"]
 

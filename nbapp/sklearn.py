@@ -36,7 +36,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from nbapp.logspace import decide_codes
+from nbapp._logspace import decide_codes
 from nbapp.model import NaiveBayes
 from nbapp.propose import propose_feature_types
 

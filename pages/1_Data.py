@@ -220,7 +220,7 @@ def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None
 @st.cache_data(show_spinner=False, max_entries=8)
 def _column_summary(digest: str, _df: pd.DataFrame) -> pd.DataFrame:
     """Missing and distinct values per column, once per data (0.6 s on a million rows)."""
-    from nbapp.io.nested import distinct_counts
+    from nbapp.io import distinct_counts
 
     return pd.DataFrame({
         "column": _df.columns.astype(str),

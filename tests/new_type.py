@@ -26,7 +26,7 @@ from nbapp.blocks import register, unregister
 from nbapp.blocks.base import NUMBER, OWN, Block, Spec, Stats, frozen, state_vector, subtract_counts, take_classes
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._numbers import numeric_column, scalar_number
 
 KIND = "lognormal"
 _LOG_2PI = np.log(2 * np.pi)

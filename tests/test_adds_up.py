@@ -13,7 +13,7 @@ import pytest
 
 import nbapp
 from nbapp import DataError, NaiveBayes
-from nbapp.logspace import logsumexp_rows
+from nbapp._logspace import logsumexp_rows
 
 from conftest import TENNIS_FEATURES
 from every_type import EVERY_TYPE, every_type_frame

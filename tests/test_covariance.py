@@ -222,7 +222,7 @@ def test_duplicating_outlook_makes_the_tennis_posterior_overconfident():
 
 def test_a_row_far_beyond_the_data_gets_the_prior_here_not_nan_while_naive_bayes_still_ranks(gender):
     # Every density underflows to 0 (its Mahalanobis distance overflows): P(x) = 0, and
-    # nbapp.logspace reports the prior for such a row. NaiveBayes computes its Gaussian
+    # nbapp._logspace reports the prior for such a row. NaiveBayes computes its Gaussian
     # factors beyond float64's range, so the class with the wider height spread wins there.
     import nbapp
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 import nbapp
 from nbapp.io import predictions_frame
-from nbapp.logspace import decide, decide_codes
+from nbapp._logspace import decide, decide_codes
 
 TRAIN = pd.DataFrame({"f": ["a", "a", "b", "b"], "g": ["x", "y", "x", "y"], "y": ["A", "B", "B", "A"]})
 

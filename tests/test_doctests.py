@@ -47,4 +47,4 @@ def test_the_examples_in_the_docstrings_run(name):
 
 
 def test_the_seed_numbers_are_among_the_examples():
-    assert {"nbapp.model", "nbapp.priors", "nbapp.smoothing", "nbapp.logspace", "nbapp.settings"} <= set(MODULES)
+    assert {"nbapp.model", "nbapp.priors", "nbapp.smoothing", "nbapp._logspace", "nbapp.settings"} <= set(MODULES)

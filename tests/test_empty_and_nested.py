@@ -19,7 +19,7 @@ import nbapp
 from nbapp import DataError, NaiveBayes
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.scale import cross_validate_file, fit_file
-from nbapp.scale.files import sample_rows
+from nbapp.scale._files import sample_rows
 from test_scale import spark  # noqa: F401 (the local[2] session, one for this module)
 
 ROOT = Path(__file__).resolve().parents[1]

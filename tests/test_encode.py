@@ -1,6 +1,6 @@
 """The fast paths of categorical and Gaussian scoring give the numbers of the plain paths.
 
-Arrow string columns are coded by pyarrow (nbapp.encode) and their codes remembered while the
+Arrow string columns are coded by pyarrow (nbapp._encode) and their codes remembered while the
 array lives; Gaussian rows are scored in blocks. Each is checked against the slow, obvious
 computation on the same data.
 """
@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import nbapp
-from nbapp import encode
+from nbapp import _encode as encode
 from nbapp.blocks.categorical import MISSING_CODE, UNSEEN_CODE
 from nbapp.blocks import gaussian
 

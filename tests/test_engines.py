@@ -1,5 +1,5 @@
 """The engine counts (issue 24): every pushable type's statistics computed inside DuckDB and a
-real PostgreSQL server (GROUP BY aggregates, nbapp.scale.aggregates) equal an in-memory fit of
+real PostgreSQL server (GROUP BY aggregates, nbapp.scale._aggregates) equal an in-memory fit of
 the same rows: counts exactly, P(c | x) to 1e-12."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 import nbapp
 from nbapp.blocks.gaussian import class_moments
-from nbapp.scale import aggregates, files
-from nbapp.scale.evaluate import hash_folds
+from nbapp.scale import _aggregates as aggregates, _files as files
+from nbapp.scale._evaluate import hash_folds
 
 import postgres_server
 
@@ -71,8 +71,8 @@ def no_streaming(monkeypatch):
         raise AssertionError("streamed instead of computed by the engine")
 
     monkeypatch.setattr(files, "_fit_streamed", refuse)
-    monkeypatch.setattr("nbapp.scale.sql._fit_streamed", refuse)
-    monkeypatch.setattr("nbapp.scale.evaluate._fold_statistics", refuse)
+    monkeypatch.setattr("nbapp.scale._sql._fit_streamed", refuse)
+    monkeypatch.setattr("nbapp.scale._evaluate._fold_statistics", refuse)
 
 
 # -- DuckDB ---------------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def spark():
 
 
 def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch):
-    from nbapp.scale import clusters
+    from nbapp.scale import _clusters as clusters
 
     def refuse(*args, **kwargs):
         raise AssertionError("summarised by nbapp on the executors instead of by Spark SQL")

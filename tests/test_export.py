@@ -86,7 +86,7 @@ def _data(folder):
 
 
 def test_writable_path_refuses_an_input_file_however_it_is_named(tmp_path, monkeypatch):
-    from nbapp.io.export import writable_path
+    from nbapp.io._export import writable_path
 
     data = _data(tmp_path)
     (tmp_path / "link.csv").symlink_to(data)
@@ -101,7 +101,7 @@ def test_writable_path_refuses_an_input_file_however_it_is_named(tmp_path, monke
 
 
 def test_writable_path_refuses_an_output_inside_an_input_folder_or_matching_its_glob(tmp_path, monkeypatch):
-    from nbapp.io.export import writable_path
+    from nbapp.io._export import writable_path
 
     _data(tmp_path)
     (tmp_path / "deeper").mkdir()
@@ -117,7 +117,7 @@ def test_writable_path_refuses_an_output_inside_an_input_folder_or_matching_its_
 
 
 def test_writable_path_refuses_a_name_without_the_expected_suffix(tmp_path):
-    from nbapp.io.export import writable_path
+    from nbapp.io._export import writable_path
 
     with pytest.raises(nbapp.DataError, match=r"Write the model file to a \.json file, not 'm\.csv'"):
         writable_path(tmp_path / "m.csv", suffixes=(".json",), what="model file")
@@ -127,7 +127,7 @@ def test_writable_path_refuses_a_name_without_the_expected_suffix(tmp_path):
 def test_atomic_output_renames_at_the_end_and_leaves_nothing_when_the_work_fails(tmp_path):
     import os
 
-    from nbapp.io.export import atomic_output
+    from nbapp.io._export import atomic_output
 
     out = tmp_path / "out.csv"
     out.write_text("old")

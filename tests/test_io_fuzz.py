@@ -79,8 +79,8 @@ def test_look_alike_column_names_are_kept_apart_and_noted():
 def test_a_header_of_80000_names_is_refused_at_once_with_the_budget(monkeypatch):
     # "at once": from the file's head, after reading about MAX_COLUMNS fields of the header, before
     # any per-column or per-row work (bench/bench_refusals.py times it)
-    from nbapp.io import delimited
-    from nbapp.io.common import SAMPLE_BYTES
+    from nbapp.io import _delimited as delimited
+    from nbapp.io._common import SAMPLE_BYTES
 
     heads = []
     decode_head = delimited._decode_head
@@ -115,8 +115,8 @@ def test_a_header_of_80000_names_is_refused_at_once_with_the_budget(monkeypatch)
 
 
 def test_many_duplicate_names_are_renamed_in_linear_time(monkeypatch):
-    from nbapp.io import tidy
-    from nbapp.io.tidy import _clean_names, _look as look
+    from nbapp.io import _tidy as tidy
+    from nbapp.io._tidy import _clean_names, _look as look
 
     header = ",".join(["x"] * 300) + ",y\n"
     row = ",".join(["1"] * 300) + ",a\n"

@@ -10,11 +10,11 @@ import io
 import openpyxl
 import pytest
 
-import nbapp.io.delimited as delimited
+import nbapp.io._delimited as delimited
 from nbapp.errors import DataError
 from nbapp.io import load_table
-from nbapp.io.common import MAX_COLUMNS
-from nbapp.io.fast import FAST_MIN_BYTES
+from nbapp.io._common import MAX_COLUMNS
+from nbapp.io._fast import FAST_MIN_BYTES
 
 WIDE = MAX_COLUMNS + 2_000          # 12,000 names: wide, and (one letter each) a header within the first 64 KiB
 
@@ -88,7 +88,7 @@ def test_delimiters_inside_quoted_names_are_not_columns():
 
 
 def test_a_header_at_the_limit_passes_the_check_and_one_more_does_not():
-    from nbapp.io.sniffing import _Encoding
+    from nbapp.io._sniffing import _Encoding
 
     utf8 = _Encoding("utf-8", "UTF-8")
     for n, refused in ((MAX_COLUMNS, False), (MAX_COLUMNS + 1, True)):
@@ -120,7 +120,7 @@ def xlsx(rows: list[list[object]]) -> bytes:
 
 
 def test_a_wide_workbook_is_refused_before_its_columns_are_read(monkeypatch):
-    import nbapp.io.workbook as workbook
+    import nbapp.io._workbook as workbook
 
     def tidied(*_args):
         raise AssertionError("the sheet's columns were read before its width was checked")

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from nbapp.errors import DataError
 from nbapp.io import Table, load_corpus, load_table
-from nbapp.io.common import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io._common import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
 
 SMS = "/work/shared/data/sms_spam_collection.tsv"
 
@@ -354,7 +354,7 @@ def test_a_bug_in_the_loader_is_an_internal_error_not_the_users_fault(monkeypatc
         raise RuntimeError("parser exploded")
 
     monkeypatch.setattr(pd, "read_csv", broken)
-    monkeypatch.setattr("nbapp.io.delimited._cells_from_csv", broken)
+    monkeypatch.setattr("nbapp.io._delimited._cells_from_csv", broken)
     with caplog.at_level(logging.ERROR, logger="nbapp"), \
             pytest.raises(InternalError, match=r"Internal error — please report it \(id [0-9a-f]{8}\)") as raised:
         load_table(b"a,b\n1,2\n", "t.csv")

@@ -1,6 +1,6 @@
-"""The fast path of load_table (nbapp/io/fast.py) gives the careful path's frame and notes.
+"""The fast path of load_table (nbapp/io/_fast.py) gives the careful path's frame and notes.
 
-The careful path (nbapp/io/delimited.py with fast=False) is the specification: on every input
+The careful path (nbapp/io/_delimited.py with fast=False) is the specification: on every input
 below, clean or messy, load_table with the fast path switched on for any size must return an
 equal frame (values, dtypes, names) and the same notes, or the same DataError.
 """
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nbapp.errors import DataError
-from nbapp.io import fast, load_table
-from nbapp.io.delimited import _read_delimited
+from nbapp.io import _fast as fast, load_table
+from nbapp.io._delimited import _read_delimited
 
 
 @pytest.fixture(autouse=True)
@@ -113,7 +113,7 @@ def test_messy_files_read_alike_on_both_paths(name):
 
 def test_a_clean_file_takes_the_fast_path(monkeypatch):
     """The careful cell parser is never called for a clean file (else this test proves nothing)."""
-    import nbapp.io.delimited as delimited
+    import nbapp.io._delimited as delimited
 
     def refuse(*args, **kwargs):
         raise AssertionError("the careful path was taken")
@@ -126,7 +126,7 @@ def test_a_clean_file_takes_the_fast_path(monkeypatch):
 
 def test_only_the_columns_that_need_it_go_the_careful_way(monkeypatch):
     """A column with 'N/A' is read carefully (its note names the lines); the others fast."""
-    from nbapp.io import numbers
+    from nbapp.io import _numbers as numbers
 
     seen = []
     convert = numbers._NumberReader.convert
@@ -159,7 +159,7 @@ def test_random_tables_read_alike_on_both_paths(columns, cells, base):
 
 
 def test_what_arrow_parses_as_a_number_the_loader_reads_as_one():
-    """The fast path's premise (nbapp/io/fast.py, _number_column): a cell Arrow's cast accepts,
+    """The fast path's premise (nbapp/io/_fast.py, _number_column): a cell Arrow's cast accepts,
     finite, without a leading zero or "0x", matches the loader's number pattern. Every string of
     up to three characters over the characters that matter (so a pyarrow upgrade that accepts
     more fails here, not in a user's table)."""
@@ -169,7 +169,7 @@ def test_what_arrow_parses_as_a_number_the_loader_reads_as_one():
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from nbapp.io.common import _DOT_NUMBER
+    from nbapp.io._common import _DOT_NUMBER
 
     code = re.compile(r"[+-]?0[0-9xX]")
     alphabet = "09+-.eExXni ,_"

@@ -14,7 +14,7 @@ import pytest
 
 import nbapp
 from nbapp.cli import main
-from nbapp.scale.files import _sources, sample_rows
+from nbapp.scale._files import resolve_sources, sample_rows
 
 SECRET = "hunter2-token"
 
@@ -52,7 +52,7 @@ def test_a_glob_reads_only_its_table_files(tmp_path):
     _secrets(tmp_path)
     _table(tmp_path / "part.csv", label="part")
     (tmp_path / "parts").write_text(f"x,y\n{SECRET},a\n")
-    assert _sources(str(tmp_path / "part*")).files == (str(tmp_path / "part.csv"),)
+    assert resolve_sources(str(tmp_path / "part*")).files == (str(tmp_path / "part.csv"),)
     model = nbapp.fit_file(nbapp.NaiveBayes({"x": "categorical"}), str(tmp_path / "part*"), "y")
     assert _fitted_x(model) == {"part": 6}
 
@@ -125,16 +125,16 @@ def test_a_list_of_files_is_read_as_listed_never_globbed(tmp_path):
     _table(tmp_path / "a[1].csv", label="literal")
     _table(tmp_path / "a1.csv", label="other")
     files = (str(tmp_path / "a[1].csv"),)
-    assert _sources(files).files == files
+    assert resolve_sources(files).files == files
     assert _fitted_x(nbapp.fit_file(nbapp.NaiveBayes({"x": "categorical"}), files, "y")) == {"literal": 6}
     with pytest.raises(nbapp.DataError, match="no file or folder"):
-        _sources([str(tmp_path / "a?.csv")])          # a pattern in a list is a name, and none exists
+        resolve_sources([str(tmp_path / "a?.csv")])          # a pattern in a list is a name, and none exists
 
 
 # -- the files resolved once are the files read ------------------------------------------------------------
 def test_the_files_resolved_are_the_files_fitted_even_if_the_folder_changes(tmp_path):
     _table(tmp_path / "p1.csv", label="one")
-    files = _sources(str(tmp_path / "p*.csv")).files
+    files = resolve_sources(str(tmp_path / "p*.csv")).files
     _table(tmp_path / "p2.csv", label="two")            # appears between the check and the fit
     model = nbapp.fit_file(nbapp.NaiveBayes({"x": "categorical"}), files, "y")
     assert _fitted_x(model) == {"one": 6}
@@ -168,7 +168,7 @@ def rooted(tmp_path):
 
 def _message(path: str, root: Path) -> str:
     with pytest.raises(nbapp.DataError) as caught:
-        _sources(path, root=str(root))
+        resolve_sources(path, root=str(root))
     return str(caught.value).replace(repr(path), "PATH")
 
 
@@ -193,9 +193,9 @@ def test_a_data_folder_keeps_helpful_messages_inside_it(rooted):
 def test_a_data_folder_resolves_relative_paths_under_it_to_real_files(rooted):
     root, _ = rooted
     real = os.path.realpath(root / "inside.csv")
-    assert _sources("inside.csv", root=str(root)).files == (real,)
-    assert _sources(str(root / "*.csv"), root=str(root)).files == (real,)     # the symlink out is not there
-    assert _sources(str(root), root=str(root)).files == (real,)
+    assert resolve_sources("inside.csv", root=str(root)).files == (real,)
+    assert resolve_sources(str(root / "*.csv"), root=str(root)).files == (real,)     # the symlink out is not there
+    assert resolve_sources(str(root), root=str(root)).files == (real,)
 
 
 # -- no message quotes a cell or the header of a file the person did not upload -------------------------------
@@ -237,7 +237,7 @@ def test_a_file_sharing_no_column_with_the_model_does_not_list_its_header(tmp_pa
 
 
 def test_unquoted_keeps_the_names_it_is_given_and_nothing_else():
-    from nbapp.scale.files import _unquoted
+    from nbapp.scale._files import _unquoted
 
     message = "Column 'b' of 'f.csv' holds 'it\\'s', \"x'y\" and 'z'; the model's file isn't 'b'."
     assert _unquoted(message, {"b", "f.csv"}) == ("Column 'b' of 'f.csv' holds '…', '…' and '…'; the model's "

@@ -13,8 +13,8 @@ import pytest
 import nbapp
 from nbapp import DataError
 from nbapp.io import load_table, space_variants, trim_spaces
-from nbapp.io.delimited import _read_delimited
-from nbapp.io.fast import FAST_MIN_BYTES
+from nbapp.io._delimited import _read_delimited
+from nbapp.io._fast import FAST_MIN_BYTES
 
 REGIONS = b"region,size,y\n north ,1,a\nnorth,2,b\nsouth,3,a\n south,4,b\nnorth ,5,a\neast ,6,b\n"
 

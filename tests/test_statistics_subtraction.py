@@ -9,7 +9,7 @@ import pytest
 
 from nbapp import NaiveBayes, evaluate
 from nbapp.blocks.gaussian import MomentStats, class_moments
-from nbapp.moments import unmerge_moments
+from nbapp._moments import unmerge_moments
 
 FEATURES = {"colour": "categorical", "size": "gaussian", "words": "text", "n": "multinomial",
             "visits": "poisson", "member": "bernoulli"}

@@ -123,7 +123,7 @@ def test_a_merge_in_any_order_writes_the_very_file_of_one_fit():
 def test_blocks_summarised_on_threads_give_the_same_statistics_and_errors(monkeypatch):
     """Large frames are summarised one block per thread; the statistics and the first block's
     error must be those of the one-thread pass."""
-    import nbapp.threads as threads
+    import nbapp._threads as threads
     from nbapp.persist import stats_to_json
 
     rng = np.random.default_rng(3)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import nbapp.threads as threads
+import nbapp._threads as threads
 from mixed_data import TYPES, mixed_frame as frame
 from nbapp import DataError, NaiveBayes, evaluate
 from nbapp.persist import stats_to_json

@@ -1,4 +1,4 @@
-"""Large tables are summarised and scored on threads (nbapp.threads): the numbers and the errors
+"""Large tables are summarised and scored on threads (nbapp._threads): the numbers and the errors
 must be those of one pass, bit for bit. The thresholds are lowered so small frames take the
 threaded paths, and four cores are pretended so the paths run on any machine."""
 
@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import nbapp.threads as threads
+import nbapp._threads as threads
 from mixed_data import TYPES, mixed_frame as frame
 from nbapp import DataError, NaiveBayes
-from nbapp import encode
+from nbapp import _encode as encode
 
 
 @pytest.fixture

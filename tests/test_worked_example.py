@@ -144,7 +144,7 @@ def test_unfitted_model_is_refused():
 
 def test_posterior_shown_is_the_explanations_own_even_for_huge_joint_logs():
     # A long document gives joint logs near -1e15, where joint - evidence keeps only 1/8 of
-    # a unit; the Markdown must show e.posterior (nbapp.logspace), as the app does.
+    # a unit; the Markdown must show e.posterior (nbapp._logspace), as the app does.
     import dataclasses
 
     model, ex = _fitted("gender")

@@ -327,7 +327,7 @@ def load_path_into_state(path: str) -> None:
     is fitted on every row of the files resolved here, out of core (:func:`nbapp.fit_file`).
     Raises DataError for a path that cannot be read."""
     from nbapp.propose import propose_target
-    from nbapp.scale.files import sample_rows
+    from nbapp.scale import sample_rows
 
     path = str(path).strip()
     files = _path_files(path)
@@ -354,9 +354,9 @@ def data_root() -> str | None:
 
 def _path_files(path: str) -> tuple[str, ...]:
     """The files a typed path resolves to under the data root, checked once (nbapp.scale's
-    _sources: table files only, real paths under the root, one sentence for anything outside);
+    resolve_sources: table files only, real paths under the root, one sentence for anything outside);
     these are the files sampled and fitted."""
-    from nbapp.scale.files import _sources
+    from nbapp.scale import resolve_sources
 
     root = data_root()
     if root is None:
@@ -365,7 +365,7 @@ def _path_files(path: str) -> tuple[str, ...]:
     text = str(path).strip()
     if not text:
         raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
-    return _sources(text, root=root).files
+    return resolve_sources(text, root=root).files
 
 
 def path_rows() -> int | None:

@@ -23,7 +23,7 @@ answers the few questions whose answer differs by type (``suits``, ``density_poi
 ``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
 ``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``), each with a
 default here that a type overrides where it differs. Its statistics as aggregates for an engine
-(``aggregates`` / ``from_aggregates``, :mod:`nbapp.scale.aggregates`) default to none: the
+(``aggregates`` / ``from_aggregates``, :mod:`nbapp.scale._aggregates`) default to none: the
 engines then stream the type's rows into ``summarize``.
 
 Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
@@ -265,7 +265,7 @@ class Block(ABC):
     @classmethod
     def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any] | None:
         """The statistics as aggregates over a table, for an engine (DuckDB, PostgreSQL, Spark SQL)
-        to compute where the rows are: a list of :class:`nbapp.scale.aggregates.Sums` written with
+        to compute where the rows are: a list of :class:`nbapp.scale._aggregates.Sums` written with
         ``table``'s vocabulary (a column as a number or grouped by its values, the row weight,
         sum / min / max). None, the default: the type states no aggregates, and the engines
         stream its rows into :meth:`summarize` (or say the column cannot be pushed down)."""
@@ -275,7 +275,7 @@ class Block(ABC):
     def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
                         n_classes: int) -> Stats:
         """The statistics from the engine's answers to :meth:`aggregates` (one
-        :class:`nbapp.scale.aggregates.Result` per Sums, in order): those of :meth:`summarize` on
+        :class:`nbapp.scale._aggregates.Result` per Sums, in order): those of :meth:`summarize` on
         the same rows. DataError where summarize would refuse the rows."""
         raise NotImplementedError(f"{cls.__name__} states no aggregates")
 
@@ -341,7 +341,7 @@ class Block(ABC):
             codes, _ = pd.factorize(frame[column], use_na_sentinel=True)
             return codes
         from nbapp.blocks.discretized import interval_codes   # it imports this module
-        from nbapp.numbers import numeric_column
+        from nbapp._numbers import numeric_column
 
         x = numeric_column(frame[column], column, cls.title)
         return interval_codes(x, np.zeros(len(x), dtype=np.int64), w, 1, bins, "quantile")

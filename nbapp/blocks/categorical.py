@@ -36,8 +36,8 @@ from scipy import sparse
 
 from nbapp.blocks.base import (CATEGORY, ONE_HOT, Block, NotesTerms, Spec, Stats, check_class_sums,
                                check_table_budget, frozen, state_matrix, subtract_counts, take_classes)
-from nbapp.derived import derived
-from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
+from nbapp._derived import derived
+from nbapp._encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, UNSEEN_SMOOTHED, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values

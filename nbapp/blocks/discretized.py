@@ -42,7 +42,7 @@ from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
 from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates
 from nbapp.errors import DataError
 from nbapp.factor import Factor
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
 from nbapp.blocks.base import ParameterCount
 

@@ -2,7 +2,7 @@
 
 Statistics (:class:`MomentStats`): per class c and column a, the weighted count n_ca of
 observed values, their mean and M2 = sum (x - mean)^2, merged exactly with Chan, Golub and
-LeVeque's pairwise formula (:mod:`nbapp.moments`). Parameters are derived:
+LeVeque's pairwise formula (:mod:`nbapp._moments`). Parameters are derived:
 
     mu_ca    = mean                                           [seed 000, Eq. 13]
     var_ca   = M2 / n_ca + eps   (MLE, 1/n_c)                 [seed 000, Eq. 14]
@@ -40,12 +40,12 @@ from scipy import sparse
 
 from nbapp.blocks.base import (FAR_VALUE, NUMBER, STANDARDISED, TINY_VARIANCE, Block, NotesTerms, Spec, Stats, frozen,
                                state_matrix, take_classes)
-from nbapp.derived import derived
+from nbapp._derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
-from nbapp.numbers import numeric_column, scalar_number
-from nbapp.threads import ROW_ALIGN
+from nbapp._moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
+from nbapp._numbers import numeric_column, scalar_number
+from nbapp._threads import ROW_ALIGN
 from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "column_variance",

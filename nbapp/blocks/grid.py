@@ -17,7 +17,7 @@ split of the rows (merge, partial_fit, files, clusters, k-fold). Both use :class
   of the values about the bin's left edge L (``first`` = sum w (x - L), ``second`` = sum
   w (x - L)^2; about L, not 0, so no digits cancel), so a bin stands for its values by their
   centroid and spread (exact when the bin holds one distinct value, the rule for small data);
-* per class: n, mean and M2 (Chan's merge, :mod:`nbapp.moments`) and the sum of squared
+* per class: n, mean and M2 (Chan's merge, :mod:`nbapp._moments`) and the sum of squared
   weights w2, which the bandwidth rules need (the effective sample size n^2 / w2).
 
 Adding two statistics coarsens both to the larger level, unites their bins and coarsens
@@ -42,7 +42,7 @@ import pandas as pd
 
 from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_classes
 from nbapp.errors import DataError
-from nbapp.moments import merge_moments, shifted_moments, unmerge_moments
+from nbapp._moments import merge_moments, shifted_moments, unmerge_moments
 
 __all__ = ["GridStats", "MAX_BINS", "precision_level", "steps_to_fit", "coarsen_bins", "check_finite", "grid_aggregates",
            "grid_from_aggregates"]
@@ -317,7 +317,7 @@ def _state_keys(value: Any, bins: int, where: str) -> np.ndarray:
     return keys
 
 
-# -- the statistics as aggregates (nbapp.scale.aggregates) ----------------------------------------------
+# -- the statistics as aggregates (nbapp.scale._aggregates) ----------------------------------------------
 # A first histogram pass groups at this many levels below the pooled standard deviation (bins of
 # sd / 4096, 16 times finer than the 2048 bins normal values end at), so that continuous values
 # fill more than MAX_BINS bins and their level follows from the keys at once.
@@ -411,7 +411,7 @@ def grid_from_aggregates(column: str, table: Any, results: list[Any], n_classes:
 
 def _pooled_sd(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> float:
     """The standard deviation of the whole column, merged from the class moments."""
-    from nbapp.moments import pooled_moments
+    from nbapp._moments import pooled_moments
 
     total, _, spread = (float(v[0]) for v in pooled_moments(n[:, None], mean[:, None], m2[:, None]))
     return float(np.sqrt(spread / total)) if total > 0 and spread > 0 else 0.0

@@ -69,11 +69,11 @@ from scipy.signal import fftconvolve
 from nbapp.blocks.base import NUMBER, STANDARDISED, Block, Spec, check_table_budget
 from nbapp.blocks.grid import (MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates,
                               precision_level)
-from nbapp.derived import derived
+from nbapp._derived import derived
 from nbapp.errors import DataError, shown
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import pooled_moments
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._moments import pooled_moments
+from nbapp._numbers import numeric_column, scalar_number
 from nbapp.blocks.base import ParameterCount
 
 __all__ = ["KDE", "KDEBlock", "bandwidths", "scott_bandwidth"]

@@ -24,10 +24,10 @@ from scipy import sparse
 from nbapp.blocks.base import (COUNT, COUNTS, Block, NotesTerms, Spec, Stats, check_class_sums, exact_power, frozen,
                                state_matrix, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
-from nbapp.derived import derived
+from nbapp._derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
 from nbapp.blocks.base import ParameterCount
 from nbapp.smoothing import CellTerms, cell_terms

@@ -26,11 +26,11 @@ from scipy.special import gammaln
 
 from nbapp.blocks.base import (COUNT, COUNTS, Block, Spec, Stats, check_class_sums, frozen, state_vector,
                                subtract_counts, take_classes)
-from nbapp.derived import derived
+from nbapp._derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.numbers import numeric_column, scalar_number
+from nbapp._numbers import numeric_column, scalar_number
 from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Poisson", "PoissonStats", "PoissonBlock"]

@@ -38,7 +38,7 @@ from nbapp import text as _pipeline
 from nbapp.blocks.base import (BAG_OF_WORDS, TEXT, Block, NotesTerms, Spec, Stats, check_table_budget, frozen,
                                state_matrix, state_vector, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
-from nbapp.derived import derived
+from nbapp._derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
@@ -179,7 +179,7 @@ class TextStats(Stats):
 class TextBlock(Block):
     """A text column. It states no aggregates (``Block.aggregates``): its tokens must equal
     scikit-learn's, which only nbapp's own tokeniser gives, so DuckDB and Spark stream its rows
-    into :meth:`summarize` and PostgreSQL refuses it by name (:mod:`nbapp.scale.aggregates`)."""
+    into :meth:`summarize` and PostgreSQL refuses it by name (:mod:`nbapp.scale._aggregates`)."""
 
     kind = "text"
     title = "Text"

@@ -9,9 +9,10 @@ only by spaces at their ends (the loader notes them) and ``trim_spaces`` trims t
 """
 
 from nbapp.errors import InternalError
-from nbapp.io.export import neutralise, predictions_frame, safe_csv_bytes
-from nbapp.io.loading import Table, load_corpus, load_table, workbook_sheets
-from nbapp.io.spaces import space_variants, trim_spaces
+from nbapp.io._export import neutralise, predictions_frame, safe_csv_bytes
+from nbapp.io._nested import distinct_counts
+from nbapp.io._loading import Table, load_corpus, load_table, workbook_sheets
+from nbapp.io._spaces import space_variants, trim_spaces
 
-__all__ = ["InternalError", "Table", "load_corpus", "load_table", "neutralise", "predictions_frame", "safe_csv_bytes",
+__all__ = ["InternalError", "Table", "distinct_counts", "load_corpus", "load_table", "neutralise", "predictions_frame", "safe_csv_bytes",
            "space_variants", "trim_spaces", "workbook_sheets"]

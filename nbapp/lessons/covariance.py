@@ -29,9 +29,9 @@ import pandas as pd
 
 from nbapp.blocks.gaussian import class_moments, gaussian_epsilons
 from nbapp.errors import DataError
-from nbapp.numbers import numeric_column
+from nbapp._numbers import numeric_column
 from nbapp.ordering import classes_of, python_scalar
-from nbapp.logspace import normalise_log
+from nbapp._logspace import normalise_log
 from nbapp.priors import check_priors, class_prior
 
 __all__ = [
@@ -180,7 +180,7 @@ class GaussianClassModel:
 
     def predict_log_proba(self, df: pd.DataFrame) -> pd.DataFrame:
         """log P(c | x) = joint log - log P(x), normalised by nbapp's one function,
-        :func:`nbapp.logspace.normalise_log` (as NaiveBayes): a row every class rules out
+        :func:`nbapp._logspace.normalise_log` (as NaiveBayes): a row every class rules out
         (all densities underflow far from the data) gets the prior, not NaN."""
         joint = self.joint_log(df)
         with np.errstate(divide="ignore"):

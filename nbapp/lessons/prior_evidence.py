@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.logspace import logsumexp_rows, normalise_log
+from nbapp._logspace import logsumexp_rows, normalise_log
 from nbapp.priors import check_priors, class_prior
 
 __all__ = [
@@ -200,7 +200,7 @@ def _prior_vector(e: Any, priors: Mapping[Any, float] | pd.Series) -> np.ndarray
 
 def _normalise_each(joint: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
     """normalise_log where each row has its own prior (used by its undetermined rows,
-    whose posterior is their prior, as in nbapp.logspace)."""
+    whose posterior is their prior, as in nbapp._logspace)."""
     log_posterior, _, undetermined = normalise_log(joint, log_prior[0])
     own = log_prior[undetermined]
     log_posterior[undetermined] = own - logsumexp_rows(own)[:, None]

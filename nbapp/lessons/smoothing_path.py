@@ -41,7 +41,7 @@ class SmoothingPath:
     ``cells``: columns "variant", "strength", "column", "value", "class", "count",
     "probability" and "zero_count" (True where the raw count is 0: the cells that are 0
     under the MLE). ``posterior``: columns "variant", "strength", "class", "posterior",
-    "undetermined" (every class ruled out, see nbapp.logspace) and "prediction".
+    "undetermined" (every class ruled out, see nbapp._logspace) and "prediction".
     """
 
     cells: pd.DataFrame

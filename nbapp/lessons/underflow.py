@@ -23,7 +23,7 @@ import pandas as pd
 
 from nbapp.blocks import REGISTRY
 from nbapp.errors import DataError
-from nbapp.logspace import normalise_log
+from nbapp._logspace import normalise_log
 
 __all__ = ["UnderflowTrace", "underflow_trace", "explanation_log_factors", "factors_until_underflow",
            "SMALLEST_FLOAT"]

@@ -286,7 +286,7 @@ def _posterior_section(e: Any, classes: list, y: str, used: list, digits: int) -
     else:
         for c in classes:
             joint = _from_log(float(e.joint_log[c]), digits)
-            # The explanation's own posterior (nbapp.logspace.normalise_log), not joint -
+            # The explanation's own posterior (nbapp._logspace.normalise_log), not joint -
             # evidence again: for long inputs both logs are huge and their difference loses
             # the digits normalise_log keeps, so the page and the export would disagree.
             exact = (_fraction(exact_joints[c] / exact_total)

@@ -8,7 +8,7 @@
   (:func:`nbapp.fit_spark`).
 
 A source is the SQL whose rows are the table, its columns with what each holds, a runner and
-the rule that reads a column's distinct values back (:class:`nbapp.scale.aggregates.Source`).
+the rule that reads a column's distinct values back (:class:`nbapp.scale._aggregates.Source`).
 Each engine also streams a query's rows in batches (``*_batches``), for the types that state no
 aggregates and for naming the row of a refused value.
 """
@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.scale.aggregates import Source
+from nbapp.scale._aggregates import Source
 
 __all__ = ["duckdb_source", "postgres_source", "spark_source", "duckdb_batches", "postgres_batches",
            "typed_values", "connect", "engine_errors"]

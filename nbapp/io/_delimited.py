@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.fast import fast_path_applies, read_fast
-from nbapp.io.common import DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _shape
-from nbapp.io.sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
-from nbapp.io.tidy import _tidy
+from nbapp.io._fast import fast_path_applies, read_fast
+from nbapp.io._common import DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _shape
+from nbapp.io._sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
+from nbapp.io._tidy import _tidy
 
 
 class _Source:

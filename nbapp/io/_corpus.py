@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.common import SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _names
-from nbapp.io.sniffing import (
+from nbapp.io._common import SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _names
+from nbapp.io._sniffing import (
     _check_archive,
     _detect_encoding,
     _refuse_binary_text,
@@ -389,6 +389,6 @@ def _member_text(raw: bytes, codec: str | None, name: str, fallback: list[str]) 
 
 def _table(data: bytes, filename: str):
     """A corpus given as a table, read by the table reader (imported here: it imports this module)."""
-    from nbapp.io.loading import _load_table
+    from nbapp.io._loading import _load_table
 
     return _load_table(data, filename, None)

@@ -1,7 +1,7 @@
 """Fit and predict from CSV or Parquet files larger than memory, through DuckDB.
 
 Fitting hands the statistics to DuckDB: every feature type's aggregates
-(:mod:`nbapp.scale.aggregates`) run as one GROUP BY query over the files, scanned by DuckDB's
+(:mod:`nbapp.scale._aggregates`) run as one GROUP BY query over the files, scanned by DuckDB's
 parallel CSV or Parquet reader, and only the statistics come back; the model built from them
 equals ``fit`` on the whole table loaded in memory (counts exactly, probabilities to rounding).
 A model with a type that states no aggregates (text: its tokens must be scikit-learn's) is
@@ -36,7 +36,7 @@ delimiter is not a comma and whose numbers hold a comma is refused), encodings o
 UTF-8, and blank or duplicate column names (DuckDB's own names are used). Parquet files keep
 their own column types, as ``pandas.read_parquet`` reads them.
 
-Which files are read (:func:`_sources`, the one place a path becomes files): a file, a folder, a
+Which files are read (:func:`resolve_sources`, the one place a path becomes files): a file, a folder, a
 glob or a list of files; every file must be named like a table (.csv, .tsv, .txt, .parquet,
 .pq), whatever yielded it; an existing file or folder is its own name even when that name holds
 ``[``, ``*`` or ``?``, and the files are handed to DuckDB so that it never globs them. The list
@@ -62,12 +62,12 @@ import pandas as pd
 
 from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
-from nbapp.io.export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+from nbapp.io._export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
+from nbapp.io._common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
                              NA_TOKENS, TEXT_NA_TOKENS, _RowNumbers)
-from nbapp.io.nested import arrow_nested, nested_error
-from nbapp.io.sniffing import _CONTENT_BYTE
-from nbapp.scale.aggregates import NotPushable, Refused, Source, model_statistics
+from nbapp.io._nested import arrow_nested, nested_error
+from nbapp.io._sniffing import _CONTENT_BYTE
+from nbapp.scale._aggregates import NotPushable, Refused, Source, model_statistics
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -105,7 +105,7 @@ def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
     """
     _check_batch_rows(batch_rows)
     numeric, others = _reading(model, target, weight)
-    sources = _sources(path)
+    sources = resolve_sources(path)
     con = _connect()
     try:
         source = _engine_source(con, sources, numeric, others)
@@ -161,7 +161,7 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     features = list(model.features_)
     numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
-    sources = _sources(path)
+    sources = resolve_sources(path)
     with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
         writer = _writer_for(temporary, out_path.suffix, model)
         rows = 0
@@ -184,7 +184,7 @@ def sample_rows(path: DataPath, n: int) -> pd.DataFrame:
     """The first rows (at most n) of the first file, read by load_table (CSV) or pyarrow
     (Parquet): enough to propose feature types without reading a large file. A file that does
     not read as a table is refused without quoting it."""
-    sources = _sources(path)
+    sources = resolve_sources(path)
     first = sources.files[0]
     if sources.kind == "parquet":
         return _parquet_head(first, n)
@@ -225,8 +225,8 @@ class _Sources:
 TABLE_SUFFIXES = CSV_SUFFIXES + PARQUET_SUFFIXES
 
 
-def _sources(path: DataPath | _Sources, *,
-             root: str | os.PathLike | None = None) -> _Sources:
+def resolve_sources(path: DataPath | _Sources, *,
+                    root: str | os.PathLike | None = None) -> _Sources:
     """The one place a path becomes files: a file, a folder, a glob, or a list of files (each
     taken as named, never as a pattern) -> the files read, sorted for a folder or glob, all
     CSV or all Parquet, and each named like one (a glob or folder yields only such files; a
@@ -289,7 +289,7 @@ def _of_one_kind(files: list[str], where: str) -> _Sources:
 
 
 def _sources_under(path: DataPath, root: str) -> _Sources:
-    """_sources confined to ``root`` (a real path): the path is joined to the root and
+    """resolve_sources confined to ``root`` (a real path): the path is joined to the root and
     normalised once (that text is what is expanded and read), refused unless it is under the
     root as written, and then every file it yields is kept only if its real path is under the
     root too (a link out of the root leads nowhere)."""
@@ -477,7 +477,7 @@ class _Cell:
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io._common), as RE2 patterns
         whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
         number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
@@ -591,7 +591,7 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     rule once grouped (:func:`_csv_values`); a Parquet file's columns as they are typed. With
     ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
     data row), computed in SQL."""
-    from nbapp.scale.engines import duckdb_source
+    from nbapp.scale._engines import duckdb_source
 
     wanted = list(dict.fromkeys([*numeric, *others]))
     _check_files(con, sources, wanted)
@@ -621,7 +621,7 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
 
 
 FOLD = "__nbapp_fold"
-# splitmix64 (nbapp.scale.evaluate.hash_folds) in DuckDB: 64-bit products wrap by masking the
+# splitmix64 (nbapp.scale._evaluate.hash_folds) in DuckDB: 64-bit products wrap by masking the
 # 128-bit product (a mask, not a modulo: 128-bit division is slow).
 _MASK = "18446744073709551615::UHUGEINT"
 
@@ -642,11 +642,11 @@ def _with_folds(scan: str, file: int, k: int) -> str:
 
 def _csv_values(commas: bool, sources: _Sources) -> Any:
     """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
-    own reader (:class:`nbapp.io.numbers._NumberReader`) applied to them. Whether a column is
+    own reader (:class:`nbapp.io._numbers._NumberReader`) applied to them. Whether a column is
     whole numbers, decimals or text depends only on which cells occur, so reading the distinct
     cells decides as reading every cell does. A column of numbers written with a comma in a
     file not separated by commas is refused, as fit_file does not guess a decimal comma."""
-    from nbapp.io.numbers import _NumberReader
+    from nbapp.io._numbers import _NumberReader
 
     def values(column: str, raw: list[Any]) -> pd.Series:
         # str: the strings as load_table's parser holds its cells (Arrow-backed), whose number
@@ -695,7 +695,7 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
     described in the module docstring; each frame's index is the data row within its file."""
     _check_batch_rows(batch_rows)
-    sources = _sources(path)
+    sources = resolve_sources(path)
     con = _connect()
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))

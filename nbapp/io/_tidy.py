@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.common import DELIMITER_NAMES, SHOWN, Table, _Raw, _RowNumbers
-from nbapp.io.numbers import _NumberReader
+from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _RowNumbers
+from nbapp.io._numbers import _NumberReader
 
 
 def _tidy(raw: _Raw, filename: str) -> Table:

@@ -1,5 +1,5 @@
 """The fast path for clean comma-separated files: Arrow's multi-threaded reader, then cheap
-proofs that each column reads as the careful path (:mod:`nbapp.io.delimited`) would read it.
+proofs that each column reads as the careful path (:mod:`nbapp.io._delimited`) would read it.
 
 The careful path counts every record's fields with the :mod:`csv` module, parses every cell as
 text with pandas and tests every cell with regular expressions; a clean 1,000,000-row file
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbapp.io.common import (
+from nbapp.io._common import (
     INF_TOKENS,
     MAX_EXACT_DIGITS,
     NA_TOKENS,
@@ -38,8 +38,8 @@ from nbapp.io.common import (
     _DOT_NUMBER,
     _RowNumbers,
 )
-from nbapp.io.numbers import _NumberReader
-from nbapp.io.tidy import _clean_names
+from nbapp.io._numbers import _NumberReader
+from nbapp.io._tidy import _clean_names
 
 
 # The first column of an export's row index (tidy._drop_index_column looks at such a column).
@@ -236,7 +236,7 @@ def _careful_reader(cells: Any, careful: list[int], source: Any, filename: str) 
     numbers (computed only if a note asks for them)."""
     if not careful:
         return None
-    from nbapp.io.delimited import _data_record_lines
+    from nbapp.io._delimited import _data_record_lines
 
     frame = pd.DataFrame({i: _strings(cells.column(i)) for i in careful})
     rows = _RowNumbers("line", lambda: _data_record_lines(source, filename))

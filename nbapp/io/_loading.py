@@ -20,14 +20,14 @@ How a delimited file is read:
 
 Steps 4-5 and the per-column checks are the careful path, the specification. A clean
 comma-separated file (UTF-8, no quotes, at least 1 MiB) first tries the fast path of
-:mod:`nbapp.io.fast`: Arrow reads the cells, each column is proved cheaply to read as the
+:mod:`nbapp.io._fast`: Arrow reads the cells, each column is proved cheaply to read as the
 careful path reads it, and only columns (or files) without such a proof take the careful path;
 the frame and the notes are the same either way.
 
-This module holds the entry points; the steps live by concern in :mod:`nbapp.io.sniffing`
-(container and encoding), :mod:`nbapp.io.delimited`, :mod:`nbapp.io.workbook`,
-:mod:`nbapp.io.tidy` (names, empty rows and columns), :mod:`nbapp.io.numbers` (which columns
-are numbers) and :mod:`nbapp.io.corpus`; :mod:`nbapp.io.common` has what they share.
+This module holds the entry points; the steps live by concern in :mod:`nbapp.io._sniffing`
+(container and encoding), :mod:`nbapp.io._delimited`, :mod:`nbapp.io._workbook`,
+:mod:`nbapp.io._tidy` (names, empty rows and columns), :mod:`nbapp.io._numbers` (which columns
+are numbers) and :mod:`nbapp.io._corpus`; :mod:`nbapp.io._common` has what they share.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from collections.abc import Callable
 import numpy as np
 
 from nbapp.errors import DataError, report_internal_error
-from nbapp.io.common import Table, _ZIP_MAGIC
-from nbapp.io.corpus import _load_corpus
-from nbapp.io.delimited import _read_delimited
-from nbapp.io.sniffing import _refuse_empty, _refuse_known_binary
-from nbapp.io.workbook import OLE_MAGIC, _read_workbook, workbook_sheets
+from nbapp.io._common import Table, _ZIP_MAGIC
+from nbapp.io._corpus import _load_corpus
+from nbapp.io._delimited import _read_delimited
+from nbapp.io._sniffing import _refuse_empty, _refuse_known_binary
+from nbapp.io._workbook import OLE_MAGIC, _read_workbook, workbook_sheets
 
 __all__ = ["Table", "load_table", "load_corpus", "workbook_sheets"]
 

@@ -27,7 +27,7 @@ Why sqlglot and not Ibis: Ibis has no GROUPING SETS (ibis-project/ibis issue 550
 categorical column would cost one more scan of the data; Ibis 12's DuckDB backend fails
 against DuckDB 2 and its Spark compiler cannot print SQL without PySpark loaded; and Ibis
 prints its SQL through sqlglot anyway. The SQL runs through each engine's own driver
-(:mod:`nbapp.scale.engines`).
+(:mod:`nbapp.scale._engines`).
 
 A type without aggregates (text, whose tokens must be scikit-learn's; a type a user
 registers) raises :class:`NotPushable`; the caller then streams the rows into ``summarize``
@@ -152,7 +152,7 @@ class Table:
 
     # -- columns -------------------------------------------------------------------------------
     def number(self, column: str) -> Any:
-        """The column as a DOUBLE (NULL where missing), as :func:`nbapp.numbers.numeric_column` reads it."""
+        """The column as a DOUBLE (NULL where missing), as :func:`nbapp._numbers.numeric_column` reads it."""
         kind = self.source.columns.get(column)
         if kind not in ("number", "boolean", "parsed"):
             raise NotPushable(f"Column {column!r} is read as numbers by its type, but {self.source.where} holds "
@@ -456,7 +456,7 @@ def model_statistics(model: Any, source: Source, target: str, weight: str | None
 
 
 def _check_columns(model: Any, source: Source, target: str, weight: str | None) -> None:
-    from nbapp.io.nested import nested_error
+    from nbapp.io._nested import nested_error
 
     if target in model.features_:
         raise DataError(f"Column {target!r} is the target and cannot also be a feature.")

@@ -8,7 +8,7 @@ import zipfile
 from dataclasses import dataclass
 
 from nbapp.errors import DataError
-from nbapp.io.common import (
+from nbapp.io._common import (
     BINARY_CONTROL_SHARE,
     DECODE_CHUNK,
     RATIO_CHECK_FLOOR,

@@ -2,7 +2,7 @@
 live, only they travel to the driver (a few kilobytes to megabytes: the size of the model),
 and the model built from them equals an in-memory fit of the same rows.
 
-Spark computes them as Spark SQL aggregates (:mod:`nbapp.scale.aggregates`: one GROUP BY over
+Spark computes them as Spark SQL aggregates (:mod:`nbapp.scale._aggregates`: one GROUP BY over
 the table, run by Spark's own code generation, no Python on the executors); a model with a type
 that states no aggregates (text) is summarised partition by partition instead, by nbapp on the
 executors (``mapInPandas``), as are the rows when the aggregates find a value the fit refuses,
@@ -22,7 +22,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.nested import nested_error, nested_values
+from nbapp.io._nested import nested_error, nested_values
 
 __all__ = ["fit_spark", "fit_dask", "predict_spark", "predict_dask"]
 
@@ -76,8 +76,8 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
 def _spark_statistics(model: Any, spark_df: Any, target: str, weight: str | None) -> Any:
     """The statistics as Spark SQL aggregates over a temporary view of the table; None when the
     model's types or its rows need the partitions summarised by nbapp."""
-    from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
-    from nbapp.scale.engines import spark_source
+    from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
+    from nbapp.scale._engines import spark_source
 
     view = f"nbapp_{uuid.uuid4().hex}"
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from nbapp.errors import DataError
-from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
+from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
 
 __all__ = ["fit_sql", "sample_sql"]
 
@@ -17,7 +17,7 @@ def fit_sql(model: Any, source: str, target: str, url: Any = "duckdb://", weight
             progress: Any = None) -> Any:
     """Fit ``model`` (a NaiveBayes, fitted or not: it is refitted) on the rows of ``source`` in a
     database, and return it. Every statistic is a GROUP BY aggregate computed inside the
-    database in one query (:mod:`nbapp.scale.aggregates`); only the statistics leave it.
+    database in one query (:mod:`nbapp.scale._aggregates`); only the statistics leave it.
 
     ``source``: a table name (``trips``, ``public.trips``) or a query (``SELECT ...``, in the
     database's own SQL). ``url`` names the database as SQLAlchemy and Ibis do:
@@ -75,7 +75,7 @@ def sample_sql(source: str, url: Any, n: int) -> Any:
 def _connection(url: Any) -> tuple[str, Any, bool]:
     """(kind, connection, whether fit_sql opened it)."""
     if isinstance(url, str):
-        from nbapp.scale.engines import connect
+        from nbapp.scale._engines import connect
 
         kind, con = connect(url)
         return kind, con, True
@@ -104,13 +104,13 @@ def _query(source: str, dialect: str) -> tuple[str, str]:
 
 
 def _source(kind: str, con: Any, query: str, where: str) -> Any:
-    from nbapp.scale.engines import duckdb_source, postgres_source
+    from nbapp.scale._engines import duckdb_source, postgres_source
 
     return duckdb_source(con, query, where) if kind == "duckdb" else postgres_source(con, query, where)
 
 
 def _batches(kind: str, con: Any, query: str) -> Iterator[Any]:
-    from nbapp.scale.engines import duckdb_batches, postgres_batches
+    from nbapp.scale._engines import duckdb_batches, postgres_batches
 
     return duckdb_batches(con, query) if kind == "duckdb" else postgres_batches(con, query)
 
@@ -134,7 +134,7 @@ def _fit_streamed(model: Any, batches: Iterator[Any], target: str, weight: str |
 
 
 def _engine_errors() -> tuple[type[BaseException], ...]:
-    from nbapp.scale.engines import engine_errors
+    from nbapp.scale._engines import engine_errors
 
     return engine_errors()
 

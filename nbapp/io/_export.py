@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.logspace import decide
+from nbapp._logspace import decide
 
 __all__ = ["safe_csv_bytes", "neutralise", "predictions_frame", "writable_path", "atomic_output"]
 

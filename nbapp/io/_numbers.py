@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from nbapp.io.common import (
+from nbapp.io._common import (
     BOOLEAN_WORDS,
     INF_TOKENS,
     MAX_EXACT_DIGITS,
@@ -19,7 +19,7 @@ from nbapp.io.common import (
     _RowNumbers,
     _names,
 )
-from nbapp.io.spaces import _groups, spaces_note
+from nbapp.io._spaces import _groups, spaces_note
 
 
 class _NumberReader:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.common import MAX_COLUMNS, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
+from nbapp.io._common import MAX_COLUMNS, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
 
@@ -30,8 +30,8 @@ _ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
 # What each reader needs, and the sentence that says how to get it.
 _ENGINES = {"xls": ("xlrd", "old Excel .xls"), "ods": ("odf", "OpenDocument .ods")}
 _PACKAGES = {"xlrd": "xlrd", "odf": "odfpy"}
-from nbapp.io.sniffing import _check_archive
-from nbapp.io.tidy import _tidy
+from nbapp.io._sniffing import _check_archive
+from nbapp.io._tidy import _tidy
 
 
 def _read_workbook(data: bytes, filename: str, max_rows: int | None, sheet: str | int | None = None) -> Table:

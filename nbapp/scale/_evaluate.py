@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.logspace import decide_codes
+from nbapp._logspace import decide_codes
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
 from nbapp.blocks import reads_numbers
-from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
-from nbapp.scale.files import (DEFAULT_BATCH_ROWS, FOLD, DataPath, Progress, _batches, _cells_unquoted, _connect,
-                               _duckdb_error, _engine_source, _estimated_rows, _sources)
+from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
+from nbapp.scale._files import (DEFAULT_BATCH_ROWS, FOLD, DataPath, Progress, _batches, _cells_unquoted, _connect,
+                               _duckdb_error, _engine_source, _estimated_rows, resolve_sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -53,7 +53,7 @@ def cross_validate_file(model: Any, path: DataPath, target: str, k: int = 5, wei
     ``progress(done, total)`` counts rows over both passes (total = 2 x rows)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
-    sources = _sources(path)          # resolved once: both passes read these files
+    sources = resolve_sources(path)          # resolved once: both passes read these files
     files = {f: i for i, f in enumerate(sources.files)}
     numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in model.features_ if c not in numeric)]

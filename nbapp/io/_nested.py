@@ -1,6 +1,6 @@
 """Cells that hold several values (lists, structs, maps): Parquet, Spark and Dask tables can
 have such columns, a Naive Bayes feature or target takes one value per cell. Found by the
-column's type where the table has one (Arrow here; Spark's in nbapp.scale.clusters), else by its
+column's type where the table has one (Arrow here; Spark's in nbapp.scale._clusters), else by its
 values, and named in one sentence wherever a table comes from."""
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""A layout that shows what is public (issue 22, item 6): a module named ``_name.py`` is internal,
+its names reach users through the ``__init__.py`` of its package; the app (app.py, pages/, ui/)
+imports only public modules, and every public name a package exports is defined where the
+package says."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import nbapp
+
+ROOT = Path(__file__).resolve().parents[1]
+APP_FILES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").rglob("*.py"))]
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every ``import nbapp...`` and ``from nbapp... import`` in a file, and of
+    ``from nbapp.pkg import name`` where ``name`` is itself a module of that package."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "nbapp"]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "nbapp":
+            found.append((node.lineno, node.module))
+            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names
+                      if importlib.util.find_spec(node.module) is not None
+                      and _is_module(f"{node.module}.{a.name}")]
+    return found
+
+
+def _is_module(dotted: str) -> bool:
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _internal(dotted: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in dotted.split("."))
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_app_imports_only_public_modules_of_the_library(path):
+    private = [(line, m) for line, m in _imported_modules(path) if _internal(m)]
+    assert not private, f"{path.relative_to(ROOT)} imports internal modules: {private}"
+
+
+def _packages() -> list[str]:
+    names = ["nbapp"]
+    for info in pkgutil.walk_packages(nbapp.__path__, "nbapp."):
+        if info.ispkg and not _internal(info.name):
+            names.append(info.name)
+    return names
+
+
+@pytest.mark.parametrize("package", _packages())
+def test_every_name_a_package_exports_exists(package):
+    module = importlib.import_module(package)
+    exported = getattr(module, "__all__", None)
+    if package == "nbapp.lessons":   # a folder of lesson modules, each public by its own name
+        assert exported is None
+        return
+    assert exported, f"{package} says what it exports in __all__"
+    missing = [name for name in exported if not hasattr(module, name)]
+    assert not missing
+
+
+def test_the_internal_modules_of_io_and_scale_are_named_so():
+    """Each of these packages shows its public face in its __init__.py only."""
+    for package in ("nbapp.io", "nbapp.scale"):
+        modules = [info.name for info in pkgutil.iter_modules(importlib.import_module(package).__path__)]
+        assert modules and all(name.startswith("_") for name in modules), (package, modules)
+
+
+def test_the_public_names_the_app_needs_come_from_the_packages():
+    import nbapp.io
+    import nbapp.scale
+
+    assert nbapp.io.distinct_counts.__module__ == "nbapp.io._nested"
+    assert nbapp.scale.resolve_sources.__module__ == "nbapp.scale._files"
+    assert nbapp.scale.sample_rows.__module__ == "nbapp.scale._files"
