@@ -254,3 +254,15 @@ def test_a_pattern_stopped_while_compiling_is_checked_again_next_time(monkeypatc
         TextOptions(token_pattern=pattern)
     monkeypatch.setattr(matching, "BASE_SECONDS", 5.0)
     assert TextOptions(token_pattern=pattern).token_pattern == pattern
+
+
+def test_the_time_python_takes_to_start_is_not_charged_to_the_pattern(short_deadline, monkeypatch):
+    """On a loaded server the child Python can take a second to start; an ordinary pattern must
+    not be stopped for that (the budget is the pattern's own time: compiling and matching)."""
+    popen = matching.subprocess.Popen
+
+    def slow_start(args, **kwargs):
+        return popen(["sh", "-c", 'sleep 1.2; exec "$0" "$@"', *args], **kwargs)
+
+    monkeypatch.setattr(matching.subprocess, "Popen", slow_start)
+    assert analyze("aab ab b", TextOptions(token_pattern=r"[ab]+")) == ["aab", "ab", "b"]

@@ -151,6 +151,7 @@ def main() -> None:
     import re
 
     read, write = sys.stdin.buffer, sys.stdout.buffer
+    write_frame(write, b"R")          # started: from here on the parent counts the pattern's time
     source = read_frame(read)
     if source is None:
         return

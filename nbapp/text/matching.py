@@ -58,6 +58,7 @@ __all__ = [
     "LINEAR_PATTERNS",
     "BASE_SECONDS",
     "CHARS_PER_SECOND",
+    "STARTUP_SECONDS",
     "Found",
     "Matcher",
     "PatternTooSlow",
@@ -79,6 +80,8 @@ LINEAR_PATTERNS = frozenset({r"(?u)\w+", r"\w+", r"(?u)\b\w\w+\b", r"\b\w\w+\b"}
 #: BASE_SECONDS.
 BASE_SECONDS = 5.0
 CHARS_PER_SECOND = 1_000_000
+#: How long a child Python may take to start (not charged to the pattern's budget).
+STARTUP_SECONDS = 60.0
 
 _WORKER = Path(__file__).with_name("_re_worker.py")
 _INT = struct.Struct("<q")
@@ -123,6 +126,7 @@ class _Child:
             [sys.executable, "-I", "-S", str(_WORKER)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )
+        self._wait_started()
         answer = self.exchange(pattern.encode("utf-8", "surrogatepass"), compiling=True)
         if answer[:1] == b"E":
             self.close()
@@ -131,27 +135,48 @@ class _Child:
         (self.groups,) = _INT.unpack_from(answer, 1)
         self.catastrophic = bool(answer[9])
 
+    def _wait_started(self) -> None:
+        """Wait for the child's first frame: starting Python is the machine's time, not the
+        pattern's, so it is not charged to the job (on a loaded server it can take a second)."""
+        answer = self._talk((), STARTUP_SECONDS)
+        if answer is None:
+            self.close()
+            raise RuntimeError(f"the process for the token pattern {self.pattern!r} did not start "
+                               f"within {STARTUP_SECONDS:g} s")
+        self._check(answer)
+
     def exchange(self, *parts: bytes, compiling: bool = False) -> bytes:
+        job = self.job
+        started = time.monotonic()
+        answer = self._talk(parts, max(job.left(), 0.0))
+        job.spent += time.monotonic() - started
+        if answer is None:
+            raise too_slow(self.pattern, job.seconds, job.n_chars, compiling=compiling)
+        return self._check(answer)
+
+    def _talk(self, parts: tuple[bytes, ...], seconds: float) -> bytes | BaseException | None:
+        """Write ``parts`` (if any) and read one frame, waiting at most ``seconds`` without the
+        GIL; None (the child killed) when the time ran out."""
         box: list[bytes | BaseException | None] = []
 
         def talk() -> None:
             try:
-                write_frame(self.process.stdin, *parts)
+                if parts:
+                    write_frame(self.process.stdin, *parts)
                 box.append(read_frame(self.process.stdout))
             except (OSError, EOFError, ValueError) as exc:   # the child was killed or died
                 box.append(exc)
 
-        job = self.job
-        started = time.monotonic()
         thread = threading.Thread(target=talk, name="nbapp-token-pattern", daemon=True)
         thread.start()
-        thread.join(max(job.left(), 0.0))
-        job.spent += time.monotonic() - started
+        thread.join(seconds)
         if thread.is_alive():
             self.close()
             thread.join()
-            raise too_slow(self.pattern, job.seconds, job.n_chars, compiling=compiling)
-        answer = box[0]
+            return None
+        return box[0]
+
+    def _check(self, answer: bytes | BaseException | None) -> bytes:
         if not isinstance(answer, bytes):
             self.close()
             raise RuntimeError(f"the process running the token pattern {self.pattern!r} ended unexpectedly "
