@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import charts, explained, formulas, teaching
+from ui import board, charts, explained, formulas, teaching
 from ui import classes as classes_ui
 from ui.views import view_of
 from ui.views.text import word_rows
@@ -215,6 +215,7 @@ def explain_ui(model: Any) -> None:
     _result_ui(e)
     _factors_ui(model, e, classes)
     _latex_ui(model, e, classes)
+    board.board_expander_ui(model, row)
     _direct_ui(e, classes)
     st.subheader("Which feature pushed where")
     _waterfall_ui(e)
