@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from ui.presentation import presentation_ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
@@ -17,7 +18,8 @@ from ui.held_patterns import held_patterns_ui
 from ui.views.text import is_bernoulli, text_columns, text_settings_ui
 
 ui.ensure_state()
-ui.sidebar_summary()
+if not presentation_ui():
+    ui.sidebar_summary()
 ui.page_header("Text", "A text column as a bag of words: each preprocessing step on a sample document, the "
                "words that mark each class, one document explained token by token, and Zipf's law.")
 
