@@ -2,8 +2,8 @@
 on every page (item 6).
 
 One switch, a choice of the work (:data:`PRESENTATION`), so the mode survives a page change and a
-link opens in it. It sits in the sidebar; in the mode the sidebar is hidden and the switch stays
-in the top right corner of the page. The mode's look is fixed CSS (:data:`PRESENTATION_CSS`):
+link opens in it. It sits in the sidebar; in the mode the sidebar is hidden and the switch is
+drawn at the top right of the page. The mode's look is fixed CSS (:data:`PRESENTATION_CSS`):
 no user text is ever put into it, and it is the only HTML this module writes. Type scales with
 the width of the screen (``clamp(min, vw, max)``): 1280 px wide gives the usual 16-18 px, 1920
 px gives 24 px and more for tables, equations and the posterior.
@@ -72,10 +72,11 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 [data-testid="stMain"] .katex-display { margin: 0.3rem 0 !important; font-size: clamp(14px, 1.3vw, 36px); }
 [data-testid="stMain"] .katex { font-size: 1.1em !important; }
 [data-testid="stVerticalBlock"] { gap: 0.4rem !important; }
-.st-key-presentation_prediction p { font-size: clamp(22px, 2.3vw, 64px) !important; font-weight: 600;
-  line-height: 1.2 !important; }
-.st-key-presentation_corner { position: fixed; top: 0.3rem; right: 1rem; z-index: 999990; width: auto !important;
-  background: var(--background-color, white); padding: 0 0.4rem; border-radius: 0.4rem; }
+[data-testid="stMain"] .st-key-presentation_prediction [data-testid="stMarkdownContainer"] p
+  { font-size: clamp(22px, 2.3vw, 64px) !important; font-weight: 600; line-height: 1.2 !important; }
+[data-testid="stMain"] [data-baseweb="select"] div, [data-testid="stMain"] input, [data-testid="stMain"] textarea,
+[data-testid="stMain"] button p { font-size: clamp(14px, 1.2vw, 32px) !important; }
+.st-key-presentation_corner { align-items: flex-end; margin-bottom: -0.4rem; }
 </style>"""
 
 
@@ -85,8 +86,8 @@ def presenting() -> bool:
 
 
 def presentation_ui() -> bool:
-    """The presentation-mode switch (in the sidebar; in the mode, in the page's top right corner
-    since the sidebar is hidden) and the mode's CSS when on (the sidebar summary, left out in the
+    """The presentation-mode switch (in the sidebar; in the mode, at the page's top right since
+    the sidebar is hidden) and the mode's CSS when on (the sidebar summary, left out in the
     mode, brings the formula CSS otherwise).
     True when the mode is on: the page then leaves out its sidebar summary and its asides."""
     on = presenting()
