@@ -40,8 +40,10 @@ PREDICTION_KEY = "presentation_prediction"
 CORNER_KEY = "presentation_corner"
 
 #: Long display formulas break after a relation or an operator (KaTeX splits a formula into
-#: ".base" boxes there; display mode only forbids the break) and scroll, never cut, where one
-#: part alone is wider than the column (issue 23, item 6).
+#: ".base" boxes there; display mode only forbids the break), and what cannot break (an aligned
+#: block wider than the column) scrolls, never cut (issue 23, item 6). Scaling the type to the
+#: column's width was tried (container query units): it shrank short formulas in narrow
+#: columns to 8 px, so a formula keeps its size and breaks instead.
 FORMULA_CSS = """<style>
 .katex-display { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 .katex-display > .katex { white-space: normal; }
