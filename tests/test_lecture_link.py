@@ -50,3 +50,20 @@ def test_a_fresh_session_on_the_link_shows_the_same_board_line_in_presentation_m
     assert fresh.session_state["work"].choices["app.presentation"] is True
     assert board_line(fresh) == line                     # the board's tab, same step, reduced fractions
     assert fresh.toggle(key="_present_board_unreduced").value is False
+
+
+def test_a_link_with_odd_values_opens_with_the_defaults_instead_of_failing():
+    at = start()
+    work = at.session_state["work"]
+    odd = work.replace(choices={"app.presentation": "false", "board.step": "x", "board.unreduced": 0,
+                                "exercises.seed": 10**12, "exercises.n": -3, "exercises.kinds": "nonsense"})
+    fresh = start(query={"example": "tennis14", "target": "Play", "work": encode_work(odd)})
+    assert fresh.session_state["work"].choices["exercises.seed"] == 10**12
+    fresh.switch_page("pages/7_Exercises.py").run()
+    no_exception(fresh)
+    assert not fresh.sidebar.toggle(key="_presentation").value          # "false" is no yes
+    assert fresh.number_input(key="_exercises_seed").value == 2**31 - 1
+    assert fresh.number_input(key="_exercises_n").value == 1
+    fresh.switch_page("pages/3_Explain.py").run()
+    no_exception(fresh)
+    assert board_line(fresh).startswith("**Step 1 of 14:**")

@@ -28,8 +28,7 @@ STEP, UNREDUCED = "board.step", "board.unreduced"
 
 def steps_of(model: Any, row: dict[str, Any]) -> list[Any]:
     """The board's lines for ``row``, in the notes' class order, unreduced or not as chosen."""
-    unreduced = bool(work().choice(UNREDUCED, True))
-    return board_steps(model, row, unreduced=unreduced, classes=display_classes(list(model.classes_)))
+    return board_steps(model, row, unreduced=_unreduced(), classes=display_classes(list(model.classes_)))
 
 
 def _step(count: int) -> int:
@@ -56,7 +55,7 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
                       width="stretch")
     with unreduced:
         synced(st.toggle, "Unreduced fractions (as the notes write them)", key=f"_{key}_unreduced",
-               value=bool(work().choice(UNREDUCED, True)), on_set=lambda v: set_choice(UNREDUCED, bool(v)),
+               value=_unreduced(), on_set=lambda v: set_choice(UNREDUCED, bool(v)),
                help="3/9 as counted, or 1/3 reduced; the numbers are the same.")
     current = steps[k]
     st.markdown(f"**Step {k + 1} of {len(steps)}:** {md(current.text)}")
@@ -69,6 +68,11 @@ def board_expander_ui(model: Any, row: dict[str, Any]) -> None:
     """The board in an expander (the Explain page), open once a step beyond the first is chosen."""
     with st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=_chosen_step() > 0):
         board_ui(model, row)
+
+
+def _unreduced() -> bool:
+    """The fractions as counted unless the work says False (the notes' way is the default)."""
+    return work().choice(UNREDUCED) is not False
 
 
 def _chosen_step() -> int:

@@ -38,6 +38,17 @@ class SheetConfig(NamedTuple):
     kinds: tuple[str, ...]
 
 
+MAX_SEED = 2**31 - 1
+
+
+def _whole(value: Any, default: int, low: int, high: int) -> int:
+    """A choice read back from the work (a link may carry anything): a whole number within
+    [low, high], else ``default``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return default
+    return min(max(value, low), high)
+
+
 def _kinds_of(text: Any) -> tuple[str, ...]:
     """The kinds a choice names ("cpt,prior"); every kind when it names none."""
     chosen = tuple(k for k in str(text or "").split(",") if k in KINDS)
@@ -48,10 +59,12 @@ def sheet_config_ui(available: tuple[str, ...]) -> SheetConfig:
     """Number of questions, seed and kinds; kept in the work (a link opens the same sheet)."""
     current = work()
     left, middle, right = st.columns([1, 1, 3])
-    n = synced(left.number_input, "Questions", key="_exercises_n", value=int(current.choice(N, DEFAULT_N)),
+    n = synced(left.number_input, "Questions", key="_exercises_n", value=_whole(current.choice(N), DEFAULT_N, 1,
+                                                                               MAX_QUESTIONS),
                min_value=1, max_value=MAX_QUESTIONS, step=1, on_set=lambda v: set_choice(N, int(v)))
-    seed = synced(middle.number_input, "Seed", key="_exercises_seed", value=int(current.choice(SEED, 0)),
-                  min_value=0, max_value=2**31 - 1, step=1, on_set=lambda v: set_choice(SEED, int(v)),
+    seed = synced(middle.number_input, "Seed", key="_exercises_seed", value=_whole(current.choice(SEED), 0, 0,
+                                                                                   MAX_SEED),
+                  min_value=0, max_value=MAX_SEED, step=1, on_set=lambda v: set_choice(SEED, int(v)),
                   help="The same seed gives the same sheet: hand out the seed, or this page's address.")
     chosen = [k for k in _kinds_of(current.choice(KINDS_CHOICE)) if k in available] or list(available)
     kinds = synced(right.multiselect, "Kinds of question", key="_exercises_kinds", value=chosen,

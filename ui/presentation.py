@@ -84,7 +84,7 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 
 def presenting() -> bool:
     """Whether the work is in presentation mode."""
-    return bool(work().choice(PRESENTATION, False))
+    return work().choice(PRESENTATION) is True     # a link's "false" or 1 is not a yes
 
 
 def presentation_ui() -> bool:
