@@ -3,14 +3,14 @@
 same example, settings, row, step and mode in a fresh browser); long formulas inside their
 column at 1280 px on Explain and Model.
 
-The screenshots go to pytest's tmp_path and to the published folder (a temporary one unless
-``bash scripts/screenshots.sh`` names docs/screenshots); the tests never write tracked files.
+The screenshots go to test-artifacts/ (ignored by git), pytest's tmp_path and the published folder
+(a temporary one unless ``bash scripts/screenshots.sh`` names docs/screenshots); the tests never
+write tracked files.
 """
 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -99,10 +99,10 @@ def test_the_lesson_in_presentation_mode_fits_three_screens_from_one_link(app, b
             line = page.locator(".st-key-presentation_prediction p").first
             assert line.inner_text().startswith("Prediction: No"), line.inner_text()
             assert _inside(line.bounding_box(), viewport), f"{name}: prediction line {line.bounding_box()}"
-            shot = tmp_path / f"{name}.png"
-            page.screenshot(path=str(shot))
-            published_screenshots.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(shot, published_screenshots / shot.name)
+            # what a projector shows: into test-artifacts/ and the published folder (the README's
+            # when scripts/screenshots.sh runs this), and a copy in tmp_path
+            taken = App(page, url, published_screenshots).screenshot(name, publish=True, viewport_only=True)
+            shot = shutil.copyfile(taken, tmp_path / taken.name)
             assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert page.evaluate(_OVERFLOW) == [], name
             assert page.locator(".katex-display:visible").count() == 5 and _formulas_fit(page) == [], name
