@@ -20,6 +20,7 @@ pages = [
 ]
 if (ROOT / "pages" / "5_Lessons.py").exists():
     pages.append(st.Page("pages/5_Lessons.py", title="Lessons", icon=":material/school:"))
+pages.append(st.Page("pages/7_Exercises.py", title="Exercises", icon=":material/quiz:"))
 
 try:
     st.navigation(pages).run()

@@ -15,11 +15,14 @@ from nbapp.dependence import conditional_mutual_information, strongest_pairs
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from nbapp.smoothing import BetaPrior, MEstimate
-from ui import charts, formulas, teaching
+from ui import charts, formulas, presentation, teaching
 from ui.classes import label_format, labelled_column, labels_of
 from ui.views import columns_where, grouped, registered, view_of
 
 ui.ensure_state()
+if presentation.presentation_ui():
+    presentation.model_presentation_ui(ui.require_model())
+    st.stop()
 ui.sidebar_summary()
 ui.page_header("Model", "Choose how the probabilities are estimated, then read every table the model "
                "learned, with the formula behind one cell of it.")

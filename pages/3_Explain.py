@@ -11,13 +11,13 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import charts, explained, formulas, teaching
+from ui import board, charts, explained, formulas, presentation, teaching
 from ui import classes as classes_ui
 from ui.views import view_of
 from ui.views.text import word_rows
 
 ui.ensure_state()
-presenting = teaching.presentation_toggle()
+presenting = presentation.presentation_ui()
 if not presenting:
     ui.sidebar_summary()
     ui.page_header("Explain", "Pick a row of the data (click it) or set the values below; the posterior is "
@@ -215,36 +215,16 @@ def explain_ui(model: Any) -> None:
     _result_ui(e)
     _factors_ui(model, e, classes)
     _latex_ui(model, e, classes)
+    board.board_expander_ui(model, row)
     _direct_ui(e, classes)
     st.subheader("Which feature pushed where")
     _waterfall_ui(e)
     _words_ui(model, e, classes)
 
 
-def presentation_ui(model: Any) -> None:
-    """One 1280x720 screen for a projector: x, the factor table and totals beside the equations."""
-    row = teaching.query_row(model)
-    try:
-        e = model.explain(row)
-    except DataError as err:
-        ui.show_error(err)
-        return
-    classes = teaching.display_classes(list(e.classes))
-    st.markdown(teaching.query_caption(row))
-    factors = explained.factor_rows(model, e, classes)
-    st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors), width="stretch")
-    left, right = st.columns([1, 1])
-    with left:
-        st.dataframe(formulas.totals_rows(e, classes), key="explain.totals", height=38 + 35 * 3)
-    with right:
-        # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
-        for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
-            st.latex(eq)
-
-
 model = ui.require_model()
 if presenting:
-    presentation_ui(model)
+    presentation.explain_presentation_ui(model)
 else:
     ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
     explain_ui(model)

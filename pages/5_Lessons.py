@@ -10,10 +10,12 @@ from __future__ import annotations
 import streamlit as st
 
 import ui
+from ui.presentation import presentation_ui
 from ui.lessons import calibration, export, generate, generative, incremental, linear, naive, prior, smoothing, underflow
 
 ui.ensure_state()
-ui.sidebar_summary()
+if not presentation_ui():
+    ui.sidebar_summary()
 ui.page_header("Lessons", "Ten ideas of the lectures, each shown live on the current data and model: pick one. "
                "Change the data or the settings on the other pages and come back.")
 

@@ -9,15 +9,18 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from ui.presentation import presentation_ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
 from ui.classes import label_format, labelled_column, labels_of
 from ui.held_patterns import held_patterns_ui
-from ui.views.text import is_bernoulli, text_columns, text_settings_ui
+from ui.teaching import display_classes
+from ui.views.text import is_bernoulli, text_columns, text_settings_ui, word_rows
 
 ui.ensure_state()
-ui.sidebar_summary()
+if not presentation_ui():
+    ui.sidebar_summary()
 ui.page_header("Text", "A text column as a bag of words: each preprocessing step on a sample document, the "
                "words that mark each class, one document explained token by token, and Zipf's law.")
 
@@ -159,8 +162,14 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     if block.options.ngram_range != (1, 1):
         st.caption("Bigrams are scored in the per-term table below, not in the coloured document.")
     explanation = model.explain({column: doc})
-    st.markdown("**Per term: count, status and contribution to log P(document | c)**")
-    st.dataframe(explanation.words[column], hide_index=True, key="text.words")
+    shown = display_classes(list(model.classes_))
+    st.markdown("**Per term and class: training count, status (UNK is per class), P(w | c) and contribution to "
+                "log P(document | c)**")
+    st.dataframe(word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
+    st.markdown(f"**n and V per class**, the numbers of P(UNK | c) = α / (n + α(V + 1)){ui.ref('seed 004')}")
+    st.dataframe(textviews.class_sizes_table(model, column, shown), key="text.class_sizes")
+    with st.expander("Per term as the library gives it: the log-weight and contribution per class, unrounded"):
+        st.dataframe(explanation.words[column], hide_index=True, key="text.words_raw")
     if is_bernoulli(block.spec):
         st.caption("Bernoulli: each present word adds log P(present | c) once; the last row adds "
                    f"log(1 − P(present | c)) for every vocabulary word the document lacks{ui.ref('seed 002')}.")
@@ -178,7 +187,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
         st.dataframe(tokens, hide_index=True, key="text.tokens")
     if st.button("Use this document on the Explain page", key="text.to_explain"):
         ui.set_query(column, doc, missing=False)
-        st.success("The Explain page's test example now holds this document.")
+        st.switch_page("pages/3_Explain.py")
 
 
 def _zipf_ui(model: Any, column: str) -> None:

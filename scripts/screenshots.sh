@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 source scripts/venv.sh test
 NBAPP_SCREENSHOTS=docs/screenshots exec .venv/bin/python -m pytest -q -p no:cacheprovider \
     tests/e2e/test_journey.py tests/e2e/test_views.py tests/e2e/test_analyst_journey.py \
-    tests/e2e/test_presentation.py "$@"
+    tests/e2e/test_presentation.py tests/e2e/test_classroom.py "$@"

@@ -158,18 +158,20 @@ def test_evaluate_tunes_l_on_development_data_and_scores_the_test_once():
     assert any(m.label.startswith("Chosen α") for m in at.metric)     # seed 004 names it α
 
 
-def test_presentation_mode_shows_only_x_the_tables_and_the_equations():
+def test_presentation_mode_shows_the_inputs_the_prediction_the_tables_and_the_equations():
     at = open_page(start(), "Explain")
     at.toggle(key="_presentation").set_value(True).run()
     assert not at.exception
     assert at.session_state["work"].choices["app.presentation"] is True
-    assert len(at.dataframe) == 2 and len(at.selectbox) == 0        # no row picker, no inputs
+    assert len(at.dataframe) == 0 and len(at.table) == 2           # no row picker; factors and totals
+    assert len(at.selectbox) == 4 and at.number_input(key="_present_alpha").value == 0.0   # x and l in view
+    assert any(m.value.startswith("Prediction: ") for m in at.markdown)
     assert any(r"P(\text{Yes} \mid x)" in s for s in latex(at))
     assert not at.sidebar.markdown                                  # the sidebar summary is not drawn
     css = [el for el in at.get("html")]
     assert css and all("{user" not in el.proto.body for el in css)
     at.toggle(key="_presentation").set_value(False).run()
-    assert len(at.selectbox) >= 4
+    assert len(at.selectbox) >= 4 and len(at.dataframe) >= 2
 
 
 def test_an_upload_is_shown_in_the_model_s_class_order():

@@ -31,7 +31,9 @@ def test_a_reload_brings_back_the_explain_row_and_the_page_choices():
     assert work.query["Outlook"] == "Overcast" and "Wind" in work.missing
     assert work.choices["app.presentation"] is True
     open_page(fresh, "Explain", check_title=False)
-    assert not fresh.selectbox, "the link opens in presentation mode: no inputs"
+    assert not fresh.dataframe, "the link opens in presentation mode: no row picker"
+    assert fresh.selectbox(key="_present_q::0").value == "Overcast"              # the row's inputs in view
+    assert any(m.value == "Wind: missing" for m in fresh.markdown)
 
 
 def test_the_specs_travel_as_the_model_file_writes_them():

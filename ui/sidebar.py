@@ -1,5 +1,5 @@
 """The sidebar every page shares: the current work in a few lines, whether a reload keeps it,
-and the lecture-references switch."""
+the lecture-references switch, and the CSS that keeps long formulas inside their column."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from nbapp.smoothing import BetaPrior, MEstimate
+from ui.presentation import formula_css_ui
 from ui.state import remember_work, work
 from ui.text import md
 from ui.views import grouped, view_of
@@ -55,6 +56,7 @@ def sidebar_summary() -> None:
             st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
         _kept_ui()
     lecture_toggle_ui()
+    formula_css_ui()
 
 
 def _kept_ui() -> None:

@@ -1,6 +1,6 @@
 """The notes' own terms and order on screen (issue 14): which built-in example is loaded, its
 smoothing symbol (l in seed 000, α in 001 and 004), its classes and values in the order the
-notes list them; seed 004's three-way split; the presentation mode."""
+notes list them; seed 004's three-way split. (Presentation mode is ui.presentation's.)"""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from nbapp.lessons.three_way import tune_on_development
 from nbapp.ordering import in_declared_order
 from nbapp.propose import check_target
 from ui.lecture import ref
-from ui.state import frame, set_choice, work
-from ui.text import md
-from ui.widgets import show_error, synced
+from ui.state import frame, work
+from ui.widgets import show_error
 
 __all__ = ["current_example", "smoothing_symbol", "display_classes", "display_values", "in_display_order",
-           "three_way_ui", "PRESENTATION", "PRESENTATION_CSS", "presentation_toggle", "query_row", "query_caption"]
+           "three_way_ui", "query_row"]
 
 
 def current_example() -> Example | None:
@@ -96,49 +95,9 @@ def three_way_ui() -> None:
               " / ".join(str(result.sizes[p]) for p in ("train", "development", "test")))
 
 
-# --------------------------------------------------------------------------- presentation mode
-
-#: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
-#: use the whole width with small margins, and enlarge the text and the equations for a projector.
-PRESENTATION_CSS = """<style>
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="collapsedControl"],
-header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
-[data-testid="stStatusWidget"], footer { display: none !important; }
-[data-testid="stMainBlockContainer"], .block-container { padding: 0.4rem 1.2rem 0.4rem 1.2rem !important;
-  max-width: 100% !important; }
-[data-testid="stMain"] { font-size: 1.15rem; }
-[data-testid="stMarkdownContainer"] p { font-size: 1.15rem; margin-bottom: 0.2rem; }
-.katex-display { margin: 0.45rem 0 !important; }
-.katex { font-size: 1.12em !important; }
-[data-testid="stVerticalBlock"] { gap: 0.35rem !important; }
-</style>"""
-
-
-#: The work's choice of presentation mode (on or off).
-PRESENTATION = "app.presentation"
-
-
-def presentation_toggle() -> bool:
-    """The presentation-mode switch (a choice of the work, so a link opens in it); True when on."""
-    on = bool(work().choice(PRESENTATION, False))
-    _, right = st.columns([3, 1])
-    with right:
-        synced(st.toggle, "Presentation mode", key="_presentation", value=on,
-               on_set=lambda v: set_choice(PRESENTATION, bool(v)),
-               help="Hide the sidebar and the inputs; the factor table and the equations of this example on one "
-                    "screen, in large type (1280x720).")
-    if on:
-        st.html(PRESENTATION_CSS)
-    return on
+# --------------------------------------------------------------------------- the Explain row
 
 
 def query_row(model: Any) -> dict[str, Any]:
     """The test example as set on the Explain page (missing features as NaN), without its inputs."""
     return work().row(model.features_)
-
-
-def query_caption(row: dict[str, Any]) -> str:
-    """x as one line of Markdown: 'x = (Outlook = Overcast, Temperature = Hot, ...)'."""
-    shown = [f"{md(c)} = {md(v if len(str(v)) <= 30 else str(v)[:29] + '…')}" for c, v in row.items()
-             if not (isinstance(v, float) and v != v)]
-    return "**x** = (" + ", ".join(shown) + ")"

@@ -15,11 +15,15 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from nbapp.exact import exact_sum
+from ui import formulas
 from ui.charts import colour, layout
+from ui.classes import labels_of
 from ui.text import plot_text
 
 __all__ = [
     "pipeline_table",
+    "class_sizes_table",
     "top_words_figure",
     "informative_figure",
     "token_strip",
@@ -32,6 +36,29 @@ TOKEN_MARKS = {"used": "", "UNK": "UNK", "unseen": "unseen", "removed": "removed
 
 
 # --------------------------------------------------------------------------- tables
+
+# A term no tokenizer yields: its P(w | c) is the block's P(UNK | c) (seed 004), or None.
+_NO_WORD = "\x00"
+
+
+def class_sizes_table(model: Any, column: Any, classes: Sequence[Any]) -> pd.DataFrame:
+    """Per class, what P(UNK | c) = α / (n + α(V + 1)) is made of (seed 004): n, the tokens of the
+    class's training documents, and V, the word types (seen in the class with the per-class
+    vocabulary, the model's vocabulary otherwise), both from the model's counts; and P(UNK | c)
+    as the block states it (:meth:`cell_terms`), or "–" where the model has no UNK word."""
+    counts = model.counts(column)
+    per_class = model.features_[column].vocabulary == "per_class_unk"
+    block = model.block_of(column)
+    position = {c: j for j, c in enumerate(model.classes_)}
+    rows = {"n (tokens in the class)": [], "V (word types)": [], "P(UNK | c)": []}
+    for c in classes:
+        values = counts[c].to_numpy(dtype=float)
+        rows["n (tokens in the class)"].append(formulas.num(exact_sum(values)))
+        rows["V (word types)"].append(str(int((values > 0).sum()) if per_class else len(values)))
+        unk = block.cell_terms(column, _NO_WORD, position[c]) if per_class else None
+        rows["P(UNK | c)"].append(formulas.unreduced(unk) if unk is not None else "–")
+    return pd.DataFrame(rows, index=pd.Index(labels_of(list(classes)), name="class")).T
+
 
 
 def pipeline_table(steps: Sequence[Any]) -> pd.DataFrame:

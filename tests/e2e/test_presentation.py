@@ -24,8 +24,8 @@ def test_presentation_mode_shows_tennis_factors_and_posterior_on_one_1280x720_sc
     page.get_by_text("Presentation mode", exact=True).click()
     app.wait()
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
-    frames = page.get_by_test_id("stDataFrame")
-    expect(frames).to_have_count(2)          # the factor table and the totals, nothing else
+    frames = page.get_by_test_id("stTable")
+    expect(frames).to_have_count(2)          # the factor table and the totals (HTML tables: their type scales)
     page.wait_for_timeout(800)               # KaTeX and the grids lay out
     shot = app.screenshot("presentation_tennis", publish=True, viewport_only=True)   # what a projector shows
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

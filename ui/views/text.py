@@ -247,12 +247,14 @@ def _formula_caption(spec: Any) -> str:
 def word_rows(model: Any, column: Any, words: pd.DataFrame, classes: list[Any]) -> pd.DataFrame:
     """One row per distinct word of a document: its count in the document, then per class its
     training count, status (used, UNK or unseen, per class: seed 004's UNK is per class),
-    P(w | c) as counted and reduced, and the contribution count × log P(w | c)."""
+    P(w | c) as counted and reduced (the block's own numbers, :meth:`cell_terms`: P(UNK | c) =
+    (0 + a) / (n_c + a (V_c + 1)) for a word UNK in the class), and the contribution
+    count × log P(w | c)."""
     spec = model.features_[column]
     per_class_unk = spec.vocabulary == "per_class_unk"
-    exact = not is_bernoulli(spec) and not spec.complement and not per_class_unk   # the plain multinomial only
+    block = model.block_of(column)
+    position = {c: j for j, c in enumerate(model.classes_)}
     counts = model.counts(column)
-    smoothing = model.smoothing_of(column)
     labels = labels_of(classes)
     out: dict[str, list[Any]] = {"word": [], "× in doc": []}
     for label in labels:
@@ -272,12 +274,10 @@ def word_rows(model: Any, column: Any, words: pd.DataFrame, classes: list[Any]) 
             else:
                 status = "used"
             log = w.get(f"log[{label}]", np.nan)
+            terms = block.cell_terms(column, term, position[c]) if status in ("used", "UNK") else None
             out[f"{label} training count"].append(formulas.num(n) if known else "–")
             out[f"{label} status"].append(status)
-            if exact and known:
-                out[f"{label} P(w | c)"].append(formulas.unreduced(formulas.cell_terms_of(counts, term, c, smoothing)))
-            else:
-                out[f"{label} P(w | c)"].append("")
+            out[f"{label} P(w | c)"].append(formulas.unreduced(terms) if terms is not None else "")
             out[f"{label} decimal"].append(fmt_number(np.exp(log)) if np.isfinite(log) else "")
             out[f"{label} contribution"].append(fmt_log(w.get(f"contribution[{label}]", np.nan)))
     return pd.DataFrame(out)

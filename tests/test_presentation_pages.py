@@ -1,0 +1,83 @@
+"""AppTest: presentation mode on every teaching page (issue 23, item 1): one switch kept in the
+work, the sidebar summary left out, fixed CSS only, and on Explain and Model the smoothing (and
+on Explain the row) in view, so l from 0 to 1 is shown live."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from apptest_helpers import PAGES, no_exception, open_page, start, unescape
+from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
+from ui.presentation import FORMULA_CSS, PRESENTATION_CSS
+
+TEACHING = {**{name: PAGES[name] for name in ("Model", "Explain", "Lessons", "Text")},
+            "Exercises": "pages/7_Exercises.py"}
+
+
+def presenting(at: AppTest) -> AppTest:
+    at.toggle(key="_presentation").set_value(True).run()
+    return no_exception(at)
+
+
+def css(at: AppTest) -> list[str]:
+    return [el.proto.body for el in at.get("html")]
+
+
+@pytest.mark.parametrize("name", list(TEACHING))
+def test_every_teaching_page_has_the_switch_and_in_the_mode_only_the_fixed_css_and_no_sidebar_summary(name):
+    at = start()
+    at.switch_page(TEACHING[name]).run()
+    no_exception(at)
+    assert at.sidebar.toggle(key="_presentation").value is False
+    assert FORMULA_CSS in css(at) and PRESENTATION_CSS not in "".join(css(at))
+    presenting(at)
+    assert at.session_state["work"].choices["app.presentation"] is True
+    assert not at.sidebar.markdown and not at.sidebar.toggle        # the switch moved to the page's corner
+    assert at.main.toggle(key="_presentation").value is True
+    assert all(body in (PRESENTATION_CSS + FORMULA_CSS, FORMULA_CSS) for body in css(at)), css(at)
+    at.main.toggle(key="_presentation").set_value(False).run()
+    assert at.session_state["work"].choices["app.presentation"] is False and at.sidebar.markdown
+
+
+def test_the_mode_is_kept_when_the_page_changes():
+    at = presenting(open_page(start(), "Explain"))
+    open_page(at, "Model", check_title=False)
+    assert at.main.toggle(key="_presentation").value is True and not at.sidebar.markdown
+
+
+def _prediction(at: AppTest) -> str:
+    lines = [unescape(m.value) for m in at.markdown if m.value.startswith("Prediction:")]
+    assert len(lines) == 1
+    return lines[0]
+
+
+def test_explain_in_the_mode_changes_l_live_and_the_prediction_line_follows():
+    at = presenting(open_page(start(), "Explain"))
+    at.selectbox(key="_present_q::0").set_value("Sunny").run()
+    at.selectbox(key="_present_q::1").set_value("Cool").run()
+    at.selectbox(key="_present_q::2").set_value("High").run()
+    at.selectbox(key="_present_q::3").set_value("Strong").run()
+    e = at.session_state["model"].explain(at.session_state["work"].row(at.session_state["model"].features_))
+    assert _prediction(at).startswith("Prediction: No · P(No | x) = ")
+    assert f"P(No | x) = {e.posterior_fractions['No']}" in _prediction(at)
+    at.number_input(key="_present_alpha").set_value(1.0).run()
+    no_exception(at)
+    assert at.session_state["work"].settings.alpha == 1.0
+    e1 = at.session_state["model"].explain(at.session_state["work"].row(at.session_state["model"].features_))
+    assert e1.posterior_fractions["No"] != e.posterior_fractions["No"]
+    assert f"P(No | x) = {e1.posterior_fractions['No']}" in _prediction(at) or \
+        f"{float(e1.posterior['No']):.4g}" in _prediction(at)
+
+
+def test_model_in_the_mode_shows_the_priors_and_every_cpt_counted_in_the_notes_order():
+    at = presenting(open_page(start(), "Model", check_title=False))
+    tables = [t.value for t in at.table]
+    assert len(tables) == 5                                    # the prior and four CPTs
+    prior = tables[0]
+    assert list(prior.index) == ["Yes", "No"] and list(prior["P(c)"]) == ["9/14", "5/14"]
+    outlook = tables[1]
+    assert list(outlook.index) == ["Sunny", "Overcast", "Rain"] and list(outlook.columns) == ["Yes", "No"]
+    assert outlook.loc["Sunny", "Yes"] == "2/9"
+    at.number_input(key="_present_model_alpha").set_value(1.0).run()
+    assert [t.value for t in at.table][1].loc["Sunny", "Yes"] == "3/12 = 1/4"
