@@ -22,7 +22,6 @@ whole. ``tests/test_loading_fast.py`` checks that both paths give equal frames a
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from typing import Any
@@ -53,13 +52,13 @@ HEAD_CELLS = 64
 _WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besides "0x" codes)
 
 # Arrow reads the file in blocks of this many bytes, one block per thread at a time.
-BLOCK_BYTES = 4 << 20
+BLOCK_BYTES = 1 << 20
 
 
 def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
     """The table and notes of a clean comma-separated file, as the careful path gives them,
     or None when this file needs the careful path as a whole."""
-    if len(header) < 2 or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
+    if not header or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
         return None
     cells = _arrow_cells(source.data, len(header))
     if cells is None or cells.num_rows == 0:
@@ -81,7 +80,7 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
             notes.extend(note.replace(repr(_PLACEHOLDER), repr(name)) for note in column_notes)
     if reader is not None:
         notes.extend(reader.summary())
-    frame = pd.DataFrame(columns)
+    frame = pd.DataFrame(columns, copy=False)     # the columns are new: no need to copy them into blocks
     frame.index = pd.RangeIndex(len(frame))
     return frame, notes
 
@@ -117,11 +116,13 @@ def _arrow_cells(data: bytes, width: int) -> Any:
     names = [str(i) for i in range(width)]
     try:
         return pcsv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(data),      # Arrow's own reader: no copies through a Python file object
             read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES),
             parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False, ignore_empty_lines=True),
+            # check_utf8=False: fast_path_applies admits only bytes already decoded as strict UTF-8
             convert_options=pcsv.ConvertOptions(column_types={n: pa.string() for n in names}, null_values=[],
-                                                strings_can_be_null=False, quoted_strings_can_be_null=False),
+                                                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                check_utf8=False),
         )
     except (pa.ArrowInvalid, pa.ArrowException):
         return None
@@ -156,31 +157,31 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     else:
         return None
     whole = numbers.dtype.kind == "i"
-    if not whole and (not np.isfinite(numbers).all() or (np.abs(numbers) > VARIANCE_OVERFLOW).any()):
-        return None                                   # NaN / inf words, overflow, huge values: notes
+    if not whole and not (-VARIANCE_OVERFLOW <= numbers.min() and numbers.max() <= VARIANCE_OVERFLOW):
+        return None                       # NaN (min and max are NaN), inf words, overflow, huge values: notes
     if any(_written_as_code(chunk, whole) for chunk in column.chunks):
         return None
     return pd.Series(numbers), []
 
 
 def _written_as_code(chunk: Any, whole: bool) -> bool:
-    """Whether a cell of an Arrow string chunk of numbers is kept as text by the careful path:
+    """Whether a cell of an Arrow string chunk of numbers (none empty: each parsed as a number)
+    is kept as text by the careful path:
     a leading zero or "0x" ("007", "-01.5": an ID or code) or an integer of more than 15
-    characters (a float cannot hold it)."""
+    characters (a float cannot hold it).
+
+    Only the cells that start with "0", "+" or "-" can have a leading zero (in most columns a
+    few), so the second and third bytes are looked at for those cells alone."""
     offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
     if len(offsets) < 2:
         return False
-    lengths = np.diff(offsets)
     values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
     starts = offsets[:-1]
     first = values[starts]
-    signed = ((first == ord("+")) | (first == ord("-"))).astype(np.int32)
-    room = np.flatnonzero(lengths > signed + 1)       # cells with a byte after the sign and a first "0"
-    first_digit = starts[room] + signed[room]
-    zero = first_digit[values[first_digit] == ord("0")]
-    after = values[zero + 1]
-    if len(zero) and (((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any():
+    maybe = np.flatnonzero((first == ord("0")) | (first == ord("+")) | (first == ord("-")))
+    if len(maybe) and _leading_zero(values, starts[maybe], offsets[1:][maybe], first[maybe]):
         return True
+    lengths = np.diff(offsets)
     long = lengths > MAX_EXACT_DIGITS
     if not long.any():
         return False
@@ -188,6 +189,17 @@ def _written_as_code(chunk: Any, whole: bool) -> bool:
         return True
     cells = values[offsets[0]:offsets[-1]]
     return bool((_fraction_marks(cells, offsets - offsets[0])[long] == 0).any())
+
+
+def _leading_zero(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray) -> bool:
+    """Whether a cell (values[starts[i]:ends[i]], first byte first[i]) is a sign or nothing, then
+    "0", then a digit or "x" / "X": the loader's leading-zero pattern, and "0x" codes."""
+    digit = starts + (first != ord("0"))              # where the first digit is, after a sign
+    room = np.flatnonzero(digit + 1 < ends)           # cells with a byte after it
+    digit = digit[room]
+    zero = digit[values[digit] == ord("0")]
+    after = values[zero + 1]
+    return bool((((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any())
 
 
 def _fraction_marks(cells: np.ndarray, bounds: np.ndarray) -> np.ndarray:
