@@ -154,6 +154,49 @@ def test_a_clean_one_column_file_takes_the_fast_path(monkeypatch):
     assert table.notes == expected.notes
 
 
+def test_whole_numbers_then_decimals_make_a_decimal_column():
+    """The first cells are whole numbers and later ones decimals: the column is float64, each
+    cell parsed as the careful path's float cast parses it (-0 stays -0.0)."""
+    data = rows("x,y", *(["-0,a", "7,b"] * 100), *(["2.5,a", "1e3,b"] * 100))
+    table = load_table(data, "t.csv")
+    assert table.frame["x"].dtype == "float64"
+    assert np.signbit(table.frame["x"].to_numpy()[0])
+    assert_same(data)
+
+
+@pytest.mark.parametrize("tail", ["abc", "N/A", "007", "inf", ""])
+def test_a_column_whose_last_cells_are_no_numbers_reads_as_the_careful_path_reads_it(tail):
+    data = rows("x,y", *([f"{i},a" for i in range(300)]), *([f"{tail},b"] * 3))
+    assert_same(data)
+
+
+def test_text_notes_see_the_distinct_values_of_every_chunk_in_order():
+    data = rows("answer,x", *(["No,1"] * 200 + ["Yes,2"] * 200 + ["no,3"] * 2 + ["yes,4"]))
+    table = load_table(data, "t.csv")
+    assert "Column 'answer' looks yes/no ('No' / 'Yes' / 'no' / 'yes'); kept as its text values." in table.notes
+    assert_same(data)
+
+
+@pytest.mark.parametrize("name", ["mixed", "yes/no column", "blank lines", "one column of text"])
+def test_one_thread_or_several_read_alike(monkeypatch, name):
+    """The reading threads are chosen by the machine's load (fast._threads_pay); both ways give
+    the careful path's frame and notes."""
+    for threads in (True, False):
+        monkeypatch.setattr(fast, "_threads_pay", lambda: threads)
+        assert_same(CLEAN[name])
+
+
+def test_threads_are_used_only_while_a_core_is_idle(monkeypatch):
+    monkeypatch.setattr(fast.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fast.os, "getloadavg", lambda: (0.9, 0.5, 0.5))
+    assert fast._threads_pay()
+    monkeypatch.setattr(fast.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
+    assert not fast._threads_pay()
+    monkeypatch.setattr(fast.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(fast.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert not fast._threads_pay()
+
+
 def test_only_the_columns_that_need_it_go_the_careful_way(monkeypatch):
     """A column with 'N/A' is read carefully (its note names the lines); the others fast."""
     from nbapp.io import numbers
@@ -189,7 +232,7 @@ def test_random_tables_read_alike_on_both_paths(columns, cells, base):
 
 
 def test_what_arrow_parses_as_a_number_the_loader_reads_as_one():
-    """The fast path's premise (nbapp/io/fast.py, _number_column): a cell Arrow's cast accepts,
+    """The fast path's premise (nbapp/io/fast.py, _numbers): a cell Arrow's cast accepts,
     finite, without a leading zero or "0x", matches the loader's number pattern. Every string of
     up to three characters over the characters that matter (so a pyarrow upgrade that accepts
     more fails here, not in a user's table)."""
@@ -237,8 +280,8 @@ def test_numbers_equal_pandas_on_a_generated_clean_file():
 
 @settings(max_examples=200, deadline=None)
 @given(cells=st.lists(st.text(alphabet="0123456789+-.xXe", min_size=1, max_size=18), min_size=1, max_size=30),
-       skip=st.integers(0, 3), whole=st.booleans())
-def test_written_as_code_finds_what_the_careful_rules_find(cells, skip, whole):
+       skip=st.integers(0, 3), whole=st.booleans(), large=st.booleans())
+def test_written_as_code_finds_what_the_careful_rules_find(cells, skip, whole, large):
     """fast._written_as_code on an Arrow chunk (sliced, so its offsets do not start at 0)
     against the rules written out per cell: a leading zero or "0x" after an optional sign;
     an integer of more than 15 characters. (Cells are never empty there: each parsed as a number.)"""
@@ -246,7 +289,7 @@ def test_written_as_code_finds_what_the_careful_rules_find(cells, skip, whole):
 
     import pyarrow as pa
 
-    chunk = pa.array(["9"] * skip + cells, type=pa.string()).slice(skip)
+    chunk = pa.array(["9"] * skip + cells, type=pa.large_string() if large else pa.string()).slice(skip)
     leading = any(re.match(r"[+-]?0[0-9xX]", cell) for cell in cells)
     long = any(len(cell) > 15 and (whole or not re.search("[.eE]", cell)) for cell in cells)
     assert fast._written_as_code(chunk, whole) == (leading or long)
@@ -280,3 +323,14 @@ def test_the_sniffer_answers_only_with_a_delimiter_in_the_sample(sample):
     except csv.Error:
         return
     assert sniffed in sample
+
+
+def test_the_fast_path_frame_can_be_changed_like_the_careful_one():
+    """Its number columns are writable numpy arrays of their own (not views of Arrow's
+    read-only buffers), so a frame read fast takes assignments as one read carefully does."""
+    data = rows("a,b,c", "1,2.5,x", "3,4.5,y", n=200)
+    for table in (load_table(data, "t.csv"), careful(data)):
+        frame = table.frame
+        frame.loc[0, "a"] = 7
+        frame.loc[1, "b"] = 0.25
+        assert frame["a"].iloc[0] == 7 and frame["b"].iloc[1] == 0.25

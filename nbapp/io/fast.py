@@ -1,10 +1,11 @@
-"""The fast path for clean comma-separated files: Arrow's multi-threaded reader, then cheap
-proofs that each column reads as the careful path (:mod:`nbapp.io.delimited`) would read it.
+"""The fast path for clean comma-separated files: Arrow's reader, then cheap proofs that each
+column reads as the careful path (:mod:`nbapp.io.delimited`) would read it.
 
 The careful path counts every record's fields with the :mod:`csv` module, parses every cell as
 text with pandas and tests every cell with regular expressions; a clean 1,000,000-row file
-spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (both cores),
-and each column is *proved* to need none of the careful path's checks:
+spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (on every core
+while cores are idle, see :func:`_threads_pay`), and each column is *proved* to need none of the
+careful path's checks:
 
 * a number column: Arrow's cast (the careful path's own) parses every cell, none is infinite,
   NaN or beyond 1e154 in size, no cell has a leading zero or "0x", none is an integer of more
@@ -52,7 +53,7 @@ HEAD_CELLS = 64
 _WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besides "0x" codes)
 
 # Arrow reads the file in blocks of this many bytes, one block per thread at a time.
-BLOCK_BYTES = 1 << 20
+BLOCK_BYTES = 4 << 20
 
 
 def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
@@ -60,10 +61,11 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
     or None when this file needs the careful path as a whole."""
     if not header or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
         return None
-    cells = _arrow_cells(source.data, len(header))
+    threads = _threads_pay()
+    cells = _arrow_cells(source.data, len(header), threads)
     if cells is None or cells.num_rows == 0:
         return None
-    verdicts = _in_threads(lambda column: _number_column(column) or _text_column(column), cells.columns)
+    verdicts = _in_threads(lambda column: _number_column(column) or _text_column(column), cells.columns, threads)
     if all(v is None for v in verdicts):
         return None       # no column proves that no row is blank: tidy's row checks are needed
     notes = list(notes)
@@ -85,13 +87,36 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
     return frame, notes
 
 
-def _in_threads(work: Any, columns: list[Any]) -> list[Any]:
-    """``work`` on each column, on every core: Arrow's kernels and numpy's reductions release
-    the GIL, so the columns' checks run side by side."""
+def _in_threads(work: Any, columns: list[Any], threads: bool) -> list[Any]:
+    """``work`` on each column, on every core when ``threads``: Arrow's kernels and numpy's
+    reductions release the GIL, so the columns' checks run side by side."""
+    if not threads:
+        return [work(column) for column in columns]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(1, min(len(columns), os.cpu_count() or 1))) as pool:
         return list(pool.map(work, columns))
+
+
+def _threads_pay() -> bool:
+    """Whether to read on several threads: only while a core is idle (the load average below
+    the number of cores less a half).
+
+    On a machine whose cores are busy with other work, threads get no more processor time than
+    one thread would (Linux shares the processor fairly between sessions, not threads), and they
+    spend part of it waiting for each other. Measured on 2 cores at a load average of 8, issue
+    24's mixed file (1,000,000 rows): one thread read it at 0.70x pandas' speed, Arrow's threads
+    and a thread per column at 0.62x, using 3% more processor time. On idle cores the threads
+    read the 15-column file of bench/bench_ingest.py in 0.24 s for 0.44 s of processor time
+    (README, 2026-11-25)."""
+    cores = os.cpu_count() or 1
+    load_average = getattr(os, "getloadavg", None)
+    if cores < 2:
+        return False
+    try:
+        return load_average is None or load_average()[0] < cores - 0.5
+    except OSError:          # no load average on this system
+        return True
 
 
 def fast_path_applies(source: Any, max_rows: int | None) -> bool:
@@ -107,7 +132,7 @@ def _first_line(data: bytes) -> bytes:
     return data[:min(ends)] if ends else data[:1 << 16]
 
 
-def _arrow_cells(data: bytes, width: int) -> Any:
+def _arrow_cells(data: bytes, width: int, threads: bool) -> Any:
     """Every cell as an Arrow string; None when a line has another number of fields than the
     header (the careful path then finds and names those lines)."""
     import pyarrow as pa
@@ -117,10 +142,11 @@ def _arrow_cells(data: bytes, width: int) -> Any:
     try:
         return pcsv.read_csv(
             pa.BufferReader(data),      # Arrow's own reader: no copies through a Python file object
-            read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES),
+            read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES, use_threads=threads),
             parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False, ignore_empty_lines=True),
             # check_utf8=False: fast_path_applies admits only bytes already decoded as strict UTF-8
-            convert_options=pcsv.ConvertOptions(column_types={n: pa.string() for n in names}, null_values=[],
+            # large_string: what a pandas text column holds (pandas would cast other strings to it)
+            convert_options=pcsv.ConvertOptions(column_types={n: pa.large_string() for n in names}, null_values=[],
                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
                                                 check_utf8=False),
         )
@@ -150,18 +176,20 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
     for kind in kinds:
         try:
-            numbers = pc.cast(column, kind).to_numpy()
+            parsed = pc.cast(column, kind)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             continue
         break
     else:
         return None
+    # One copy out of Arrow's read-only buffers: a new, writable column, as the careful path's.
+    numbers = np.concatenate([chunk.to_numpy() for chunk in parsed.chunks])
     whole = numbers.dtype.kind == "i"
     if not whole and not (-VARIANCE_OVERFLOW <= numbers.min() and numbers.max() <= VARIANCE_OVERFLOW):
         return None                       # NaN (min and max are NaN), inf words, overflow, huge values: notes
     if any(_written_as_code(chunk, whole) for chunk in column.chunks):
         return None
-    return pd.Series(numbers), []
+    return pd.Series(numbers, copy=False), []
 
 
 def _written_as_code(chunk: Any, whole: bool) -> bool:
@@ -172,7 +200,10 @@ def _written_as_code(chunk: Any, whole: bool) -> bool:
 
     Only the cells that start with "0", "+" or "-" can have a leading zero (in most columns a
     few), so the second and third bytes are looked at for those cells alone."""
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+    import pyarrow as pa
+
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
     if len(offsets) < 2:
         return False
     values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
