@@ -64,12 +64,15 @@ __all__ = [
     "TooManyTerms",
     "catastrophic_part",
     "analyze",
+    "Occurrences",
     "count_matrix",
     "fit_vocabulary",
     "pipeline_steps",
+    "term_occurrences",
     "token_terms",
     "tokens_and_types",
     "unseen_counts",
+    "vocabulary_occurrences",
 ]
 
 _UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
@@ -777,6 +780,45 @@ class TooManyTerms(DataError):
         self.found, self.limit = found, limit
 
 
+@dataclass(frozen=True)
+class Occurrences:
+    """The term occurrences of the documents ``docs[start:stop]`` (one chunk): for each, its
+    document (counted from ``start``) and its term's id; -1 for a term outside a fixed
+    vocabulary. Unigrams come in document order, n-grams after them."""
+
+    start: int
+    stop: int
+    doc: np.ndarray
+    term: np.ndarray
+
+
+def term_occurrences(
+    docs: Sequence[str | None], options: TextOptions, index: dict[str, int], *, max_terms: int | None = None
+) -> Iterator[Occurrences]:
+    """Chunk by chunk (about a million characters), the term occurrences of ``docs``, with ids
+    from ``index`` (term -> id), which each term not yet in it joins, in the order first seen.
+    With ``max_terms``, raises :class:`TooManyTerms` after the first chunk that takes ``index``
+    beyond it. Run it inside a tokenising job (:func:`nbapp.text.matching.tokenising_job`,
+    which holds the pass's one deadline; a generator cannot hold it, as it may be left open)."""
+    for start, stop, terms in _Pass(options).chunks(docs):
+        lookup = _lookup(index, terms.types)
+        for i in np.flatnonzero(lookup < 0).tolist():  # only the chunk's new terms
+            lookup[i] = index.setdefault(terms.types[i], len(index))
+        if max_terms is not None and len(index) > max_terms:
+            raise TooManyTerms(len(index), max_terms)
+        yield Occurrences(start, stop, terms.doc, lookup[terms.type_id])
+
+
+def vocabulary_occurrences(
+    docs: Sequence[str | None], vocabulary: Mapping[str, int], options: TextOptions
+) -> Iterator[Occurrences]:
+    """Chunk by chunk, the term occurrences of ``docs`` with their columns in ``vocabulary``
+    (term -> column), -1 for terms outside it (scikit-learn ignores those; seed 004 counts
+    them as UNK). Run it inside a tokenising job, as :func:`term_occurrences`."""
+    for start, stop, terms in _Pass(options).chunks(docs):
+        yield Occurrences(start, stop, terms.doc, _lookup(vocabulary, terms.types)[terms.type_id])
+
+
 def fit_vocabulary(
     docs: Sequence[str | None], options: TextOptions = TextOptions(), *, max_terms: int | None = None
 ) -> tuple[list[str], sp.csr_matrix]:
@@ -791,15 +833,9 @@ def fit_vocabulary(
     distinct terms, before pruning, beyond it.
     """
     index: dict[str, int] = {}
-    blocks = []
     with matching.tokenising_job(docs):
-        for start, stop, terms in _Pass(options).chunks(docs):
-            lookup = _lookup(index, terms.types)
-            for i in np.flatnonzero(lookup < 0).tolist():  # only the chunk's new terms
-                lookup[i] = index.setdefault(terms.types[i], len(index))
-            if max_terms is not None and len(index) > max_terms:
-                raise TooManyTerms(len(index), max_terms)
-            blocks.append(_csr_rows(terms.doc, lookup[terms.type_id], stop - start))
+        blocks = [_csr_rows(found.doc, found.term, found.stop - found.start)
+                  for found in term_occurrences(docs, options, index, max_terms=max_terms)]
     found = list(index)
     alphabetical = np.array(sorted(range(len(found)), key=found.__getitem__), dtype=np.int64)
     doc_freq, term_freq = _frequencies(blocks, len(found))
@@ -847,11 +883,10 @@ def _counts_and_unseen(
     blocks = []
     unseen = np.zeros(len(docs), dtype=np.int64)
     with matching.tokenising_job(docs):
-        for start, stop, terms in _Pass(options).chunks(docs):
-            col = _lookup(vocabulary, terms.types)[terms.type_id]
-            seen = col >= 0
-            unseen[start:stop] = np.bincount(terms.doc[~seen], minlength=stop - start)
-            blocks.append(_csr_rows(terms.doc[seen], col[seen], stop - start))
+        for found in vocabulary_occurrences(docs, vocabulary, options):
+            seen = found.term >= 0
+            unseen[found.start:found.stop] = np.bincount(found.doc[~seen], minlength=found.stop - found.start)
+            blocks.append(_csr_rows(found.doc[seen], found.term[seen], found.stop - found.start))
     identity = np.arange(n_terms)
     return _stack_rows(blocks, len(docs), identity, n_terms), unseen
 
