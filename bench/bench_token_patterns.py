@@ -13,11 +13,16 @@ runs of the letter a, and prints
 
 The job's deadline is ``--seconds`` (nbapp.text.matching.BASE_SECONDS; the default budget is
 5 s plus 1 s per million characters). Ordinary patterns are timed on the same corpora.
+
+First, what the refusal of such patterns prevents: Python's ``re`` alone on ``(a+)+b`` against
+runs of 16 to 22 a's, its time about doubling with each character (the figure
+tests/test_text_patterns.py used to assert; it now checks that the matcher stops the pattern).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import threading
 import time
 from pathlib import Path
@@ -80,6 +85,20 @@ def fit(frame: pd.DataFrame, pattern: str) -> tuple[float, float, str]:
     return seconds, beat.longest, outcome
 
 
+def re_alone_doubles() -> None:
+    """re.match of (a+)+b on n a's: 2^(n-1) ways to split the run, all tried before it fails."""
+    print("re alone, (a+)+b on n a's (no b):")
+    previous = None
+    pattern = re.compile(r"(a+)+b")
+    for n in (16, 18, 20, 22):
+        start = time.perf_counter()
+        pattern.match("a" * n)
+        seconds = time.perf_counter() - start
+        ratio = f"   x{seconds / previous:.1f} for 2 more characters" if previous else ""
+        print(f"  n = {n}: {seconds:8.4f} s{ratio}")
+        previous = seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=matching.BASE_SECONDS)
@@ -90,7 +109,8 @@ def main() -> None:
         "prose (one 53 KB document, twice)": pd.DataFrame({"text": [prose()] * 2, "label": ["a", "b"]}),
         "runs of a (two documents of 40)": pd.DataFrame({"text": ["a" * 40, "a" * 40 + " c"], "label": ["a", "b"]}),
     }
-    print(f"deadline: {args.seconds:g} s + 1 s per {matching.CHARS_PER_SECOND:,} characters")
+    re_alone_doubles()
+    print(f"\ndeadline: {args.seconds:g} s + 1 s per {matching.CHARS_PER_SECOND:,} characters")
     for name, frame in corpora.items():
         print(f"\n{name}")
         for pattern in HOSTILE + ORDINARY:

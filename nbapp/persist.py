@@ -7,17 +7,21 @@ type, shape, finiteness and sign, with lengths that agree with the classes and c
 Anything else is refused with a DataError that names the field path, e.g.
 ``feature 'Outlook': counts[2][1] is -3; counts cannot be negative``.
 
-Format (version 2)::
+Format (version 3)::
 
-    {"format": "nbapp.NaiveBayes", "version": 2,
+    {"format": "nbapp.NaiveBayes", "version": 3,
      "settings": {"features": {column: {"kind": ..., options}}, "alpha", "smoothing",
                   "prior_alpha", "priors", "var_smoothing", "variance", "var_smoothing_mode"},
+     (every field but "features" is nbapp.Settings' JSON form, Settings.to_dict / from_dict)
      "target": str, "weight": str | null,
      "classes": [distinct strings or numbers], "class_counts": [numbers >= 0, not all 0],
      "blocks": [{"kind", "columns", "stats": the block's statistics (Stats.to_state)}]}
 
 Version 1 files (nbapp before statistics were values) keep each block's statistics under
-"state" in the same layout; they are read by the same checks.
+"state" in the same layout; they are read by the same checks. Version 2 files list every bin
+of a KDE or discretized column's grid, the empty ones too (no "keys"); version 3 lists the
+non-empty bins only (:class:`nbapp.blocks.grid.GridStats`), and reads version 2's grids as
+they are.
 """
 
 from __future__ import annotations
@@ -36,15 +40,15 @@ import numpy as np
 
 from nbapp.blocks.base import check_class_sums, state_vector
 from nbapp.errors import DataError
-from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.settings import Settings
 from nbapp.specs import spec_from_dict, spec_to_dict
 from nbapp.stats import ModelStats
 
 __all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
 
 FORMAT = "nbapp.NaiveBayes"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 # What the parse can afford: a 32 MB model of counts takes about 1.5 s of CPU and 7 times its
 # size in memory to load (bench/bench_model_load.py), a hostile document of small lists about 30
 # times; json holds the GIL while it parses. It holds a 50,000-word text model of 30 classes.
@@ -56,29 +60,16 @@ _FLOAT_DIGITS = 309               # the digits of the largest float, about 1.8e3
 # A positive count below this share of its total is lost when added to it (float64's epsilon).
 _RESOLUTION = float(np.finfo(float).eps)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SMOOTHINGS = {"Lidstone": Lidstone, "MEstimate": MEstimate, "BetaPrior": BetaPrior}
 _TOP_KEYS = {"format", "version", "settings", "target", "weight", "classes", "class_counts", "blocks"}
-_SETTING_KEYS = {"features", "alpha", "smoothing", "prior_alpha", "priors", "var_smoothing", "variance",
-                 "var_smoothing_mode"}
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib")
 
 
 def model_to_json(model: Any) -> str:
-    smoothing = model.smoothing
     data = {
         "format": FORMAT,
         "version": VERSION,
-        "settings": {
-            "features": {c: spec_to_dict(s) for c, s in model.features_.items()},
-            "alpha": model.alpha,
-            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **vars(smoothing)},
-            "prior_alpha": model.prior_alpha,
-            "priors": model.priors if isinstance(model.priors, str) else
-            {"classes": list(model.priors), "values": list(model.priors.values())},
-            "var_smoothing": model.var_smoothing,
-            "variance": model.variance,
-            "var_smoothing_mode": model.var_smoothing_mode,
-        },
+        "settings": {"features": {c: spec_to_dict(s) for c, s in model.features_.items()},
+                     **model.settings.to_dict()},
         "target": model.target_,
         "weight": model.weight_,
         "classes": model.classes_,
@@ -122,19 +113,10 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
     data = _parse(text)
     _only(data, _TOP_KEYS, "the model file")
     settings = _get(data, "settings", dict)
-    _only(settings, _SETTING_KEYS, "settings")
     features = _get(settings, "features", dict, "settings")
-    model = NaiveBayes(
+    model = NaiveBayes.from_settings(
         {c: spec_from_dict(s, f"feature {c!r}") for c, s in features.items()},
-        alpha=_get(settings, "alpha", (int, float), "settings"),
-        smoothing=_smoothing(settings.get("smoothing")),
-        prior_alpha=_get(settings, "prior_alpha", (int, float), "settings"),
-        priors=_priors(settings.get("priors")),
-        var_smoothing=_get(settings, "var_smoothing", (int, float), "settings"),
-        variance=_get(settings, "variance", str, "settings"),
-        var_smoothing_mode=_get(settings, "var_smoothing_mode", str, "settings")
-        if "var_smoothing_mode" in settings else "global",   # files before the option: scikit-learn's
-    )
+        Settings.from_dict({k: v for k, v in settings.items() if k != "features"}, "settings"))
     key = "state" if data["version"] == 1 else "stats"
     stats = _stats(model, data, key)
     target = _get(data, "target", str)
@@ -431,40 +413,3 @@ def _classes(values: list[Any]) -> list[Any]:
     if not values:
         raise DataError("classes is empty; a fitted model has at least one class.")
     return values
-
-
-def _smoothing(data: Any) -> Any:
-    if data is None:
-        return None
-    if not isinstance(data, dict) or data.get("type") not in _SMOOTHINGS:
-        raise DataError(f"settings.smoothing is {_describe(data)}; it is not a smoothing nbapp knows.")
-    cls = _SMOOTHINGS[data["type"]]
-    options = {k: v for k, v in data.items() if k != "type"}
-    unknown = set(options) - set(cls.__dataclass_fields__)
-    if unknown:
-        raise DataError(f"settings.smoothing: unknown option {sorted(unknown)[0]!r} for {data['type']}.")
-    for k, v in options.items():
-        if k == "normalised":
-            if not isinstance(v, bool):
-                raise DataError(f"settings.smoothing.normalised is {_describe(v)}; it should be true or false.")
-        elif v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-            raise DataError(f"settings.smoothing.{k} is {_describe(v)}; it should be a number.")
-    if cls is MEstimate and "normalised" not in options:
-        # Files written before seed 003's exact form existed divided by n + K m p.
-        options["normalised"] = True
-    return cls(**options)
-
-
-def _priors(data: Any) -> Any:
-    if isinstance(data, str):
-        return data
-    if isinstance(data, dict) and set(data) == {"classes", "values"} and isinstance(data["classes"], list) \
-            and isinstance(data["values"], list):
-        if len(data["classes"]) != len(data["values"]):
-            raise DataError("settings.priors: the classes and values lists have different lengths.")
-        for i, v in enumerate(data["values"]):
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise DataError(f"settings.priors.values[{i}] is {_describe(v)}; a prior is a number.")
-        _classes(list(data["classes"]))
-        return dict(zip(data["classes"], data["values"]))
-    raise DataError("settings.priors should be 'empirical', 'uniform' or {\"classes\": [...], \"values\": [...]}.")

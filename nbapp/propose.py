@@ -13,12 +13,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError, shown
 from nbapp.io.nested import nested_error, nested_values
 
-__all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
+__all__ = ["propose_feature_types", "propose_target", "check_target"]
 
 # Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
 BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)

@@ -8,9 +8,11 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
 from ui.held_patterns import held_patterns_ui
+from ui.views import grouped
 
 ui.ensure_state()
 ui.page_header("Data", "Pick a built-in example or upload your own table or text corpus; then say which "
@@ -28,7 +30,7 @@ def _modes() -> tuple[str, ...]:
 
 
 def _source_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
     modes = _modes()
     ss.setdefault("data_mode", {"example": MODES[0], "path": MODES[2]}.get(source.reader, MODES[1]))
     if ss["data_mode"] not in modes:
@@ -53,11 +55,11 @@ def _mode_changed(mode: str) -> None:
     which is kept (bytes, name, reader) while an example is in use.
     """
     ss["data_mode"] = mode
-    source = ss["source"]
+    source = ui.work().source
     if source.reader == "example":
-        ss["_data_last_example"] = source.example
+        ss["last_example"] = source.example
     if mode == MODES[0] and source.reader != "example":
-        ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE)
+        ui.load_example_into_state(ss.get("last_example") or ui.DEFAULT_EXAMPLE)
     elif mode == MODES[1] and source.reader in ("example", "path"):
         _restore_upload()
 
@@ -68,7 +70,7 @@ def _restore_upload() -> None:
 
 
 def _example_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
     key = ui.synced(st.selectbox, "Example", key="_data_example", value=source.example or ui.DEFAULT_EXAMPLE,
                     options=[ex.key for ex in EXAMPLES], format_func=lambda k: example(k).title,
                     on_set=ui.load_example_into_state)
@@ -92,7 +94,7 @@ def _upload_ui() -> None:
         if failed is not None and ss.get("upload_reader", "table") == "table":
             _sheet_ui(failed.getvalue(), failed.name, None)     # the table may be on another sheet
         st.stop()  # the data of before stays out of view until the user says to keep it
-    source = ss["source"]
+    source = ui.work().source
     kept = ss.get("data_upload")
     if source.reader == "path":
         st.info(f"The local path {ui.md(source.path)} is in use; upload a file to use that instead.")
@@ -109,7 +111,7 @@ def _upload_ui() -> None:
 
 
 def _failed_upload_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
     failed = ss.get("upload_failed_name") or "the file"
     st.error(ui.md(ss["upload_error"]))
     kind = "built-in example" if source.reader == "example" else "earlier upload"
@@ -180,7 +182,7 @@ def _path_ui() -> None:
                "read here.")
     if ss.get("path_error"):
         st.error(ui.md(ss["path_error"]))
-    source = ss["source"]
+    source = ui.work().source
     if source.reader == "path":
         rows = ui.path_rows()
         seen = f"all {rows:,} rows" if rows is not None else "every row"
@@ -200,7 +202,7 @@ def _open_path() -> None:
 
 def _reader_changed(reader: str) -> None:
     ss["upload_reader"] = reader
-    source = ss["source"]
+    source = ui.work().source
     if source.reader not in ("example", reader) and ss.get("data_bytes") is not None:
         _load(ss["data_bytes"], source.name, reader)
 
@@ -250,7 +252,7 @@ def _trim_spaces_ui(df: pd.DataFrame) -> None:
     model reads from the files as they are."""
     from nbapp.io import space_variants
 
-    if ss["source"].reader not in ("table", "corpus"):
+    if ui.work().source.reader not in ("table", "corpus"):
         return
     for column, groups in space_variants(df).items():
         alike = " and ".join(repr(v) for v in groups[0])
@@ -261,25 +263,26 @@ def _trim_spaces_ui(df: pd.DataFrame) -> None:
 def _trim_spaces(column: str) -> None:
     from nbapp.io import trim_spaces
 
-    source = ss["source"]
+    work = ui.work()
     ss["frame"] = trim_spaces(ss["frame"], [column])
-    ss["source"] = dataclasses.replace(source, sha256=ui.sha256(f"{source.sha256}\0trim\0{column}".encode()))
-    query = ss.get("query", {})
-    if isinstance(query.get(column), str):
-        ss["query"] = {**query, column: query[column].strip()}
+    trimmed = ui.sha256(f"{work.source.sha256}\0trim\0{column}".encode())     # other data: another fit
+    value = work.query.get(column)
+    ui.update_work(source=dataclasses.replace(work.source, sha256=trimmed),
+                   query=work.query.set(column, value.strip()) if isinstance(value, str) else work.query)
     ss["load_notes"] = (*ss.get("load_notes", ()),
                         f"Trimmed the spaces at the start and end of the values of {column!r}, as you asked.")
 
 
 def _summary_ui(slot: Any, df: pd.DataFrame) -> None:
-    slot.dataframe(_column_summary(ss["source"].sha256, df), hide_index=True)
+    slot.dataframe(_column_summary(ui.work().source.sha256, df), hide_index=True)
 
 
 def _target_ui(df: pd.DataFrame) -> None:
     from nbapp.propose import check_target
 
     columns = list(df.columns)
-    target = ui.synced(st.selectbox, "Target (the column to predict)", key="_data_target", value=ss["target"],
+    work = ui.work()
+    target = ui.synced(st.selectbox, "Target (the column to predict)", key="_data_target", value=work.target,
                        options=columns, format_func=str, on_set=ui.set_target)
     try:
         _checked, notes = check_target(df, target)
@@ -295,7 +298,7 @@ def _target_ui(df: pd.DataFrame) -> None:
 
     numeric = [c for c in columns if c != target and pd.api.types.is_numeric_dtype(df[c])]
     options = [NO_WEIGHT, *numeric]
-    current = ss.get("weight") if ss.get("weight") in numeric else NO_WEIGHT
+    current = work.weight if work.weight in numeric else NO_WEIGHT
     ui.synced(st.selectbox, "Frequency weight column (optional: each row counts this many times)",
               key="_data_weight", value=current, options=options, format_func=str,
               on_set=lambda c: ui.set_weight(None if c is NO_WEIGHT or c == NO_WEIGHT else c))
@@ -304,43 +307,41 @@ def _target_ui(df: pd.DataFrame) -> None:
 def _types_ui() -> None:
     st.subheader("Feature types")
     st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
-    types = ss["types"]
+    work = ui.work()
     reasons = ss.get("type_reasons", {})
-    _batch_types_ui()
+    choices = feature_types()
+    _batch_types_ui(choices)
     head = st.columns([3, 2, 5])
     head[0].markdown("**Column**")
     head[1].markdown("**Type**")
     head[2].markdown("**Why**")
-    for i, (col, kind) in enumerate(types.items()):
-        if col == ss.get("weight"):
+    for i, (col, kind) in enumerate(work.kinds.items()):
+        if col == work.weight:
             continue
         row = st.columns([3, 2, 5], vertical_alignment="center")
         row[0].text(str(col))
         with row[1]:
             ui.synced(st.selectbox, f"Type of {ui.md(col)}", key=f"_type::{i}",
-                      value=kind if kind in ui.FEATURE_TYPES else "ignore",
-                      options=ui.FEATURE_TYPES, label_visibility="collapsed",
-                      on_set=lambda v, col=col: _type_changed(col, v))
+                      value=kind if kind in choices else ui.IGNORE,
+                      options=choices, label_visibility="collapsed",
+                      on_set=lambda v, col=col: _types_changed([col], v))
         row[2].text(reasons.get(col, ""))
 
 
-def _type_changed(col: str, kind: str) -> None:
-    _types_changed([col], kind)
-
-
 def _types_changed(columns: list[str], kind: str) -> None:
-    ui.set_types({**ss["types"], **{c: kind for c in columns}})
+    ui.set_kinds({c: kind for c in columns})
     ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in columns}}
 
 
-def _batch_types_ui() -> None:
+def _batch_types_ui(choices: tuple[str, ...]) -> None:
     """Several columns, one type: a form, so the model is refitted once."""
-    columns = [c for c in ss["types"] if c != ss.get("weight")]
+    work = ui.work()
+    columns = [c for c in work.features if c != work.weight]
     with st.form("data.batch_types", border=False):
         left, middle, right = st.columns([5, 2, 2], vertical_alignment="bottom")
         chosen = left.multiselect("Set the type of several columns at once", columns, format_func=str,
                                   key="data.batch_columns")
-        kind = middle.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
+        kind = middle.selectbox("Type", choices, key="data.batch_type")
         if right.form_submit_button("Set", key="data.batch_set") and chosen:
             _types_changed(chosen, kind)
             st.rerun()
@@ -349,18 +350,18 @@ def _batch_types_ui() -> None:
 def _model_alone_ui() -> None:
     """A model file open without data: say so, and how to get back to data."""
     model = ss["model_file"].model
-    st.info(f"No data is in use: the model file {ui.md(ss['source'].name)} is open alone (target "
+    st.info(f"No data is in use: the model file {ui.md(ui.work().source.name)} is open alone (target "
             f"{ui.md(model.target_)}, {len(model.classes_)} classes, {len(model.features_)} features). The Model "
             "and Explain pages work from the file; Evaluate predicts a new file with the model's columns. "
             "Pick an example or upload a file above to work with data again.")
     st.button("Back to the built-in example", key="data.leave_model",
-              on_click=lambda: ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE))
+              on_click=lambda: ui.load_example_into_state(ss.get("last_example") or ui.DEFAULT_EXAMPLE))
 
 
 _read_pending_upload()
 ui.sidebar_summary()
 _source_ui()
-if ss["source"].reader == "model":
+if ui.work().source.reader == "model":
     _model_alone_ui()
     st.stop()
 df = ss["frame"]
@@ -374,10 +375,11 @@ try:
 except DataError as err:
     st.error(f"The model cannot be fitted with these types: {ui.md(err)}")
 else:
-    seen = f" on all {ui.path_rows():,} rows" if ss["source"].reader == "path" and ui.path_rows() else ""
-    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.features())} features. "
+    seen = f" on all {ui.path_rows():,} rows" if ui.work().source.reader == "path" and ui.path_rows() else ""
+    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.specs())} features. "
                "Go on to the Model or Explain page.")
-    if "text" in ui.features().values():
-        st.caption("Text columns: set the preprocessing (stop words, stemming, n-grams) and the event model on the "
-                   "Model page; the Text page shows each step and explains a document word by word.")
+    for view, columns in grouped(ui.specs()):
+        note = view.data_note(columns)
+        if note:
+            st.caption(note)
 _summary_ui(summary_slot, df)

@@ -170,7 +170,7 @@ def test_the_app_opens_parquet_paths_with_nested_columns_or_no_rows(tmp_path, mo
     at = open_path(zero)                        # StopIteration and Streamlit's error page before
     assert any("zero.parquet' has no data rows" in s for s in texts(at, "error"))
     at = open_path(rows)                        # 'unhashable type' before
-    assert {c: at.session_state["types"][c] for c in ("tags", "place", "scores")} == dict.fromkeys(
+    assert {c: at.session_state["work"].kinds[c] for c in ("tags", "place", "scores")} == dict.fromkeys(
         ("tags", "place", "scores"), "ignore")
     for page in ("pages/2_Model.py", "pages/3_Explain.py", "pages/4_Evaluate.py", "pages/1_Data.py"):
         no_exception(at.switch_page(page).run())

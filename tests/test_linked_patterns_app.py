@@ -11,19 +11,24 @@ import re
 
 import pytest
 
+import nbapp
 from apptest_helpers import clear_caches, open_page, start  # noqa: F401 (autouse fixture)
-from nbapp.text import matching
-from ui.held_patterns import HELD
-from ui.remember import encode_work, settings_to_dict
-from ui.state import Settings, TextSettings
+from nbapp.text import TextOptions, matching
+from ui.remember import encode_work
+from ui.state import HELD
+from ui.work import Source, Work
 
 HOSTILE = r"(?:\w+){1,40}!"
 
 
 def link(pattern: str) -> dict[str, str]:
-    settings = Settings(text=(("text", TextSettings(token_pattern=pattern)),))
-    work = {"settings": settings_to_dict(settings), "types": {"text": "text"}, "weight": None}
+    work = Work(source=Source("sms_spam.csv", "0" * 64, "example", example="sms_spam"), target="label",
+                features={"text": nbapp.Text(options=TextOptions(token_pattern=pattern))})
     return {"example": "sms_spam", "target": "label", "work": encode_work(work)}
+
+
+def chosen_pattern(at) -> str:
+    return at.session_state["work"].specs["text"].options.token_pattern
 
 
 def used_pattern(at) -> str:
@@ -51,7 +56,7 @@ def run_patterns(monkeypatch):
 def test_a_linked_pattern_waits_and_the_default_is_used(run_patterns):
     at = start(query=link(HOSTILE))
     assert at.session_state[HELD] == {"text": HOSTILE}
-    assert dict(at.session_state["settings"].text)["text"].token_pattern == r"(?u)\w+"
+    assert chosen_pattern(at) == r"(?u)\w+"
     assert used_pattern(at) == r"(?u)\w+"
     assert [c.value for c in at.code] == [HOSTILE]
     assert any("It has not been run" in plain(w.value) for w in at.warning)
@@ -67,7 +72,7 @@ def test_using_the_linked_pattern_runs_it_and_a_hostile_one_is_stopped(monkeypat
     at = start(query=link(HOSTILE))
     at.button(key="data.held.0.use").click().run()
     assert not at.exception
-    assert dict(at.session_state["settings"].text)["text"].token_pattern == HOSTILE
+    assert chosen_pattern(at) == HOSTILE
     assert not at.session_state[HELD]
     assert not at.sidebar.warning
     errors = [plain(e.value) for e in at.error]

@@ -82,7 +82,7 @@ def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path, dat
     assert not any("Loaded" in s for s in texts(at, "success"))
     assert any("local path" in s and "is in use" in s for s in texts(at, "info"))
     at.radio(key="_data_mode").set_value("Built-in example").run()
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
 
 
 def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path, data_root):
@@ -119,11 +119,11 @@ def test_with_a_data_root_local_paths_are_offered_and_confined_to_it(tmp_path, m
     for typed in (outside / "secret.csv", outside / "passwd", outside / "none.csv", str(outside / "passw[d]"),
                   inside / "link.csv", "../outside/secret.csv"):
         at = open_path(start(timeout=TIMEOUT), typed)
-        assert at.session_state["source"].reader == "example"
+        assert at.session_state["work"].source.reader == "example"
         refusals |= {s.replace("\\", "").replace(str(typed), "PATH") for s in texts(at, "error")}
     assert len(refusals) == 1 and "under this server's data folder" in refusals.pop()
     at = open_path(start(timeout=TIMEOUT), "ok.csv")          # relative to the data folder
-    assert at.session_state["source"].files == (os.path.realpath(inside / "ok.csv"),)
+    assert at.session_state["work"].source.files == (os.path.realpath(inside / "ok.csv"),)
 
 
 def test_the_files_opened_are_the_files_fitted_and_cross_validated(tmp_path, data_root):
@@ -131,7 +131,7 @@ def test_the_files_opened_are_the_files_fitted_and_cross_validated(tmp_path, dat
     parts.mkdir()
     _csv(parts / "p1.csv", 300)
     at = open_path(start(timeout=TIMEOUT), " parts/*.csv ")
-    assert at.session_state["source"].files == (os.path.realpath(parts / "p1.csv"),)
+    assert at.session_state["work"].source.files == (os.path.realpath(parts / "p1.csv"),)
     _csv(parts / "p2.csv", 500)                          # matches the glob only after it was opened
     at.selectbox(key="_data_target").set_value("city").run()   # a refit, on the files opened
     at.selectbox(key="_data_target").set_value("churn").run()

@@ -180,8 +180,8 @@ spark = (SparkSession.builder.master("local[1]").appName("nbapp-no-module")
          .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
          .config("spark.ui.enabled", "false").getOrCreate())
 try:
-    sdf = spark.createDataFrame(pd.DataFrame({"x": ["a", "b"], "y": ["p", "q"]}))
-    nbapp.fit_spark(nbapp.NaiveBayes({"x": "categorical"}), sdf, "y")
+    sdf = spark.createDataFrame(pd.DataFrame({"x": ["a b", "b c"], "y": ["p", "q"]}))
+    nbapp.fit_spark(nbapp.NaiveBayes({"x": "text"}), sdf, "y")   # text is summarised by nbapp on the workers
 except RuntimeError as exc:
     print(exc)
 finally:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 import unicodedata
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -227,13 +227,24 @@ def test_a_token_and_the_same_token_with_nul_characters_are_two_terms():
 
 
 def test_the_budget_is_spent_by_the_pattern_not_by_the_jobs_other_work(monkeypatch):
-    # a fit does much besides matching (counting, stacking, a busy server's other threads)
-    monkeypatch.setattr(matching, "BASE_SECONDS", 0.3)
+    # a fit does much besides matching (counting, stacking, a busy server's other threads). On the
+    # test's own clock, which moves 0.005 s per reading, each wait for the child spends 0.005 s
+    # and a minute of the job's other work between two matches spends nothing of its 30 s.
+    now = 0.0
+
+    def monotonic() -> float:
+        nonlocal now
+        now += 0.005
+        return now
+
+    monkeypatch.setattr(matching, "time", SimpleNamespace(monotonic=monotonic))
+    monkeypatch.setattr(matching, "BASE_SECONDS", 30.0)
     with matching.tokenising_job(["one two"]) as job:
         assert job.matcher(r"[a-z]+").find(["one two"]).counts.tolist() == [2]
-        time.sleep(0.5)                               # the job's own work, longer than its budget
+        spent = job.spent
+        now += 60.0                                   # the job's own work, longer than its budget
         assert job.matcher(r"[a-z]+").find(["three"]).counts.tolist() == [1]
-        assert 0 < job.spent < job.seconds
+        assert spent > 0 and job.spent == pytest.approx(spent + 0.005)     # one more exchange
 
 
 def test_a_pattern_stopped_while_compiling_is_checked_again_next_time(monkeypatch):

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.logspace import decide
 
 __all__ = ["safe_csv_bytes", "neutralise", "predictions_frame", "writable_path", "atomic_output"]
 
@@ -41,9 +42,7 @@ def predictions_frame(model: Any, frame: pd.DataFrame) -> pd.DataFrame:
     log_proba, undetermined = model.log_posterior(frame)
     out = frame.copy()
     taken = set(map(str, out.columns))
-    predicted = np.array(model.classes_, dtype=object)[np.argmax(log_proba.to_numpy(), axis=1)]
-    predicted[undetermined.to_numpy()] = None
-    out[_free_name("predicted", taken)] = predicted
+    out[_free_name("predicted", taken)] = decide(log_proba.to_numpy(), undetermined.to_numpy(), model.classes_)
     for c in model.classes_:
         out[_free_name(f"P({c})", taken)] = np.exp(log_proba[c].to_numpy())
     return out

@@ -1,6 +1,12 @@
-"""Tables on a cluster, through Spark or Dask: each partition is summarised where it lives,
-only the statistics travel to the driver (a few kilobytes to megabytes: the size of the
-model), and they are added up into one model equal to an in-memory fit of the same rows.
+"""Tables on a cluster, through Spark or Dask: the statistics are computed where the rows
+live, only they travel to the driver (a few kilobytes to megabytes: the size of the model),
+and the model built from them equals an in-memory fit of the same rows.
+
+Spark computes them as Spark SQL aggregates (:mod:`nbapp.scale.aggregates`: one GROUP BY over
+the table, run by Spark's own code generation, no Python on the executors); a model with a type
+that states no aggregates (text) is summarised partition by partition instead, by nbapp on the
+executors (``mapInPandas``), as are the rows when the aggregates find a value the fit refuses,
+so that the error names it. Dask summarises each partition with nbapp.
 
 Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to_json``).
 """
@@ -8,6 +14,7 @@ Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to
 from __future__ import annotations
 
 import re
+import uuid
 from functools import reduce
 from operator import add
 from typing import Any, Iterator
@@ -51,16 +58,43 @@ def _columns(model: Any, target: str, weight: str | None) -> list[str]:
 
 # -- Spark ---------------------------------------------------------------------------------------
 def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None) -> Any:
-    """Fit the model on a Spark DataFrame: ``mapInPandas`` summarises each partition on its
-    executor and sends its statistics to the driver as JSON (checked there as a model file's
-    are); the driver adds them up."""
-    from nbapp.persist import stats_from_json, stats_to_json
-
-    params = model.params()
+    """Fit the model on a Spark DataFrame: its statistics are Spark SQL aggregates, one GROUP BY
+    computed by Spark (:func:`_spark_statistics`); with a type that states no aggregates, or to
+    name a refused value, each partition is summarised on its executor (``mapInPandas``) and
+    sends its statistics to the driver as JSON (checked there as a model file's are)."""
     columns = _columns(model, target, weight)
     missing = [c for c in columns if c not in spark_df.columns]
     if missing:
         raise DataError(f"The Spark table has no column {missing[0]!r}; its columns are {spark_df.columns[:10]}.")
+    _refuse_nested_spark(spark_df, columns)
+    stats = _spark_statistics(model, spark_df.select(*dict.fromkeys(columns)), target, weight)
+    if stats is None:
+        stats = _spark_partition_statistics(model, spark_df, target, weight)
+    return model.fit_stats(stats, target, weight)
+
+
+def _spark_statistics(model: Any, spark_df: Any, target: str, weight: str | None) -> Any:
+    """The statistics as Spark SQL aggregates over a temporary view of the table; None when the
+    model's types or its rows need the partitions summarised by nbapp."""
+    from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
+    from nbapp.scale.engines import spark_source
+
+    view = f"nbapp_{uuid.uuid4().hex}"
+    try:
+        stats, _ = model_statistics(model, spark_source(spark_df, view), target, weight)
+        return stats
+    except (NotPushable, Refused):
+        return None
+    finally:
+        spark_df.sparkSession.catalog.dropTempView(view)
+
+
+def _spark_partition_statistics(model: Any, spark_df: Any, target: str, weight: str | None) -> Any:
+    """Each partition summarised by nbapp on its executor; the statistics added on the driver."""
+    from nbapp.persist import stats_from_json, stats_to_json
+
+    params = model.params()
+    columns = _columns(model, target, weight)
     _refuse_nested_spark(spark_df, columns)
 
     def summarise_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
@@ -89,7 +123,7 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     errors = [r["error"] for r in rows if r["error"] is not None]
     if errors:
         raise DataError(f"In the Spark table (rows numbered within a batch of one partition): {errors[0]}")
-    return model.fit_stats(_total([stats_from_json(model, r["stats"]) for r in rows]), target, weight)
+    return _total([stats_from_json(model, r["stats"]) for r in rows])
 
 
 # Spark's nested types (their typeName) -> how a sentence names their cells.

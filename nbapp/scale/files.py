@@ -1,20 +1,26 @@
-"""Fit and predict from CSV or Parquet files larger than memory, streamed through DuckDB.
+"""Fit and predict from CSV or Parquet files larger than memory, through DuckDB.
 
-DuckDB scans the files (its CSV reader, in parallel) and hands back Arrow record batches of
-``batch_rows`` rows; each batch becomes a pandas frame, is summarised by the model
-(:meth:`nbapp.NaiveBayes.summarize`) and dropped. Statistics add, so the sum of the batches'
-statistics is the statistics of the whole table, and the model built from it equals ``fit`` on
-the whole table loaded in memory (counts exactly, probabilities to rounding).
+Fitting hands the statistics to DuckDB: every feature type's aggregates
+(:mod:`nbapp.scale.aggregates`) run as one GROUP BY query over the files, scanned by DuckDB's
+parallel CSV or Parquet reader, and only the statistics come back; the model built from them
+equals ``fit`` on the whole table loaded in memory (counts exactly, probabilities to rounding).
+A model with a type that states no aggregates (text: its tokens must be scikit-learn's) is
+fitted by streaming instead: DuckDB hands back Arrow record batches of ``batch_rows`` rows,
+each becomes a pandas frame, is summarised by the model (:meth:`nbapp.NaiveBayes.summarize`)
+and dropped. So are the rows once more when the aggregates find a value a fit refuses, so
+that the error names the file, the row and the column. Predicting always streams.
 
-Memory is bounded by one batch (``batch_rows`` rows of the used columns, as Arrow and as
-pandas), DuckDB's scan buffers (capped by ``memory_limit``) and the statistics themselves
-(for text: one row per distinct word and class), never by the number of rows.
+Memory is bounded by DuckDB's buffers (capped by ``memory_limit``) and the statistics
+themselves; when streaming, also by one batch (``batch_rows`` rows of the used columns), never
+by the number of rows.
 
 How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per column over
-every file of the input in one profiling pass before fitting, so that every batch reads a
-column the same way):
+every file of the input, so that every row reads a column the same way: by DuckDB's SQL for the
+numbers, built from load_table's constants (``_Cell``), and by load_table's own reader applied to
+the distinct cells of the other columns, grouped by DuckDB (:func:`_csv_values`); the streamed
+path decides them in one profiling pass before fitting):
 
-* numeric features (Gaussian, multinomial, Poisson) and the weight are numbers: the missing
+* features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
   thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
   the data row and the column;
@@ -54,11 +60,14 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io.export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_NA_TOKENS, _RowNumbers)
 from nbapp.io.nested import arrow_nested, nested_error
 from nbapp.io.sniffing import _CONTENT_BYTE
+from nbapp.scale.aggregates import NotPushable, Refused, Source, model_statistics
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -67,7 +76,6 @@ __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 DEFAULT_BATCH_ROWS = 100_000
 # DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
 DUCKDB_MEMORY_LIMIT = "1GB"
-NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 PREDICTION_SUFFIXES = (".csv", *PARQUET_SUFFIXES)
@@ -89,13 +97,45 @@ def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
     glob, a folder of such files or a list of files, in bounded memory; returns the model.
 
     Equal to ``model.fit(table, target, weight)`` on the whole table loaded in memory (see the
-    module docstring for how cells are read). Memory is bounded by ``batch_rows`` rows at a
-    time plus the statistics. ``progress(rows_done, rows_total)`` is called after each batch.
+    module docstring for how cells are read). The statistics are computed by DuckDB in one
+    query (streamed in batches of ``batch_rows`` rows when a type states no aggregates).
+    ``progress(rows_done, rows_total)`` reports DuckDB's share done as rows; the total is exact
+    for Parquet and for tables of at most 10,000 rows, else estimated from the files' sizes,
+    and the last call gives the rows read (done == total).
     """
-    features = dict(model.features_)
-    numeric = [c for c, s in features.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
-    others = [target, *(c for c in features if c not in numeric)]
+    _check_batch_rows(batch_rows)
+    numeric, others = _reading(model, target, weight)
     sources = _sources(path)
+    con = _connect()
+    try:
+        source = _engine_source(con, sources, numeric, others)
+        stats, _ = model_statistics(model, source, target, weight, progress=progress,
+                                    known_rows=_estimated_rows(sources))
+    except (NotPushable, Refused, _duckdb_error()):
+        stats = None     # a type without aggregates, or rows to name (a refused value, a bad line): stream
+    finally:
+        con.close()
+    if stats is None:
+        return _fit_streamed(model, sources, target, weight, progress, batch_rows)
+    return model.fit_stats(stats, target, weight)
+
+
+def _duckdb_error() -> type[Exception]:
+    import duckdb
+
+    return duckdb.Error
+
+
+def _reading(model: Any, target: str, weight: str | None) -> tuple[list[str], list[str]]:
+    """The columns read as numbers (features whose type reads numbers, and the weight) and the others."""
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
+    return numeric, [target, *(c for c in model.features_ if c not in numeric)]
+
+
+def _fit_streamed(model: Any, sources: _Sources, target: str, weight: str | None, progress: Progress | None,
+                  batch_rows: int) -> Any:
+    """fit_file by streaming: each batch summarised by the model, the statistics added."""
+    numeric, others = _reading(model, target, weight)
     stats = None
     for file, frame in _batches(sources, numeric, others, progress, batch_rows):
         with _cells_unquoted(sources, [*numeric, *others], f"In {file!r} (rows numbered from 0 after the header): "):
@@ -119,7 +159,7 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     require_fitted(model)
     out_path = writable_path(out_path, inputs=[path], suffixes=PREDICTION_SUFFIXES, what="predictions")
     features = list(model.features_)
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
     sources = _sources(path)
     with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
@@ -283,6 +323,11 @@ def _sources_under(path: DataPath, root: str) -> _Sources:
     return _of_one_kind(files, where)
 
 
+def _check_batch_rows(batch_rows: Any) -> None:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
+
+
 def require_fitted(model: Any) -> None:
     if getattr(model, "target_", None) is None:
         raise DataError("The model is not fitted yet: fit it (fit, fit_file, fit_dask, fit_spark) before predicting.")
@@ -426,14 +471,17 @@ class _Cell:
         self.number = f"regexp_full_match({self.s}, {_literal(_DOT_NUMBER.pattern)})"
         self.comma_number = f"regexp_full_match({self.s}, {_literal(_COMMA_NUMBER.pattern)})"
         self.plain = f"replace({self.s}, ',', '')"
+        # What DuckDB's cast reads as a number and load_table's pattern does not: '1_000', '+-1'.
+        self.guarded = f"NOT contains({c}, '_') AND NOT contains({c}, '+-')"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
-                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+                  f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
@@ -443,7 +491,7 @@ class _Cell:
     def as_double(self, commas: bool) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
         marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
-        load_table's number pattern decides the rest (it refuses '1_000', which DuckDB reads)."""
+        load_table's number pattern decides the rest (it refuses '1_000' and '+-1', which DuckDB reads)."""
         fast, fast_ok, slow, slow_ok = self._number_paths(commas)
         return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) OR isnan({fast}) THEN NULL ELSE {fast} END) "
                 f"WHEN {self.absent} THEN NULL::DOUBLE "
@@ -457,7 +505,7 @@ class _Cell:
 
     def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
         fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        fast_ok = f"({fast} IS NOT NULL AND NOT contains({self.raw}, '_'))"
+        fast_ok = f"({fast} IS NOT NULL AND {self.guarded})"
         slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
         slow_ok = self.number if commas else "false"
         return fast, fast_ok, slow, slow_ok
@@ -534,22 +582,124 @@ def _decimal_comma(column: str, sources: _Sources) -> DataError:
 
 
 # ------------------------------------------------------------------------------------------
+# the files as a source of aggregates
+# ------------------------------------------------------------------------------------------
+def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], *,
+                   folds: int | None = None) -> Source:
+    """The files as one DuckDB query for the aggregates: a CSV's numbers parsed by load_table's
+    rule in SQL (``_Cell``), its other columns as their text, read back in Python by the same
+    rule once grouped (:func:`_csv_values`); a Parquet file's columns as they are typed. With
+    ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
+    data row), computed in SQL."""
+    from nbapp.scale.engines import duckdb_source
+
+    wanted = list(dict.fromkeys([*numeric, *others]))
+    _check_files(con, sources, wanted)
+    where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
+    if sources.kind == "csv":
+        commas = _comma_delimited(con, sources)
+        blank = " AND ".join(f"coalesce(trim({_ident(c)}), '') = ''" for c in _columns(con, sources, sources.files[0]))
+        select = [f"{_Cell(c).as_double(commas)} AS {_ident(c)}" for c in dict.fromkeys(numeric)]
+        select += [_ident(c) for c in dict.fromkeys(others) if c not in numeric]
+        kinds = {**{c: "text" for c in others}, **{c: "parsed" for c in numeric}}
+        values = _csv_values(commas, sources)
+    else:
+        blank, select, kinds, values = "false", [_ident(c) for c in wanted], None, None
+
+    def scan(files: list[str]) -> str:
+        return f"SELECT {', '.join(select)} FROM {_scan_sql(files, sources.kind)} WHERE NOT ({blank})"
+
+    if folds is None:
+        sql = scan(list(sources.files))
+    else:
+        sql = " UNION ALL ".join(_with_folds(scan([f]), i, folds) for i, f in enumerate(sources.files))
+        if kinds is not None:
+            kinds[FOLD] = "number"
+    source = duckdb_source(con, sql, where, columns=kinds)
+    return source if values is None else Source(source.sql, source.dialect, source.columns, source.run, values,
+                                                source.where)
+
+
+FOLD = "__nbapp_fold"
+# splitmix64 (nbapp.scale.evaluate.hash_folds) in DuckDB: 64-bit products wrap by masking the
+# 128-bit product (a mask, not a modulo: 128-bit division is slow).
+_MASK = "18446744073709551615::UHUGEINT"
+
+
+def _with_folds(scan: str, file: int, k: int) -> str:
+    """The rows of one file with their fold: splitmix64 of (file << 40) + data row, modulo k,
+    the row numbered in file order (DuckDB's streaming row_number keeps the insertion order)."""
+    def mix(z: str, shift: int, factor: int) -> str:
+        return f"((xor({z}, {z} >> {shift}))::UHUGEINT * {factor}::UHUGEINT & {_MASK})::UBIGINT"
+
+    start = f"((nbapp_row::UHUGEINT + ({file}::UHUGEINT << 40) + 11400714819323198485::UHUGEINT) & {_MASK})::UBIGINT"
+    return (f"SELECT * EXCLUDE (nbapp_z2), CAST(xor(nbapp_z2, nbapp_z2 >> 31) % {k} AS BIGINT) AS {FOLD} FROM ("
+            f"SELECT * EXCLUDE (nbapp_z1), {mix('nbapp_z1', 27, 10723151780598845931)} AS nbapp_z2 FROM ("
+            f"SELECT * EXCLUDE (nbapp_z0), {mix('nbapp_z0', 30, 13787848793156543929)} AS nbapp_z1 FROM ("
+            f"SELECT * EXCLUDE (nbapp_row), {start} AS nbapp_z0 FROM ("
+            f"SELECT *, row_number() OVER () - 1 AS nbapp_row FROM ({scan})))))")
+
+
+def _csv_values(commas: bool, sources: _Sources) -> Any:
+    """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
+    own reader (:class:`nbapp.io.numbers._NumberReader`) applied to them. Whether a column is
+    whole numbers, decimals or text depends only on which cells occur, so reading the distinct
+    cells decides as reading every cell does. A column of numbers written with a comma in a
+    file not separated by commas is refused, as fit_file does not guess a decimal comma."""
+    from nbapp.io.numbers import _NumberReader
+
+    def values(column: str, raw: list[Any]) -> pd.Series:
+        # str: the strings as load_table's parser holds its cells (Arrow-backed), whose number
+        # parser decides "+4" as load_table's does
+        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=str)
+        if not commas and _comma_numbers(cells.str.strip()):
+            raise _decimal_comma(column, sources)
+        reader = _NumberReader(pd.DataFrame({0: cells}), _RowNumbers("row", lambda: np.arange(len(cells))), ",")
+        return reader.convert(0, column, [])
+
+    return values
+
+
+def _comma_numbers(values: pd.Series) -> bool:
+    """Every present cell a number (a comma-decimal one included) and one with a comma: the
+    choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
+    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
+    dot = present.str.fullmatch(_DOT_NUMBER.pattern)
+    code = dot & (present.str.match(_LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
+                                                     & present.str.fullmatch(_INTEGER)))
+    comma = present.str.contains(",", regex=False)
+    comma_number = ~dot & comma & present.str.fullmatch(_COMMA_NUMBER.pattern)
+    text = (~dot & ~comma_number) | code
+    return bool(len(present)) and not text.any() and bool(comma.any())
+
+
+def _estimated_rows(sources: _Sources) -> int:
+    """The rows of the files for progress: Parquet's own count; a CSV's from its size and the
+    bytes per line of its first megabyte."""
+    if sources.kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.files)
+    with open(sources.files[0], "rb") as handle:
+        head = handle.read(1 << 20)
+    lines = max(head.count(b"\n") - 1, 1)
+    per_line = len(head) / (lines + 1)
+    return max(int(sum(os.path.getsize(f) for f in sources.files) / per_line), 1)
+
+
+# ------------------------------------------------------------------------------------------
 # streaming batches
 # ------------------------------------------------------------------------------------------
 def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], progress: Progress | None,
              batch_rows: int) -> Iterator[tuple[str, pd.DataFrame]]:
     """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
     described in the module docstring; each frame's index is the data row within its file."""
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
+    _check_batch_rows(batch_rows)
     sources = _sources(path)
     con = _connect()
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
-        for file in sources.files:
-            _refuse_blank(file, sources)
-            _check_columns(_columns(con, sources, file), wanted, file)
-            _refuse_nested(file, sources, wanted)
+        _check_files(con, sources, wanted)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
@@ -567,6 +717,14 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
                     progress(done, plan.total_rows)
     finally:
         con.close()
+
+
+def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> None:
+    """Every file holds a table with the wanted columns, one value per cell."""
+    for file in sources.files:
+        _refuse_blank(file, sources)
+        _check_columns(_columns(con, sources, file), wanted, file)
+        _refuse_nested(file, sources, wanted)
 
 
 def _refuse_blank(file: str, sources: _Sources) -> None:

@@ -4,6 +4,10 @@ The server starts once per session on a free port of 127.0.0.1, without NBAPP_DA
 "Open a local path" is off, as by default); its log goes to test-artifacts/streamlit.log. A test
 that needs a server started otherwise starts its own with serve(). Chromium is never downloaded
 by Playwright: CI installs Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
+
+The README's screenshots (``App.screenshot(..., publish=True)``) go to a temporary folder, so the
+suite never rewrites the tracked images; ``bash scripts/screenshots.sh`` sets NBAPP_SCREENSHOTS to
+docs/screenshots and runs the tests that take them.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS_VARIABLE = "NBAPP_SCREENSHOTS"     # where published screenshots go; a temporary folder if unset
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
@@ -94,6 +98,14 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+@pytest.fixture(scope="session")
+def published_screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the README's screenshots: $NBAPP_SCREENSHOTS (relative to the project root)
+    when set, else a temporary folder."""
+    chosen = os.environ.get(SCREENSHOTS_VARIABLE)
+    return ROOT / chosen if chosen else tmp_path_factory.mktemp("screenshots")
+
+
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -106,9 +118,10 @@ def page(browser: Browser) -> Iterator[Page]:
 class App:
     """The running app seen through one browser page."""
 
-    def __init__(self, page: Page, url: str) -> None:
+    def __init__(self, page: Page, url: str, published: Path | None = None) -> None:
         self.page = page
         self.url = url
+        self.published = published
 
     def goto(self) -> None:
         """Load "/" (this also switches the server to st.navigation; notes, section 1.1)."""
@@ -134,24 +147,29 @@ class App:
         box = self.page.get_by_test_id("stMetric").filter(has=label_el)
         return box.get_by_test_id("stMetricValue").inner_text().strip()
 
-    def screenshot(self, name: str, *, publish: bool = False) -> Path:
-        """Save test-artifacts/<name>.png; with ``publish`` also docs/screenshots/<name>.png (README)."""
+    def screenshot(self, name: str, *, publish: bool = False, viewport_only: bool = False) -> Path:
+        """Save test-artifacts/<name>.png, the whole page unless ``viewport_only``; with ``publish``
+        also <name>.png in the folder of the README's screenshots (``published_screenshots``)."""
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
         page = self.page
-        # Streamlit scrolls inside its main container, so grow the window to the content's height.
-        height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-        original = page.viewport_size
-        page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 6000)})
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(path))
-        page.set_viewport_size(original)
+        if viewport_only:
+            page.screenshot(path=str(path))
+        else:
+            # Streamlit scrolls inside its main container, so grow the window to the content's height.
+            height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+            original = page.viewport_size
+            page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 6000)})
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(path))
+            page.set_viewport_size(original)
         if publish:
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, SCREENSHOTS / f"{name}.png")
+            assert self.published is not None, "an App made without the published_screenshots folder"
+            self.published.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, self.published / f"{name}.png")
         return path
 
 
 @pytest.fixture()
-def app(page: Page, app_url: str) -> App:
-    return App(page, app_url)
+def app(page: Page, app_url: str, published_screenshots: Path) -> App:
+    return App(page, app_url, published_screenshots)
