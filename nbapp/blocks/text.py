@@ -588,10 +588,10 @@ class _ClassSums:
             room = max(cells, 2 * len(self.counts))
             self.counts = np.concatenate([self.counts, np.zeros(room - len(self.counts))])
             self.present = np.concatenate([self.present, np.zeros(room - len(self.present))])
-        _add_weights(self.counts, term * self.n_classes + y[doc], w[doc])
+        _add_weights(self.counts, term * self.n_classes + y[doc], w[doc], cells)
         pairs = pd.unique(doc * n_terms + term)          # each (document, term) once
         doc_once, term_once = np.divmod(pairs, n_terms)
-        _add_weights(self.present, term_once * self.n_classes + y[doc_once], w[doc_once])
+        _add_weights(self.present, term_once * self.n_classes + y[doc_once], w[doc_once], cells)
 
     def tables(self, n_terms: int) -> tuple[np.ndarray, np.ndarray]:
         cells = n_terms * self.n_classes
@@ -599,8 +599,13 @@ class _ClassSums:
                 self.present[:cells].reshape(n_terms, self.n_classes))
 
 
-def _add_weights(table: np.ndarray, cell: np.ndarray, weight: np.ndarray) -> None:
-    """table[cell[i]] += weight[i] for every i (cells repeat), in time linear in len(cell)."""
+def _add_weights(table: np.ndarray, cell: np.ndarray, weight: np.ndarray, used: int) -> None:
+    """table[cell[i]] += weight[i] for every i (cells repeat, all below ``used``), in time
+    linear in len(cell): one bincount over the used cells when they are few, else over the
+    distinct cells."""
+    if used <= 4 * len(cell):
+        table[:used] += np.bincount(cell, weights=weight, minlength=used)
+        return
     ids, cells = pd.factorize(cell)
     table[cells] += np.bincount(ids, weights=weight, minlength=len(cells))
 

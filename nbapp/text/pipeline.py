@@ -87,9 +87,11 @@ _RUN_PATTERNS = {
     r"\b\w\w+\b": 2,
 }
 
-# About a million characters per chunk keeps the per-character arrays (a few uint64 arrays)
-# near 10 MB each while leaving the Python work per chunk negligible.
-_CHUNK_CHARS = 1 << 20
+# About four million characters per chunk: the per-character arrays stay near 4 MB each (one
+# byte a character; 32 MB for the uint64 prefix sums of the hashing fallback), and each
+# distinct word of a chunk (made a Python string and looked up once per chunk) is shared by
+# more tokens: with a million, the per-word work took a third of a pass on a Zipf corpus.
+_CHUNK_CHARS = 1 << 22
 
 # Odd 64-bit bases for the polynomial hash; a second and third are tried only if a chunk
 # holds two different tokens with equal hashes.
@@ -505,24 +507,25 @@ def _run_terms(texts: list[str], min_len: int, powers: _PowerCache) -> _Terms | 
     the regex engine; ``None`` if every hash base collides (then use the regex path)."""
     text = " ".join(texts)  # a space is no word character, so no token spans two documents
     codes = _code_points(text)
-    is_word = _WordTable.of(codes)[codes].view(np.int8)
-    edges = np.diff(is_word, prepend=np.int8(0), append=np.int8(0))
-    starts = np.flatnonzero(edges == 1)
-    ends = np.flatnonzero(edges == -1)
-    del is_word, edges
+    is_word = np.zeros(len(codes) + 2, dtype=bool)          # a non-word character either side
+    _WordTable.of(codes).take(codes, out=is_word[1:-1])
+    edges = np.flatnonzero(is_word[1:] != is_word[:-1])     # a run's start, then its end, ...
+    starts, ends = edges[0::2], edges[1::2]
+    del is_word
     if min_len > 1:
         long_enough = ends - starts >= min_len
         starts, ends = starts[long_enough], ends[long_enough]
     spans = np.fromiter(map(len, texts), np.int64, count=len(texts)) + 1
     doc = np.searchsorted(np.cumsum(spans) - spans, starts, side="right") - 1
-    return _typed_terms(text, codes, starts, ends, doc, powers)
+    return _typed_terms(text, codes, starts, ends, doc, powers, nul_free=True)
 
 
 def _typed_terms(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, doc: np.ndarray,
-                 powers: _PowerCache) -> _Terms | None:
+                 powers: _PowerCache, *, nul_free: bool = False) -> _Terms | None:
     """The tokens ``text[starts:ends]`` typed exactly without a Python string per token
-    (``codes`` is the text's code points); ``None`` if every hash base collides."""
-    typed = _packed_types(codes, starts, ends)
+    (``codes`` is the text's code points; ``nul_free``: no token holds the code point 0);
+    ``None`` if every hash base collides."""
+    typed = _packed_types(codes, starts, ends, nul_free=nul_free)
     for base in _HASH_BASES:
         if typed is not None:
             break
@@ -542,30 +545,37 @@ def _first_of_each(type_id: np.ndarray, n_types: int) -> np.ndarray:
 
 
 def _packed_types(
-    codes: np.ndarray, starts: np.ndarray, ends: np.ndarray
+    codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, nul_free: bool = False
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Exact type ids from the tokens' bytes read eight at a time.
 
     Ids start from the tokens' lengths; level k reads bytes 8k..8k+7 of every token that
     long as one uint64 (bytes past the token's end masked to zero: the lengths keep "a" and
-    "a" + NUL apart), and refines the ids by factorising (id so far, word) pairs. ``None``
-    when a token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work
-    saved).
+    "a" + NUL apart), and refines the ids by factorising (id so far, word) pairs. With
+    ``nul_free`` (no token holds the code point 0, as in runs of word characters) the first
+    word alone tells tokens of up to 8 bytes apart (a shorter token's word ends in zeros a
+    longer one cannot hold there), so level 0 factorises the words alone. ``None`` when a
+    token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work saved).
     """
     width = codes.itemsize
     lengths = (ends - starts) * width
     if len(lengths) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if lengths.max() > _PACKED_MAX_BYTES:
+    longest = int(lengths.max())
+    if longest > _PACKED_MAX_BYTES:
         return None
     raw = np.zeros(codes.nbytes + 8, dtype=np.uint8)
     raw[: codes.nbytes] = codes.view(np.uint8)
     words = np.ndarray((codes.nbytes + 1,), dtype="<u8", buffer=raw, strides=(1,))
     byte_starts = starts * width
-    type_id, distinct_lengths = pd.factorize(lengths)
-    type_id = type_id.astype(np.int64)
-    n_ids = len(distinct_lengths)
-    for k in range(0, int(lengths.max()), 8):
+    if nul_free:
+        word = words[byte_starts]
+        word &= _LOW_BYTES[np.minimum(lengths, 8)]
+        type_id, values = pd.factorize(word)             # ids in the order first seen
+        type_id, n_ids, levels = type_id.astype(np.int64), len(values), range(8, longest, 8)
+    else:
+        type_id, n_ids, levels = lengths.astype(np.int64), longest + 1, range(0, longest, 8)
+    for k in levels:
         active = np.flatnonzero(lengths > k)
         word = words[byte_starts[active] + k]
         word &= _LOW_BYTES[np.minimum(lengths[active] - k, 8)]
@@ -573,8 +583,21 @@ def _packed_types(
         pair_id, pairs = pd.factorize(type_id[active] * len(word_values) + word_id)
         type_id[active] = pair_id + n_ids  # tokens that ended keep ids below n_ids
         n_ids += len(pairs)
-    type_id, kept = pd.factorize(type_id)
-    return type_id, _first_of_each(type_id, len(kept))
+    if nul_free and not len(levels):
+        return type_id, _first_of_each(type_id, n_ids)
+    return _in_order_seen(type_id, n_ids)
+
+
+def _in_order_seen(type_id: np.ndarray, n_ids: int) -> tuple[np.ndarray, np.ndarray]:
+    """Ids below ``n_ids`` (some unused) renumbered 0, 1, ... in the order first seen, and each
+    one's first occurrence (as ``pandas.factorize`` would number them, without hashing)."""
+    first = np.full(n_ids, -1, dtype=np.int64)
+    first[type_id[::-1]] = np.arange(len(type_id) - 1, -1, -1)
+    used = np.flatnonzero(first >= 0)
+    in_order = used[np.argsort(first[used])]
+    renumber = np.empty(n_ids, dtype=np.int64)
+    renumber[in_order] = np.arange(len(in_order))
+    return renumber[type_id], first[in_order]
 
 
 def _hash_types(
