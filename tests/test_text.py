@@ -263,16 +263,16 @@ def test_stop_word_list_holds_common_function_words_in_lowercase():
 
 
 def test_hashed_typing_of_long_tokens_matches_sklearn(sms_docs, monkeypatch):
-    import nbapp.text.pipeline
+    import nbapp.text._tokenising
 
-    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda *args, **kwargs: None)
+    monkeypatch.setattr(nbapp.text._tokenising, "_packed_types", lambda *args, **kwargs: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 
 def test_typing_runs_of_word_characters_by_their_first_word_equals_the_general_typing():
     # the nul-free shortcut (level 0 factorises the first 8 bytes alone) must give the same
     # types, in the same order first seen, as the typing that starts from the lengths
-    from nbapp.text.pipeline import _code_points, _packed_types
+    from nbapp.text._tokenising import _code_points, _packed_types
 
     rng = np.random.default_rng(7)
     for alphabet in ("ab", "abcdefgh", "a\u00e9\u4e2d\U0001d400"):    # Latin-1 and UTF-32 code points
@@ -290,11 +290,22 @@ def test_typing_runs_of_word_characters_by_their_first_word_equals_the_general_t
         assert [tokens[i] for i in fast_first] == list(expected_types)
 
 
-def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch):
+def test_the_pipeline_module_still_holds_every_public_name_of_nbapp_text():
+    # nbapp.text.pipeline is split into internal parts; code importing from it keeps working
+    import nbapp.text
     import nbapp.text.pipeline
 
-    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda *args, **kwargs: None)
-    monkeypatch.setattr(nbapp.text.pipeline, "_hash_types", lambda *args: None)
+    assert set(nbapp.text.__all__) <= set(nbapp.text.pipeline.__all__)
+    for name in nbapp.text.pipeline.__all__:
+        assert getattr(nbapp.text.pipeline, name) is getattr(nbapp.text, name, getattr(nbapp.text.pipeline, name))
+    assert nbapp.text.pipeline.fit_vocabulary(["b a", "a"])[0] == ["a", "b"]
+
+
+def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch):
+    import nbapp.text._tokenising
+
+    monkeypatch.setattr(nbapp.text._tokenising, "_packed_types", lambda *args, **kwargs: None)
+    monkeypatch.setattr(nbapp.text._tokenising, "_hash_types", lambda *args: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 
