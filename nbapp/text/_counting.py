@@ -83,7 +83,7 @@ class Occurrences:
 def term_occurrences(
     docs: Sequence[str | None], options: TextOptions, index: dict[str, int], *, max_terms: int | None = None
 ) -> Iterator[Occurrences]:
-    """Chunk by chunk (about four million characters), the term occurrences of ``docs``, with ids
+    """Chunk by chunk (about two million characters), the term occurrences of ``docs``, with ids
     from ``index`` (term -> id), which each term not yet in it joins, in the order first seen.
     With ``max_terms``, raises :class:`TooManyTerms` after the first chunk that takes ``index``
     beyond it. Run it inside a tokenising job (:func:`nbapp.text.matching.tokenising_job`,
@@ -117,7 +117,7 @@ def fit_vocabulary(
     Pruning as scikit-learn: terms in fewer than ``min_df`` documents are dropped, then the
     ``max_features`` most frequent remain (ties alphabetically). A corpus without any term
     gives an empty vocabulary and an (n_docs x 0) matrix. With ``max_terms``, raises
-    :class:`TooManyTerms` after the first chunk (about four million characters) that takes the
+    :class:`TooManyTerms` after the first chunk (about two million characters) that takes the
     distinct terms, before pruning, beyond it.
     """
     index: dict[str, int] = {}

@@ -26,11 +26,12 @@ _RUN_PATTERNS = {
 }
 
 
-# About four million characters per chunk: the per-character arrays stay near 4 MB each (one
-# byte a character; 32 MB for the uint64 prefix sums of the hashing fallback), and each
+# About two million characters per chunk: the per-character arrays stay near 2 MB each (one
+# byte a character; 16 MB for the uint64 prefix sums of the hashing fallback), and each
 # distinct word of a chunk (made a Python string and looked up once per chunk) is shared by
-# more tokens: with a million, the per-word work took a third of a pass on a Zipf corpus.
-_CHUNK_CHARS = 1 << 22
+# more tokens: with one million, the per-word work took a third of a pass on a Zipf corpus;
+# four million were no faster and doubled the peak memory of a fit.
+_CHUNK_CHARS = 1 << 21
 
 
 # Odd 64-bit bases for the polynomial hash; a second and third are tried only if a chunk

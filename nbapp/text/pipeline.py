@@ -17,7 +17,7 @@ the multinomial event model ``count(w, c)``   [seed 000, Eq. 9-11]. With the def
 options the vocabulary and counts equal scikit-learn's
 ``CountVectorizer(token_pattern=r"(?u)\\w+")`` on NFC text.
 
-Speed. Documents are prepared and processed in chunks of about four million characters.
+Speed. Documents are prepared and processed in chunks of about two million characters.
 For the maximal-run token patterns (``\\w+``, and scikit-learn's ``\\b\\w\\w+\\b``) a
 chunk is tokenised without a Python string per token: its text becomes an array of code
 points, word characters are classified with a lookup table built from ``re`` itself, and
