@@ -8,6 +8,7 @@ import unicodedata
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -262,17 +263,49 @@ def test_stop_word_list_holds_common_function_words_in_lowercase():
 
 
 def test_hashed_typing_of_long_tokens_matches_sklearn(sms_docs, monkeypatch):
-    import nbapp.text.pipeline
+    import nbapp.text._tokenising
 
-    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda codes, starts, ends: None)
+    monkeypatch.setattr(nbapp.text._tokenising, "_packed_types", lambda *args, **kwargs: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 
-def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch):
+def test_typing_runs_of_word_characters_by_their_first_word_equals_the_general_typing():
+    # the nul-free shortcut (level 0 factorises the first 8 bytes alone) must give the same
+    # types, in the same order first seen, as the typing that starts from the lengths
+    from nbapp.text._tokenising import _code_points, _packed_types
+
+    rng = np.random.default_rng(7)
+    for alphabet in ("ab", "abcdefgh", "a\u00e9\u4e2d\U0001d400"):    # Latin-1 and UTF-32 code points
+        letters = np.array(list(alphabet))
+        tokens = ["".join(rng.choice(letters, n)) for n in rng.integers(1, 20, 3000)]
+        text = " ".join(tokens)
+        ends = np.cumsum([len(t) + 1 for t in tokens]) - 1
+        starts = ends - [len(t) for t in tokens]
+        codes = _code_points(text)
+        fast_id, fast_first = _packed_types(codes, starts, ends, nul_free=True)
+        slow_id, slow_first = _packed_types(codes, starts, ends)
+        assert np.array_equal(fast_id, slow_id) and np.array_equal(fast_first, slow_first)
+        expected_id, expected_types = pd.factorize(pd.Series(tokens, dtype=object))
+        assert np.array_equal(fast_id, expected_id)
+        assert [tokens[i] for i in fast_first] == list(expected_types)
+
+
+def test_the_pipeline_module_still_holds_every_public_name_of_nbapp_text():
+    # nbapp.text.pipeline is split into internal parts; code importing from it keeps working
+    import nbapp.text
     import nbapp.text.pipeline
 
-    monkeypatch.setattr(nbapp.text.pipeline, "_packed_types", lambda codes, starts, ends: None)
-    monkeypatch.setattr(nbapp.text.pipeline, "_hash_types", lambda *args: None)
+    assert set(nbapp.text.__all__) <= set(nbapp.text.pipeline.__all__)
+    for name in nbapp.text.pipeline.__all__:
+        assert getattr(nbapp.text.pipeline, name) is getattr(nbapp.text, name, getattr(nbapp.text.pipeline, name))
+    assert nbapp.text.pipeline.fit_vocabulary(["b a", "a"])[0] == ["a", "b"]
+
+
+def test_hash_collisions_fall_back_to_the_regex_tokeniser(sms_docs, monkeypatch):
+    import nbapp.text._tokenising
+
+    monkeypatch.setattr(nbapp.text._tokenising, "_packed_types", lambda *args, **kwargs: None)
+    monkeypatch.setattr(nbapp.text._tokenising, "_hash_types", lambda *args: None)
     assert_same_as_sklearn(sms_docs[:2000] + UNICODE_DOCS, TextOptions())
 
 

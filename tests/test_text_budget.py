@@ -16,7 +16,7 @@ from nbapp.blocks.text import TextStats
 from nbapp.persist import MAX_BYTES
 from nbapp.stats import ModelStats
 from nbapp.text import TextOptions, TooManyTerms, fit_vocabulary
-from nbapp.text import pipeline
+from nbapp.text import _tokenising
 
 TRIGRAMS = TextOptions(ngram_range=(1, 3))
 
@@ -51,15 +51,15 @@ def test_two_classes_reach_the_term_budget_and_the_sentence_says_what_to_do(monk
 def test_the_refusal_comes_after_the_first_chunk_past_the_budget(monkeypatch):
     # terms are counted chunk by chunk as they are found: the fit stops within one chunk of the budget
     monkeypatch.setattr(text_block, "MAX_TERMS", 3_000)
-    monkeypatch.setattr(pipeline, "_CHUNK_CHARS", 4_500)     # 10 documents of 50 tokens: 1,470 terms
+    monkeypatch.setattr(_tokenising, "_CHUNK_CHARS", 4_500)     # 10 documents of 50 tokens: 1,470 terms
     chunks = []
-    original = pipeline._Pass.terms
+    original = _tokenising._Pass.terms
 
     def spy(self, texts):
         chunks.append(len(texts))
         return original(self, texts)
 
-    monkeypatch.setattr(pipeline._Pass, "terms", spy)
+    monkeypatch.setattr(_tokenising._Pass, "terms", spy)
     with pytest.raises(DataError) as caught:
         NaiveBayes({"text": Text(TRIGRAMS)}).fit(corpus(50_000), "label")   # 1,000 documents
     assert 3_000 < counted(str(caught.value)) <= 3_000 + 1_470

@@ -199,25 +199,28 @@ class TextBlock(Block):
     @classmethod
     def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> TextStats:
+        """N_wc, D_wc and the documents per class, counted from the term occurrences chunk by
+        chunk (terms in the order first seen)."""
         column, unpruned = columns[0], _unpruned(options_of(specs[0]))
         series = frame[column]
-        total = TextStats((), np.zeros((0, n_classes)), np.zeros((0, n_classes)), np.zeros(n_classes))
+        index: dict[str, int] = {}
+        sums = _ClassSums(n_classes)
+        n_docs = np.zeros(n_classes)
         with tokenising_job(series):          # one deadline for the column's token pattern
             for start in range(0, len(series), _DOCS_PER_STEP):
                 part = slice(start, start + _DOCS_PER_STEP)
                 docs = documents(series.iloc[part], column)
                 observed = ~pd.isna(docs).to_numpy()
+                y_part, w_part = y[part], w[part]
                 try:
-                    vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned, max_terms=MAX_TERMS)
+                    for found in _pipeline.term_occurrences(docs.tolist(), unpruned, index, max_terms=MAX_TERMS):
+                        check_table_budget(len(index), n_classes, column, "distinct terms")
+                        sums.add(found.start + found.doc, found.term, y_part, w_part, len(index))
                 except _pipeline.TooManyTerms as err:
                     raise _too_many_terms(column, unpruned, err.found, start + len(docs), len(series)) from None
-                check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
-                counts, present = _class_sums(x, y[part], w[part], n_classes)
-                n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
-                total = total + TextStats(tuple(vocab), counts, present, n_docs)
-                if len(total.terms) > MAX_TERMS:
-                    raise _too_many_terms(column, unpruned, len(total.terms), start + len(docs), len(series))
-        return total
+                n_docs += np.bincount(y_part[observed], weights=w_part[observed], minlength=n_classes)
+        counts, present = sums.tables(len(index))
+        return TextStats(tuple(index), counts, present, n_docs)
 
     def check(self) -> None:
         if not len(self.vocabulary()):
@@ -301,10 +304,20 @@ class TextBlock(Block):
         return out
 
     def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
-        jll = np.asarray(self._design(docs, params) @ params["weights"]) + params["constant"]
-        if params["unk"] is not None:
-            unseen = _pipeline.unseen_counts(docs.tolist(), params["vocab_map"], self._unpruned())
-            jll = jll + np.asarray(unseen, dtype=float)[:, None] * params["unk"][None, :]
+        """sum over the document's term occurrences of the term's weight per class (the
+        count x log theta of each distinct term, summed: seed 000 Eq. 11), plus the UNK
+        tokens' (seed 004) and the Bernoulli constant; one tokenising pass, no count matrix."""
+        weights, n = params["weights"], len(docs)
+        jll = np.zeros((n, weights.shape[1]))
+        jll += params["constant"]
+        for found in _pipeline.vocabulary_occurrences(docs.tolist(), params["vocab_map"], self._unpruned()):
+            rows = slice(found.start, found.stop)
+            seen = found.term >= 0
+            jll[rows] += _occurrences_matrix(found.doc[seen], found.term[seen], found.stop - found.start,
+                                             weights.shape[0], once=self.spec.event_model == "bernoulli") @ weights
+            if params["unk"] is not None:
+                unseen = np.bincount(found.doc[~seen], minlength=found.stop - found.start)
+                jll[rows] += unseen[:, None] * params["unk"][None, :]
         return jll
 
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
@@ -558,23 +571,58 @@ def _unpruned(options: Any) -> Any:
 # is stored compactly; 100,000 documents as Python strings would take another copy).
 _DOCS_PER_STEP = 10_000
 
-# Rows per step when summing a document-term matrix by class: each step copies only its own
-# slice, so the extra memory stays a few MB however large the corpus.
-_ROWS_PER_STEP = 20_000
+class _ClassSums:
+    """Per term and class, the weighted word count N_wc and the weighted number of documents
+    holding the term D_wc, summed over chunks of term occurrences; the tables grow with the
+    terms (terms x classes, flat, doubling their room)."""
+
+    def __init__(self, n_classes: int) -> None:
+        self.n_classes = n_classes
+        self.counts = np.zeros(0)
+        self.present = np.zeros(0)
+
+    def add(self, doc: np.ndarray, term: np.ndarray, y: np.ndarray, w: np.ndarray, n_terms: int) -> None:
+        """Occurrences of ``term`` in documents ``doc`` (positions into ``y`` and ``w``)."""
+        cells = n_terms * self.n_classes
+        if cells > len(self.counts):
+            room = max(cells, 2 * len(self.counts))
+            self.counts = np.concatenate([self.counts, np.zeros(room - len(self.counts))])
+            self.present = np.concatenate([self.present, np.zeros(room - len(self.present))])
+        _add_weights(self.counts, term * self.n_classes + y[doc], w[doc], cells)
+        pairs = pd.unique(doc * n_terms + term)          # each (document, term) once
+        doc_once, term_once = np.divmod(pairs, n_terms)
+        _add_weights(self.present, term_once * self.n_classes + y[doc_once], w[doc_once], cells)
+
+    def tables(self, n_terms: int) -> tuple[np.ndarray, np.ndarray]:
+        cells = n_terms * self.n_classes
+        return (self.counts[:cells].reshape(n_terms, self.n_classes),
+                self.present[:cells].reshape(n_terms, self.n_classes))
 
 
-def _class_sums(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per term and class: the weighted word count and the weighted number of documents containing it."""
-    counts = np.zeros((x.shape[1], n_classes))
-    present = np.zeros((x.shape[1], n_classes))
-    for start in range(0, x.shape[0], _ROWS_PER_STEP):
-        part = x[start:start + _ROWS_PER_STEP]
-        ys, ws = y[start:start + _ROWS_PER_STEP], w[start:start + _ROWS_PER_STEP]
-        onehot = sparse.csr_matrix((ws, (np.arange(len(ys)), ys)), shape=(len(ys), n_classes))
-        counts += (onehot.T @ part).toarray().T
-        seen = sparse.csr_matrix((np.ones(part.nnz), part.indices, part.indptr), shape=part.shape)
-        present += (onehot.T @ seen).toarray().T
-    return counts, present
+def _add_weights(table: np.ndarray, cell: np.ndarray, weight: np.ndarray, used: int) -> None:
+    """table[cell[i]] += weight[i] for every i (cells repeat, all below ``used``), in time
+    linear in len(cell): one bincount over the used cells when they are few, else over the
+    distinct cells."""
+    if used <= 4 * len(cell):
+        table[:used] += np.bincount(cell, weights=weight, minlength=used)
+        return
+    ids, cells = pd.factorize(cell)
+    table[cells] += np.bincount(ids, weights=weight, minlength=len(cells))
+
+
+def _occurrences_matrix(doc: np.ndarray, term: np.ndarray, n_docs: int, n_terms: int, *, once: bool) -> sparse.csr_matrix:
+    """Documents x terms, one entry per occurrence (a product with it sums the occurrences), or
+    with ``once`` one entry of 1 per distinct (document, term): presence (seed 002)."""
+    if len(doc) and np.any(doc[1:] < doc[:-1]):      # n-grams come after the unigrams
+        order = np.argsort(doc, kind="stable")
+        doc, term = doc[order], term[order]
+    indptr = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(doc, minlength=n_docs), out=indptr[1:])
+    x = sparse.csr_matrix((np.ones(len(term)), term, indptr), shape=(n_docs, n_terms))
+    if once:
+        x.sum_duplicates()
+        x.data[:] = 1.0
+    return x
 
 
 def documents(series: pd.Series, column: str) -> pd.Series:

@@ -72,7 +72,9 @@ def _detect_delimiter(sample: str, truncated: bool) -> str:
     scores = {d: score(d) for d in DELIMITER_NAMES}
     best = max(scores.values())
     tied = [d for d, s in scores.items() if s == best]
-    if len(tied) > 1:
+    # The Sniffer answers only with a delimiter it sees in the sample, and takes seconds on a
+    # sample of one long column: ask it only when a tied delimiter is there to be seen.
+    if len(tied) > 1 and any(d in sample for d in tied):
         try:
             sniffed = csv.Sniffer().sniff(sample, delimiters="".join(DELIMITER_NAMES)).delimiter
         except csv.Error:

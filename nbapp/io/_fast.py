@@ -1,10 +1,11 @@
-"""The fast path for clean comma-separated files: Arrow's multi-threaded reader, then cheap
-proofs that each column reads as the careful path (:mod:`nbapp.io._delimited`) would read it.
+"""The fast path for clean comma-separated files: Arrow's reader, then cheap proofs that each
+column reads as the careful path (:mod:`nbapp.io._delimited`) would read it.
 
 The careful path counts every record's fields with the :mod:`csv` module, parses every cell as
 text with pandas and tests every cell with regular expressions; a clean 1,000,000-row file
-spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (both cores),
-and each column is *proved* to need none of the careful path's checks:
+spends ~10 s there. Here the cells are read as Arrow strings by ``pyarrow.csv`` (on every core
+while cores are idle, see :func:`_threads_pay`), and each column is *proved* to need none of the
+careful path's checks:
 
 * a number column: Arrow's cast (the careful path's own) parses every cell, none is infinite,
   NaN or beyond 1e154 in size, no cell has a leading zero or "0x", none is an integer of more
@@ -22,7 +23,6 @@ whole. ``tests/test_loading_fast.py`` checks that both paths give equal frames a
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from typing import Any
@@ -59,12 +59,13 @@ BLOCK_BYTES = 4 << 20
 def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
     """The table and notes of a clean comma-separated file, as the careful path gives them,
     or None when this file needs the careful path as a whole."""
-    if len(header) < 2 or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
+    if not header or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
         return None
-    cells = _arrow_cells(source.data, len(header))
+    threads = _threads_pay()
+    cells = _arrow_cells(source.data, len(header), threads)
     if cells is None or cells.num_rows == 0:
         return None
-    verdicts = _in_threads(lambda column: _number_column(column) or _text_column(column), cells.columns)
+    verdicts = _in_threads(lambda column: _number_column(column) or _text_column(column), cells.columns, threads)
     if all(v is None for v in verdicts):
         return None       # no column proves that no row is blank: tidy's row checks are needed
     notes = list(notes)
@@ -81,18 +82,41 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
             notes.extend(note.replace(repr(_PLACEHOLDER), repr(name)) for note in column_notes)
     if reader is not None:
         notes.extend(reader.summary())
-    frame = pd.DataFrame(columns)
+    frame = pd.DataFrame(columns, copy=False)     # the columns are new: no need to copy them into blocks
     frame.index = pd.RangeIndex(len(frame))
     return frame, notes
 
 
-def _in_threads(work: Any, columns: list[Any]) -> list[Any]:
-    """``work`` on each column, on every core: Arrow's kernels and numpy's reductions release
-    the GIL, so the columns' checks run side by side."""
+def _in_threads(work: Any, columns: list[Any], threads: bool) -> list[Any]:
+    """``work`` on each column, on every core when ``threads``: Arrow's kernels and numpy's
+    reductions release the GIL, so the columns' checks run side by side."""
+    if not threads:
+        return [work(column) for column in columns]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(1, min(len(columns), os.cpu_count() or 1))) as pool:
         return list(pool.map(work, columns))
+
+
+def _threads_pay() -> bool:
+    """Whether to read on several threads: only while a core is idle (the load average below
+    the number of cores less a half).
+
+    On a machine whose cores are busy with other work, threads get no more processor time than
+    one thread would (Linux shares the processor fairly between sessions, not threads), and they
+    spend part of it waiting for each other. Measured on 2 cores at a load average of 8, issue
+    24's mixed file (1,000,000 rows): one thread read it at 0.70x pandas' speed, Arrow's threads
+    and a thread per column at 0.62x, using 3% more processor time. On idle cores the threads
+    read the 15-column file of bench/bench_ingest.py in 0.24 s for 0.44 s of processor time
+    (README, 2026-11-25)."""
+    cores = os.cpu_count() or 1
+    load_average = getattr(os, "getloadavg", None)
+    if cores < 2:
+        return False
+    try:
+        return load_average is None or load_average()[0] < cores - 0.5
+    except OSError:          # no load average on this system
+        return True
 
 
 def fast_path_applies(source: Any, max_rows: int | None) -> bool:
@@ -108,7 +132,7 @@ def _first_line(data: bytes) -> bytes:
     return data[:min(ends)] if ends else data[:1 << 16]
 
 
-def _arrow_cells(data: bytes, width: int) -> Any:
+def _arrow_cells(data: bytes, width: int, threads: bool) -> Any:
     """Every cell as an Arrow string; None when a line has another number of fields than the
     header (the careful path then finds and names those lines)."""
     import pyarrow as pa
@@ -117,11 +141,14 @@ def _arrow_cells(data: bytes, width: int) -> Any:
     names = [str(i) for i in range(width)]
     try:
         return pcsv.read_csv(
-            io.BytesIO(data),
-            read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES),
+            pa.BufferReader(data),      # Arrow's own reader: no copies through a Python file object
+            read_options=pcsv.ReadOptions(column_names=names, skip_rows=1, block_size=BLOCK_BYTES, use_threads=threads),
             parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False, ignore_empty_lines=True),
-            convert_options=pcsv.ConvertOptions(column_types={n: pa.string() for n in names}, null_values=[],
-                                                strings_can_be_null=False, quoted_strings_can_be_null=False),
+            # check_utf8=False: fast_path_applies admits only bytes already decoded as strict UTF-8
+            # large_string: what a pandas text column holds (pandas would cast other strings to it)
+            convert_options=pcsv.ConvertOptions(column_types={n: pa.large_string() for n in names}, null_values=[],
+                                                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                check_utf8=False),
         )
     except (pa.ArrowInvalid, pa.ArrowException):
         return None
@@ -149,38 +176,43 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
     for kind in kinds:
         try:
-            numbers = pc.cast(column, kind).to_numpy()
+            parsed = pc.cast(column, kind)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             continue
         break
     else:
         return None
+    # One copy out of Arrow's read-only buffers: a new, writable column, as the careful path's.
+    numbers = np.concatenate([chunk.to_numpy() for chunk in parsed.chunks])
     whole = numbers.dtype.kind == "i"
-    if not whole and (not np.isfinite(numbers).all() or (np.abs(numbers) > VARIANCE_OVERFLOW).any()):
-        return None                                   # NaN / inf words, overflow, huge values: notes
+    if not whole and not (-VARIANCE_OVERFLOW <= numbers.min() and numbers.max() <= VARIANCE_OVERFLOW):
+        return None                       # NaN (min and max are NaN), inf words, overflow, huge values: notes
     if any(_written_as_code(chunk, whole) for chunk in column.chunks):
         return None
-    return pd.Series(numbers), []
+    return pd.Series(numbers, copy=False), []
 
 
 def _written_as_code(chunk: Any, whole: bool) -> bool:
-    """Whether a cell of an Arrow string chunk of numbers is kept as text by the careful path:
+    """Whether a cell of an Arrow string chunk of numbers (none empty: each parsed as a number)
+    is kept as text by the careful path:
     a leading zero or "0x" ("007", "-01.5": an ID or code) or an integer of more than 15
-    characters (a float cannot hold it)."""
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+    characters (a float cannot hold it).
+
+    Only the cells that start with "0", "+" or "-" can have a leading zero (in most columns a
+    few), so the second and third bytes are looked at for those cells alone."""
+    import pyarrow as pa
+
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
     if len(offsets) < 2:
         return False
-    lengths = np.diff(offsets)
     values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
     starts = offsets[:-1]
     first = values[starts]
-    signed = ((first == ord("+")) | (first == ord("-"))).astype(np.int32)
-    room = np.flatnonzero(lengths > signed + 1)       # cells with a byte after the sign and a first "0"
-    first_digit = starts[room] + signed[room]
-    zero = first_digit[values[first_digit] == ord("0")]
-    after = values[zero + 1]
-    if len(zero) and (((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any():
+    maybe = np.flatnonzero((first == ord("0")) | (first == ord("+")) | (first == ord("-")))
+    if len(maybe) and _leading_zero(values, starts[maybe], offsets[1:][maybe], first[maybe]):
         return True
+    lengths = np.diff(offsets)
     long = lengths > MAX_EXACT_DIGITS
     if not long.any():
         return False
@@ -188,6 +220,17 @@ def _written_as_code(chunk: Any, whole: bool) -> bool:
         return True
     cells = values[offsets[0]:offsets[-1]]
     return bool((_fraction_marks(cells, offsets - offsets[0])[long] == 0).any())
+
+
+def _leading_zero(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray) -> bool:
+    """Whether a cell (values[starts[i]:ends[i]], first byte first[i]) is a sign or nothing, then
+    "0", then a digit or "x" / "X": the loader's leading-zero pattern, and "0x" codes."""
+    digit = starts + (first != ord("0"))              # where the first digit is, after a sign
+    room = np.flatnonzero(digit + 1 < ends)           # cells with a byte after it
+    digit = digit[room]
+    zero = digit[values[digit] == ord("0")]
+    after = values[zero + 1]
+    return bool((((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any())
 
 
 def _fraction_marks(cells: np.ndarray, bounds: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ words, Zipf, a document token by token).
 """
 
 from nbapp.text.pipeline import (
+    Occurrences,
     PipelineStep,
     TextOptions,
     TooManyTerms,
@@ -13,12 +14,15 @@ from nbapp.text.pipeline import (
     count_matrix,
     fit_vocabulary,
     pipeline_steps,
+    term_occurrences,
     token_terms,
     tokens_and_types,
     unseen_counts,
+    vocabulary_occurrences,
 )
 
 __all__ = [
+    "Occurrences",
     "PipelineStep",
     "TextOptions",
     "TooManyTerms",
@@ -26,7 +30,9 @@ __all__ = [
     "count_matrix",
     "fit_vocabulary",
     "pipeline_steps",
+    "term_occurrences",
     "token_terms",
     "tokens_and_types",
     "unseen_counts",
+    "vocabulary_occurrences",
 ]
