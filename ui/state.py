@@ -190,6 +190,16 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# Bounds of the shared caches of parsed files and fitted models (issue 21): every session of
+# the process shares them, so each is bounded in entries and in pickled bytes, and an entry
+# unused for an hour goes at the cache's next write. What 20 sessions leave behind is then at
+# most these bytes, not their uploads. ``server.maxCacheDataSize`` (.streamlit/config.toml)
+# bounds all st.cache_data together.
+CACHE_TTL = "1h"
+PARSE_CACHE_SIZE = "32MB"
+MODEL_CACHE_SIZE = "64MB"
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def _example_frame(key: str) -> pd.DataFrame:
     return load_example(key)
@@ -200,7 +210,7 @@ def _example_sha(key: str) -> str:
     return sha256(example(key).path.read_bytes())
 
 
-@st.cache_data(show_spinner="Reading the file…", max_entries=8)
+@st.cache_data(show_spinner="Reading the file…", max_entries=8, max_size=PARSE_CACHE_SIZE, ttl=CACHE_TTL)
 def _parse(digest: str, name: str, reader: str, sheet: str | None, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 and the sheet (``_data`` is not hashed)."""
     return _read(name, reader, _data, sheet)
@@ -214,9 +224,10 @@ def _read(name: str, reader: str, data: bytes, sheet: str | None = None) -> tupl
 
 
 # Larger uploads are read without the shared cache: storing one there pickles the whole frame
-# (0.7 s and 160 MB for a million rows), to spare a re-read that only the same file uploaded
-# again would need; the session keeps its frame anyway.
-CACHE_MAX_BYTES = 20 << 20
+# (about twice the file's size: 0.7 s and 160 MB for a million rows) and keeps it after the
+# session has ended, to spare a re-read (0.3 s for 11 MB) that only the same file uploaded again
+# would need; the session keeps its frame anyway. Under PARSE_CACHE_SIZE, several files fit.
+CACHE_MAX_BYTES = 4 << 20
 
 
 def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
@@ -228,7 +239,7 @@ def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
     return _parse(digest or sha256(data), name, reader, sheet, _data=data)
 
 
-@st.cache_data(show_spinner="Fitting the model…", max_entries=32)
+@st.cache_data(show_spinner="Fitting the model…", max_entries=32, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
          config: Settings, _frame: pd.DataFrame) -> Any:
     """Fit a NaiveBayes; keyed by the data's sha256 and the hashable configuration."""
@@ -752,7 +763,7 @@ def _model_alone_refitted() -> Any:
     return _refit_stats(fit_key(), _model=file.model)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_data(show_spinner=False, max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _refit_stats(key: tuple, _model: Any) -> Any:
     """The statistics of ``_model`` under the settings in ``key`` (fit_key: sha256 of the file
     first); text options and the per-column options of COLUMN_OPTIONS come from the settings (which

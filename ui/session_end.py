@@ -1,0 +1,206 @@
+"""A session's memory goes back to the machine when the session ends.
+
+Streamlit keeps a session whose browser went away (its ``st.session_state``: the upload, the
+frame, the model; its uploaded files; its downloads) for ``server.disconnectedSessionTTL``
+seconds, so that a network blip can reconnect to it. Streamlit 1.67 then only drops it from
+its session store, lazily (when another session disconnects) and without shutting it down, so
+the uploader's copy of each file stays in memory until the process exits (streamlit#12506;
+``MemorySessionStorage`` is a ``TTLCache`` with no removal hook). Here every session that ran
+the app registers, in a session-scoped resource, for a call when it disconnects; if it has not
+come back ``server.disconnectedSessionTTL`` seconds later, Streamlit's own ``close_session``
+shuts it down (session state, uploaded and media files), and the freed memory is handed back
+to the operating system (:func:`release_memory`): glibc keeps freed blocks in its arenas and
+Arrow's allocator keeps freed pages, both until asked.
+
+A reload or a link still finds the work after that: its address names the data, and the file
+store (:mod:`ui.remember`) keeps the upload on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import ctypes.util
+import gc
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+__all__ = ["watch_session", "release_memory", "grace_seconds", "use_allocators_that_give_back", "ARENA_MAX"]
+
+# Sessions that disconnected: id -> time of their last disconnect (a session that comes back and
+# leaves again is closed a full grace period after it left the second time).
+_DISCONNECTED: dict[str, float] = {}
+_LOCK = threading.Lock()
+# Several sessions ending together are released once, this many seconds after the first.
+_RELEASE_DELAY = 1.0
+_release_pending = False
+
+
+def grace_seconds() -> float:
+    """How long a disconnected session may come back: Streamlit's server.disconnectedSessionTTL,
+    less a second, so the session is closed while Streamlit still holds it (once expired, its
+    store no longer returns it, so nothing could close it)."""
+    from streamlit import config
+
+    return max(float(config.get_option("server.disconnectedSessionTTL")) - 1.0, 0.0)
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """A session, and what it holds that is emptied once Streamlit has closed it."""
+
+    session_id: str
+    state: Any = None      # its SessionState: st.session_state's values and its widgets' callbacks
+    fragments: Any = None  # its FragmentStorage: each st.fragment's function and arguments
+
+
+def watch_session() -> None:
+    """Register the running session for :func:`_session_left` (once per connection: the resource
+    is session-scoped, so Streamlit releases it, and calls the hook, when the session disconnects)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        _session_watch(ctx.session_id, _state=getattr(ctx.session_state, "_state", None),
+                       _fragments=getattr(ctx, "fragment_storage", None))
+
+
+def _session_left(watch: _Watch) -> None:
+    """Streamlit released the session's resources: it disconnected, or it is being shut down.
+
+    Called on the server's event loop (Streamlit disconnects and closes sessions there); anywhere
+    else (a cache cleared by a script, AppTest) there is no server session to close.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    with _LOCK:
+        _DISCONNECTED[watch.session_id] = time.monotonic()
+    grace = grace_seconds()
+    loop.call_later(grace, _close_if_gone, watch, grace)
+
+
+@st.cache_resource(scope="session", show_spinner=False, on_release=_session_left)
+def _session_watch(session_id: str, _state: Any, _fragments: Any) -> _Watch:
+    return _Watch(session_id, _state, _fragments)
+
+
+def _close_if_gone(watch: _Watch, grace: float) -> None:
+    """On the event loop, ``grace`` seconds after the session left: close it unless it came back
+    (or left again later: that departure's own call closes it)."""
+    from streamlit.runtime import Runtime
+
+    session_id = watch.session_id
+    with _LOCK:
+        left = _DISCONNECTED.get(session_id)
+        if left is None or time.monotonic() - left < 0.99 * grace:
+            return
+        del _DISCONNECTED[session_id]
+    if not Runtime.exists():
+        return
+    runtime = Runtime.instance()
+    if runtime.is_active_session(session_id):
+        return
+    runtime.close_session(session_id)   # a no-op for a session Streamlit already shut down
+    # Streamlit's message loop keeps the last session it served in a local variable until it
+    # serves another, so a closed session's state is emptied, not only left to the collector.
+    _empty(watch)
+    _release_soon()
+
+
+def _empty(watch: _Watch) -> None:
+    """Drop what a closed session holds: the values of its session state; its widgets' callbacks
+    (functions of the page scripts, whose globals hold the page's frame and model); its fragments
+    (each a function with its arguments, the model among them)."""
+    if watch.state is not None:
+        watch.state.clear()
+        widgets = getattr(watch.state, "_new_widget_state", None)
+        metadata = getattr(widgets, "widget_metadata", None)
+        if isinstance(metadata, dict):
+            metadata.clear()
+    if watch.fragments is not None:
+        watch.fragments.clear()
+
+
+def _release_soon() -> None:
+    global _release_pending
+    with _LOCK:
+        if _release_pending:
+            return
+        _release_pending = True
+
+    def run() -> None:
+        global _release_pending
+        with _LOCK:
+            _release_pending = False
+        release_memory()
+
+    asyncio.get_running_loop().call_later(_RELEASE_DELAY, run)
+
+
+def release_memory() -> None:
+    """Collect what the closed sessions left (their state holds reference cycles), then give the
+    free pages back to the operating system: glibc's ``malloc_trim`` (every arena) and Arrow's
+    pool. Without this the resident size stays at its peak although the memory is free."""
+    gc.collect()
+    _malloc_trim()
+    try:
+        import pyarrow as pa
+
+        pa.default_memory_pool().release_unused()
+    except ImportError:  # pragma: no cover - pyarrow is a dependency; stay harmless without it
+        pass
+
+
+def _malloc_trim() -> None:
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
+# glibc's mallopt parameter: the number of arenas (malloc.h).
+_M_ARENA_MAX = -8
+#: Arenas of the C allocator: glibc gives threads their own (up to 8 per core), and each keeps
+#: its own freed pages; Streamlit runs every script run in a new thread.
+ARENA_MAX = 2
+
+
+def use_allocators_that_give_back() -> None:
+    """Once per process, before the sessions allocate much: Arrow's buffers (pandas' string
+    columns) from the C allocator instead of Arrow's default mimalloc, which keeps what threads
+    that have ended freed (measured: +100 MB after two 11 MB sessions, where malloc_trim then
+    returns all but a few), and at most :data:`ARENA_MAX` glibc arenas. Both measured by
+    bench/session_memory.py; neither slows reading or fitting a million rows measurably."""
+    try:
+        import pyarrow as pa
+
+        pa.set_memory_pool(pa.system_memory_pool())
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        pass
+    libc = _libc()
+    if libc is not None and hasattr(libc, "mallopt"):
+        libc.mallopt(_M_ARENA_MAX, ARENA_MAX)
+
+
+_LIBC: Any = None
+
+
+def _libc() -> Any:
+    """glibc, or None (musl, macOS, Windows: nothing to trim)."""
+    global _LIBC
+    if _LIBC is None:
+        name = ctypes.util.find_library("c")
+        try:
+            lib = ctypes.CDLL(name) if name else None
+        except OSError:
+            lib = None
+        _LIBC = lib if lib is not None and hasattr(lib, "malloc_trim") else False
+    return _LIBC or None
+
+
+use_allocators_that_give_back()
