@@ -11,8 +11,11 @@ from nbapp.explain import Explanation
 from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes, workbook_sheets
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
+from nbapp.nomogram import Nomogram, nomogram, nomogram_row, nomogram_scales
 from nbapp.propose import check_target, propose_feature_types, propose_target
-from nbapp.scale import cross_validate_file, fit_dask, fit_file, fit_spark, predict_dask, predict_file, predict_spark
+from nbapp.settings import Settings
+from nbapp.scale import (cross_validate_file, fit_dask, fit_file, fit_spark, fit_sql, predict_dask, predict_file,
+                         predict_spark)
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.dependence import conditional_mutual_information
 from nbapp.specs import KDE, Bernoulli, Categorical, Discretized, Gaussian, Multinomial, Poisson, Text
@@ -45,11 +48,17 @@ __all__ = [
     "ModelStats",
     "Multinomial",
     "NaiveBayes",
+    "Nomogram",
     "Poisson",
+    "Settings",
     "Text",
     "merge",
+    "nomogram",
+    "nomogram_scales",
+    "nomogram_row",
     "conditional_mutual_information",
     "fit_file",
+    "fit_sql",
     "predict_file",
     "fit_spark",
     "predict_spark",

@@ -1,4 +1,5 @@
-"""Choosing per column: how the Gaussian, KDE and Poisson fits of a numeric column compare, and
+"""Choosing per column: how the density fits of a numeric column compare (Gaussian, KDE,
+Poisson: every registered type that declares ``density_choice`` and suits the column), and
 what a model loses or gains without one feature of a dependent pair.
 
 Every comparison is honest (out of sample): the log-loss -(1/n) sum_i ln P(y_i | x_i) of a
@@ -14,25 +15,24 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import REGISTRY, block_class
 from nbapp.errors import DataError
 from nbapp.evaluate import cross_validate
 
 __all__ = ["FitComparison", "fit_comparison_plot", "numeric_choices", "compare_feature_types",
            "DropComparison", "compare_without"]
 
-NUMERIC_CHOICES = ("gaussian", "kde", "poisson")
-
-
 def _numbers(frame: pd.DataFrame, column: str) -> np.ndarray:
     return pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
 
 
 def numeric_choices(frame: pd.DataFrame, column: str) -> list[str]:
-    """The numeric types that fit the column: Gaussian and KDE, and Poisson for whole counts >= 0."""
+    """The density types that fit the column, in the registry's order: each type that declares
+    ``density_choice`` and suits the column's finite values (Gaussian and KDE always, Poisson
+    for whole counts >= 0)."""
     x = _numbers(frame, column)
     x = x[np.isfinite(x)]
-    counts = len(x) > 0 and bool(np.all(x >= 0) and np.all(x == np.round(x)))
-    return ["gaussian", "kde", *(["poisson"] if counts else [])]
+    return [kind for kind, block in REGISTRY.items() if block.density_choice and block.suits(x)]
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,9 @@ class FitComparison:
 def fit_comparison_plot(model: Any, column: str, frame: pd.DataFrame, *, bins: int = 30,
                         points: int = 300) -> FitComparison:
     """Per class of the model's target: the column's histogram as a density, and the fitted
-    Gaussian, KDE and (for counts) Poisson densities of a one-column model with the model's
-    settings, on one grid around the data."""
+    densities of :func:`numeric_choices` (Gaussian, KDE and, for counts, Poisson) of a one-column
+    model with the model's settings, on one grid around the data (where each type draws on it:
+    a count at whole numbers)."""
     from nbapp.model import NaiveBayes
 
     x = _numbers(frame, column)
@@ -62,7 +63,7 @@ def fit_comparison_plot(model: Any, column: str, frame: pd.DataFrame, *, bins: i
     hist_rows, curve_rows = [], []
     for kind in numeric_choices(frame, column):
         one = NaiveBayes(**{**params, "features": {column: kind}}).fit(frame, model.target_, model.weight_)
-        at = np.unique(np.round(grid[grid >= 0])) if kind == "poisson" else grid
+        at = block_class(kind).density_points(grid)
         density = one.gaussian_density(column, at)
         for cls in one.classes_:
             curve_rows.append(pd.DataFrame({"class": cls, "type": kind, "x": at, "density": density[cls].to_numpy()}))

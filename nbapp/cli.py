@@ -1,12 +1,19 @@
 """The command line: fit, predict and explain without the app.
 
     nbapp fit DATA --target y [--types col=gaussian,col2=categorical] [--alpha 1] --out model.json
+    nbapp fit --sql "SELECT ..." --url postgresql://user@host:port/db --target y --out model.json
     nbapp predict model.json DATA --out predictions.csv
     nbapp explain model.json --row '{"Outlook": "Sunny"}'
 
-DATA is a CSV or Parquet file, a glob or a folder; fitting and predicting stream it through
-:mod:`nbapp.scale.files`, so it may be larger than memory. Bad input gives one line on stderr
-and exit code 2; a progress bar is drawn on stderr when it is a terminal.
+DATA is a CSV or Parquet file, a glob or a folder; fitting hands its statistics to DuckDB
+(:func:`nbapp.fit_file`) and predicting streams it (:func:`nbapp.predict_file`), so it may be
+larger than memory. ``--sql`` fits from a table or a query in a database instead, computing
+the statistics inside it (:func:`nbapp.fit_sql`). Bad input gives one line on stderr and exit
+code 2; a progress bar is drawn on stderr when it is a terminal.
+
+An output is never an input: --out naming the data (its file, a file in its folder or one its
+glob matches) or the model file is refused before any work, and every output is written to a
+temporary name beside it and renamed at the end, so a failed run leaves no file behind.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 import pandas as pd
 
+from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 
 __all__ = ["main"]
@@ -44,11 +52,14 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nbapp", description="Naive Bayes with mixed feature types.")
     commands = parser.add_subparsers(required=True, metavar="command")
 
-    fit = commands.add_parser("fit", help="fit a model on a CSV / Parquet file, glob or folder")
-    fit.add_argument("data")
+    fit = commands.add_parser("fit", help="fit a model on a CSV / Parquet file, glob or folder, or a database table")
+    fit.add_argument("data", nargs="?", help="a CSV / Parquet file, glob or folder (or --sql)")
+    fit.add_argument("--sql", help="a table name or a SELECT query, fitted inside the database at --url")
+    fit.add_argument("--url", default="duckdb://", help="the database of --sql: duckdb:///abs/path.db, "
+                                                        "postgresql://user@host:port/db (default duckdb://, in memory)")
     fit.add_argument("--target", required=True)
-    fit.add_argument("--types", help="col=type,... (categorical, bernoulli, gaussian, multinomial, poisson, "
-                                     "text, ignore); without it every type is proposed from the first rows")
+    fit.add_argument("--types", help=f"col=type,... ({', '.join(feature_types())}); without it every type is "
+                                     "proposed from the first rows")
     fit.add_argument("--weight")
     fit.add_argument("--alpha", type=float, default=1.0)
     fit.add_argument("--out", required=True, help="model file (.json)")
@@ -70,17 +81,36 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- commands -------------------------------------------------------------------------------------
 def _fit(args: argparse.Namespace) -> None:
-    from nbapp.io.export import writable_path
+    from nbapp.io.export import atomic_output, writable_path
     from nbapp.model import NaiveBayes
-    from nbapp.scale.files import fit_file
+    from nbapp.scale.files import _sources, fit_file
 
-    out = writable_path(args.out)
-    types = parse_types(args.types) or _proposed_types(args.data, args.target, args.weight)
-    model = NaiveBayes(types, alpha=args.alpha)
-    with _bar("fit") as progress:
-        fit_file(model, args.data, args.target, args.weight, progress)
+    if (args.data is None) == (args.sql is None):
+        raise DataError("Give the data to fit: a file, glob or folder (DATA), or a table or query with --sql and "
+                        "--url, not both.")
+    inputs = [args.data] if args.data is not None else []
+    out = writable_path(args.out, inputs=inputs, suffixes=(".json",), what="model file")
+    if args.sql is not None:
+        from nbapp.scale.sql import fit_sql, sample_sql
+
+        sample = None if args.types else sample_sql(args.sql, args.url, SAMPLE_ROWS)
+        types = parse_types(args.types) or _proposed_types(sample, "the query", args.target, args.weight)
+        model = NaiveBayes(types, alpha=args.alpha)
+        with _bar("fit") as progress:
+            fit_sql(model, args.sql, args.target, url=args.url, weight=args.weight, progress=progress)
+    else:
+        from nbapp.scale.files import sample_rows
+
+        files = _sources(args.data).files     # resolved once: the rows proposed from are of the files fitted
+        sample = None if args.types else sample_rows(files, SAMPLE_ROWS)
+        types = parse_types(args.types) or _proposed_types(sample, repr(args.data), args.target, args.weight)
+        model = NaiveBayes(types, alpha=args.alpha)
+        with _bar("fit") as progress:
+            fit_file(model, files, args.target, args.weight, progress)
+    text = model.to_json()
     try:
-        out.write_text(model.to_json(), encoding="utf-8")
+        with atomic_output(out) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise DataError(f"Cannot write the model file {args.out!r} ({exc.strerror or exc}); choose another --out.") \
             from None
@@ -88,8 +118,11 @@ def _fit(args: argparse.Namespace) -> None:
 
 
 def _predict(args: argparse.Namespace) -> None:
-    from nbapp.scale.files import predict_file
+    from nbapp.io.export import writable_path
+    from nbapp.scale.files import PREDICTION_SUFFIXES, predict_file
 
+    # The model file is an input too; predict_file checks again (and writes the file whole).
+    writable_path(args.out, inputs=[args.model, args.data], suffixes=PREDICTION_SUFFIXES, what="predictions")
     model = _load_model(args.model)
     keep = [c for c in args.keep.split(",") if c.strip()]
     with _bar("predict") as progress:
@@ -135,14 +168,12 @@ def parse_types(text: str | None) -> dict[str, str]:
     return types
 
 
-def _proposed_types(data: str, target: str, weight: str | None) -> dict[str, str]:
+def _proposed_types(sample: pd.DataFrame, data: str, target: str, weight: str | None) -> dict[str, str]:
     """Types proposed (nbapp.propose_feature_types) from the first rows of the data."""
     from nbapp.propose import propose_feature_types
-    from nbapp.scale.files import sample_rows
 
-    sample = sample_rows(data, SAMPLE_ROWS)
     if weight and weight not in sample.columns:
-        raise DataError(f"The weight column {weight!r} is not in {data!r}; its columns are "
+        raise DataError(f"The weight column {weight!r} is not in {data}; its columns are "
                         f"{list(sample.columns)[:10]}.")
     proposed = propose_feature_types(sample.drop(columns=[weight] if weight else []), target)
     print("Types proposed from the first rows (set them with --types): " +

@@ -12,9 +12,10 @@ the diagonal holds I(X_a; X_a | C) = H(X_a | C). Plug-in estimates are biased up
 rows (about (U - 1)(V - 1) |C| / (2 N) nats for U and V values), so compare pairs with each
 other rather than with 0.
 
-Numeric columns (Gaussian, KDE, Poisson, multinomial counts) are cut into ``bins`` intervals
-of about equal weight (the "quantile" rule of :mod:`nbapp.blocks.discretized`); a discretised
-column uses its own cut points; text columns are left out.
+Each column is coded by its type (``Block.dependence_codes``): categories as they are, numbers
+and counts (Gaussian, KDE, Poisson, multinomial) cut into ``bins`` intervals of about equal
+weight (the "quantile" rule of :mod:`nbapp.blocks.discretized`), a discretised column by its
+own cut points; a type with no codes (text) is left out.
 """
 
 from __future__ import annotations
@@ -24,31 +25,18 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.discretized import cut_points
-from nbapp.blocks.grid import GridStats
+from nbapp.blocks import block_type
 from nbapp.errors import DataError
-from nbapp.numbers import numeric_column
 from nbapp.specs import parse_features
 
 __all__ = ["conditional_mutual_information", "strongest_pairs", "discrete_codes"]
 
-_DISCRETE = ("categorical", "bernoulli")
-_SKIPPED = ("text",)
-
 
 def discrete_codes(df: pd.DataFrame, column: str, spec: Any, y: np.ndarray, w: np.ndarray,
-                   n_classes: int, bins: int) -> np.ndarray:
-    """One column as value codes 0, 1, ... (-1 where missing): categories as they are, numbers cut
-    into intervals (a discretised column by its own strategy, others into ``bins`` quantile bins)."""
-    if spec.kind in _DISCRETE:
-        codes, _ = pd.factorize(df[column], use_na_sentinel=True)
-        return codes
-    x = numeric_column(df[column], column, spec.kind)
-    if spec.kind == "discretized":
-        cuts = cut_points(GridStats.count(x, y, w, n_classes), spec.bins, spec.strategy)
-    else:
-        cuts = cut_points(GridStats.count(x, np.zeros(len(x), dtype=np.int64), w, 1), bins, "quantile")
-    return np.where(np.isnan(x), -1, np.searchsorted(cuts, x, side="right"))
+                   n_classes: int, bins: int) -> np.ndarray | None:
+    """One column as value codes 0, 1, ... (-1 where missing), as its type codes it
+    (``Block.dependence_codes``); None for a type that is not checked (text)."""
+    return block_type(spec).dependence_codes(column, spec, df, y, w, n_classes, bins)
 
 
 def _cmi(joint: np.ndarray) -> float:
@@ -67,13 +55,14 @@ def _cmi(joint: np.ndarray) -> float:
 
 def conditional_mutual_information(df: pd.DataFrame, target: str, types: Mapping[str, Any], *,
                                    bins: int = 5, weight: str | None = None) -> pd.DataFrame:
-    """I(X_a; X_b | C) in nats for every pair of (non-text) features: a symmetric DataFrame with
-    H(X_a | C) on the diagonal (see the module docstring for the formula and the binning)."""
+    """I(X_a; X_b | C) in nats for every pair of features whose type codes them (not text): a
+    symmetric DataFrame with H(X_a | C) on the diagonal (see the module docstring for the formula
+    and the binning)."""
     if not isinstance(df, pd.DataFrame) or target not in df.columns:
         raise DataError(f"conditional_mutual_information needs a DataFrame with the target column {target!r}.")
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
         raise DataError(f"bins must be a whole number >= 2, not {bins!r}.")
-    specs = {c: s for c, s in parse_features(types).items() if s.kind not in _SKIPPED}
+    specs = parse_features(types)
     missing = [c for c in specs if c not in df.columns]
     if missing:
         raise DataError(f"Feature column {missing[0]!r} is not in the data.")
@@ -87,7 +76,8 @@ def conditional_mutual_information(df: pd.DataFrame, target: str, types: Mapping
         if not (np.isfinite(w) & (w >= 0)).all():
             raise DataError(f"The weight column {weight!r} holds a value that is not a number >= 0.")
     k = len(classes)
-    codes = {c: discrete_codes(df, c, s, y, w, k, bins) for c, s in specs.items()}
+    coded = {c: discrete_codes(df, c, s, y, w, k, bins) for c, s in specs.items()}
+    codes = {c: v for c, v in coded.items() if v is not None}
     names = list(codes)
     size = {c: int(v.max(initial=-1)) + 1 for c, v in codes.items()}
     # one bincount per pair over the cells (class, a, b); a row missing either value has weight 0

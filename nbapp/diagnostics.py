@@ -15,17 +15,17 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks.base import FAR_VALUE, TINY_VARIANCE
 from nbapp.errors import DataError
 from nbapp.evaluate import CLIP_EPS, Evaluation, Progress, _prepare, cross_validate
 
 __all__ = ["LogLossReport", "log_loss_report", "Curves", "curves", "feature_importance",
            "predictions_with_inputs", "MISSING_CLASS", "ZERO_COUNT", "TINY_VARIANCE", "FAR_VALUE"]
 
-# The causes a dominating row can have, named once (the advice and the tests use them).
+# The causes a dominating row can have, named once (the advice and the tests use them); a
+# feature type may name the far-value causes (Block.far_value_cause).
 MISSING_CLASS = "class missing from the training part"
 ZERO_COUNT = "value never seen with the class (l = 0)"
-TINY_VARIANCE = "tiny class variance"
-FAR_VALUE = "value far from the class"
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ def log_loss_report(evaluation: Evaluation, make_model: Callable[[], Any], df: p
 
     The fold models of those rows are refitted (``make_model`` as for the evaluation, on the
     same training rows) and each row is explained: a true class with no training rows, a
-    zero count at l = 0, a Gaussian class variance so small that the value lies many standard
-    deviations out, or simply a value that fits another class much better.
+    zero count at l = 0, a cause the feature's type names (``Block.far_value_cause``: a
+    Gaussian class variance so small that the value lies many standard deviations out), or
+    simply a value that fits another class much better.
     """
     table = evaluation.predictions
     loss = -table["log P(true)"].to_numpy(dtype=float)
@@ -114,18 +115,9 @@ def _cause(model: Any, row: dict[str, Any], true: Any, fold: int, method: str) -
     if np.isneginf(logs.loc[worst, true]):
         return ZERO_COUNT, (f"{worst!r} = {_shown(value)} never occurs with class {true!r} in {where}, and "
                             "with l = 0 that makes P(true) exactly 0; smoothing (l > 0) avoids it")
-    kind = model.block_of(worst).kind
-    if kind == "gaussian":
-        fit = model.gaussian(worst).loc[true]
-        z = abs(float(value) - fit["mean"]) / np.sqrt(fit["var"])
-        spread = model.gaussian(worst)["var"].median()
-        if fit["var"] < spread / 100:
-            return TINY_VARIANCE, (f"{worst!r} has a tiny variance in class {true!r} ({fit['var']:.3g}, against a "
-                                   f"median of {spread:.3g} over the classes), so {_shown(value)} lies {z:,.0f} "
-                                   f"standard deviations from its mean {fit['mean']:.3g}; a larger var_smoothing "
-                                   "or another type for the column helps")
-        return FAR_VALUE, (f"{worst!r} = {_shown(value)} lies {z:,.1f} standard deviations from class {true!r}'s "
-                           f"mean {fit['mean']:.3g}")
+    known = model.block_of(worst).far_value_cause(worst, value, true, classes)
+    if known is not None:
+        return known
     return FAR_VALUE, (f"{worst!r} = {_shown(value)} fits class {rival!r} better than {true!r} by "
                        f"{-gap.min():,.1f} in log-probability")
 

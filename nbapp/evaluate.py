@@ -28,6 +28,7 @@ import pandas as pd
 
 from nbapp.encode import factorize
 from nbapp.errors import DataError, shown
+from nbapp.logspace import decide_codes
 from nbapp.ordering import python_scalar, sort_values
 
 __all__ = [
@@ -152,8 +153,7 @@ def _score_codes(true_code: np.ndarray, logp: np.ndarray, classes: list[Any]) ->
     """:func:`score` on integer labels: ``true_code`` indexes ``classes`` (the columns of
     ``logp``, which holds -inf, never NaN, for an impossible class). Accuracy, the confusion
     matrix (one bincount) and the log-loss without touching a label object."""
-    undetermined = ~np.isfinite(logp).any(axis=1)
-    pred_code = np.where(undetermined, len(classes), np.argmax(logp, axis=1))
+    pred_code = decide_codes(logp, none=len(classes))
     return _scores_of_codes(true_code, pred_code, logp[np.arange(len(true_code)), true_code], classes)
 
 
@@ -412,8 +412,8 @@ def _run(
     lacked = any(len(c) < len(classes) for c in fold_columns)
     logp_scored = np.where(np.isnan(logp_all), -np.inf, logp_all) if lacked else logp_all
     true_all = codes[pos]
-    best, undetermined_all = _row_argmax(logp_scored)
-    pred_all = np.where(undetermined_all, len(classes), best)
+    pred_all = decide_codes(logp_scored, none=len(classes))
+    undetermined_all = pred_all == len(classes)
     true_logp = logp_scored[np.arange(len(pos)), true_all]
     pooled = _scores_of_codes(true_all, pred_all, true_logp, classes)
     ends = np.cumsum([len(rows) for rows in parts.values()])
@@ -421,7 +421,7 @@ def _run(
                    for a, b, columns in zip(np.r_[0, ends[:-1]], ends, fold_columns)]
     labels = _object_array(classes)
     predictions = _table(data.index[pos], folds[pos], _labels(labels, true_all), true_logp, logp_all, labels,
-                         best, undetermined_all)
+                         np.where(undetermined_all, 0, pred_all), undetermined_all)
     return Evaluation(
         method=method,
         seed=seed,
@@ -434,22 +434,6 @@ def _run(
         folds=folds,
         positions=pos,
     )
-
-
-def _row_argmax(logp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.argmax(logp, axis=1)`` (the first maximum) and the rows where every entry is -inf,
-    for ``logp`` without NaN or +inf. With few classes a pass per class column is several times
-    faster than numpy's argmax along a short row."""
-    if logp.shape[1] > 16 or logp.shape[1] == 0:
-        return np.argmax(logp, axis=1), ~np.isfinite(logp).any(axis=1)
-    best = np.zeros(len(logp), dtype=np.intp)
-    top = logp[:, 0].copy()
-    for j in range(1, logp.shape[1]):
-        column = logp[:, j]
-        better = column > top
-        best[better] = j
-        np.maximum(top, column, out=top)
-    return best, np.isneginf(top)
 
 
 def _used_columns(model: Any, data: pd.DataFrame, target: str) -> list[Any] | None:

@@ -53,10 +53,11 @@ class Example:
     positives: Mapping[str, Any] = field(default_factory=dict)
 
     def feature_specs(self) -> dict[str, Any]:
-        """The features as nbapp specs: a Bernoulli column gets the notes' positive value."""
-        from nbapp.specs import Bernoulli
+        """The features as nbapp specs: a binary column gets the notes' positive value (its
+        spec's ``positive`` option)."""
+        from nbapp.specs import FEATURE_KINDS
 
-        return {c: Bernoulli(positive=self.positives[c]) if t == "bernoulli" and c in self.positives else t
+        return {c: FEATURE_KINDS[t](positive=self.positives[c]) if c in self.positives else t
                 for c, t in self.features.items()}
 
     @property

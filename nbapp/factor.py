@@ -30,6 +30,7 @@ class Factor:
     fraction: tuple[Fraction | None, ...] | None = None
     detail: str = ""
     table: Any = None   # per-word detail of a text factor (a DataFrame), else None
+    note: str = ""      # a sentence for the explanation's notes (a KDE factor at its density floor)
 
     @property
     def counted(self) -> bool:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from nbapp.blocks.base import NotesTerms
 from nbapp.errors import DataError
 
 __all__ = ["LinearForm", "NotesForm", "linear_form"]
@@ -37,33 +38,25 @@ class NotesForm:
       constant (mu-^2 - mu+^2) / (2 sigma^2) goes into b_GNB   (Eq. 20); unshared variances add an
       x^2 weight (quadratic boundary);
     * counts: w_MULT = log theta+ / theta-   (Eq. 19); a categorical value with K > 2 keeps one
-      indicator per value.
-    b starts at log P(+)/P(-). The notes' form assumes every feature observed.
+      indicator per value (CAT).
+    Each type says its part (``Block.notes_terms``); a type the notes do not cover is labelled
+    by its own title. b starts at log P(+)/P(-). The notes' form assumes every feature observed.
     """
 
     weights: pd.Series
     bias: float
     positive: Any
     negative: Any
-    kinds: tuple[str, ...]     # the seed's names of the forms used: "BER", "GNB", "MULT", "CAT"
+    kinds: tuple[str, ...]     # the labels of the forms used: "BER", "GNB", "MULT", "CAT" or a type's title
     ones: Mapping[str, Any]    # binary feature -> the value that is x = 1
+    terms: tuple[NotesTerms, ...] = ()
 
     def decision_function(self, df: pd.DataFrame) -> pd.Series:
         """w . x + b per row of fully observed features (binary features: 1 = the positive value)."""
         total = np.full(len(df), self.bias)
-        for name, w in self.weights.items():
-            total = total + w * self._feature(df, str(name))
+        for part in self.terms:
+            total = total + part.features(df) @ np.fromiter(part.weights.values(), dtype=float)
         return pd.Series(total, index=df.index, name="log_odds")
-
-    def _feature(self, df: pd.DataFrame, name: str) -> np.ndarray:
-        if name in self.ones:
-            return (df[name].astype(str) == str(self.ones[name])).to_numpy(dtype=float)
-        if name.endswith("^2") and name[:-2] in df:
-            return pd.to_numeric(df[name[:-2]], errors="coerce").to_numpy(dtype=float) ** 2
-        column, sep, value = name.partition(" = ")
-        if sep and column in df:
-            return (df[column].astype(str) == value).to_numpy(dtype=float)
-        return pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
 
 
 @dataclass(frozen=True)
@@ -89,38 +82,17 @@ class LinearForm:
 
     def notes_form(self) -> NotesForm:
         """The same classifier in the notes' w_BER / b_BER, w_GNB / b_GNB, w_MULT form (seed 000,
-        Eq. 18-20): every per-feature constant folded into b, one weight per binary or Gaussian feature."""
-        weights: dict[str, float] = {}
-        bias = self.bias
-        kinds: list[str] = []
-        ones: dict[str, Any] = {}
-        w = self.weights
-        for block in self._model.blocks_:
-            for column in block.columns:
-                kind = self._model.features_[column].kind
-                if kind == "bernoulli":
-                    negative, positive = list(self._model.cpt(column).index)
-                    w_neg, w_pos = float(w[f"{column} = {negative}"]), float(w[f"{column} = {positive}"])
-                    weights[column] = w_pos - w_neg
-                    ones[column] = positive
-                    bias += w_neg
-                    kinds.append("BER")
-                elif kind == "gaussian":
-                    weights[column] = float(w[column])
-                    bias += float(w[f"{column} observed"])
-                    if f"{column}^2" in w.index:
-                        weights[f"{column}^2"] = float(w[f"{column}^2"])
-                    kinds.append("GNB")
-                elif kind == "categorical":
-                    for name in (n for n in w.index if str(n).startswith(f"{column} = ")):
-                        weights[name] = float(w[name])
-                    kinds.append("CAT")
-                else:
-                    for name in (n for n in w.index if n == column):
-                        weights[name] = float(w[name])
-                    kinds.append("MULT")
-        return NotesForm(pd.Series(weights, name="w", dtype=float), float(bias), self.positive, self.negative,
-                         tuple(dict.fromkeys(kinds)), ones)
+        Eq. 18-20): each column's part as its type gives it (``Block.notes_terms``), every
+        per-feature constant folded into b."""
+        parts = [block.notes_terms(column, self.weights) for block in self._model.blocks_ for column in block.columns]
+        weights = {name: w for part in parts for name, w in part.weights.items()}
+        ones = {column: part.one for column, part in zip(self._columns(), parts) if part.one is not None}
+        return NotesForm(pd.Series(weights, name="w", dtype=float), self.bias + sum(p.bias for p in parts),
+                         self.positive, self.negative, tuple(dict.fromkeys(p.label for p in parts)), ones,
+                         tuple(parts))
+
+    def _columns(self) -> list[str]:
+        return [column for block in self._model.blocks_ for column in block.columns]
 
 
 def linear_form(model: Any) -> LinearForm:

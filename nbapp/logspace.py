@@ -13,13 +13,18 @@ When every class has probability 0 (possible with l = 0, or at values so extreme
 every density underflows), P(x) = 0 and the posterior 0/0 is undefined. Such a row is
 flagged *undetermined*: its posterior is reported as the class prior (what is known
 without the evidence) and it gets no predicted class. Nothing is invented silently.
+
+The decision is here too, once (:func:`decide`, :func:`decide_codes`): the model's
+``predict``, explanations, prediction files, evaluations and the scikit-learn estimator
+all take the first most probable class, and none for an undetermined row.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["logsumexp_rows", "normalise_log"]
+__all__ = ["logsumexp_rows", "normalise_log", "decide", "decide_codes"]
 
 
 def _shifted(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -72,3 +77,37 @@ def normalise_log(joint_log: np.ndarray, log_prior: np.ndarray) -> tuple[np.ndar
         prior_only = log_prior - logsumexp_rows(log_prior[None, :])[0]
         log_posterior[undetermined] = prior_only
     return log_posterior, log_evidence, undetermined
+
+
+def decide_codes(log_posterior: np.ndarray, undetermined: np.ndarray | None = None, *, none: int = -1) -> np.ndarray:
+    """The one argmax rule, as class positions: per row the first class of largest
+    log P(c | x); ``none`` for an undetermined row, flagged in ``undetermined`` or, when that
+    is not given, a row where every class is impossible (every entry -inf). No NaN entries.
+
+    >>> decide_codes(np.array([[-1.6, -0.2], [-0.7, -0.7], [-np.inf, -np.inf]]))
+    array([ 1,  0, -1])
+    """
+    logp = np.atleast_2d(log_posterior)
+    if logp.shape[1] > 16 or logp.shape[1] == 0:
+        best = np.argmax(logp, axis=1) if logp.shape[1] else np.zeros(len(logp), dtype=np.intp)
+        top = logp.max(axis=1, initial=-np.inf)
+    else:           # few classes: a pass per class column is several times faster than argmax along a short row
+        best = np.zeros(len(logp), dtype=np.intp)
+        top = logp[:, 0].copy()
+        for j in range(1, logp.shape[1]):
+            column = logp[:, j]
+            best[column > top] = j
+            np.maximum(top, column, out=top)
+    nowhere = np.isneginf(top) if undetermined is None else np.asarray(undetermined, dtype=bool)
+    return np.where(nowhere, none, best)
+
+
+def decide(log_posterior: np.ndarray, undetermined: np.ndarray | None, classes: list) -> np.ndarray:
+    """The one argmax rule, as labels: the most probable class per row, <NA> for an undetermined row.
+
+    >>> decide(np.log([[0.36, 0.64], [0.9, 0.1]]), np.array([False, True]), ["No", "Yes"])
+    array(['Yes', <NA>], dtype=object)
+    """
+    codes = decide_codes(log_posterior, undetermined)
+    labels = np.array([*classes, pd.NA], dtype=object)
+    return labels[np.where(codes < 0, len(classes), codes)]

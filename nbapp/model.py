@@ -15,6 +15,7 @@ blocks through their protocol, and normalises in log space in one place
 from __future__ import annotations
 
 import copy
+import dataclasses
 from functools import reduce
 from typing import Any, Iterable, Mapping
 
@@ -22,14 +23,15 @@ import numpy as np
 import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
-from nbapp.blocks.gaussian import VAR_SMOOTHING_MODES, GaussianEpsilon
+from nbapp.blocks.gaussian import GaussianEpsilon
 from nbapp.encode import factorize
 from nbapp.errors import DataError, shown
 from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
-from nbapp.logspace import normalise_log
+from nbapp.logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
-from nbapp.priors import check_priors, class_prior
+from nbapp.priors import class_prior
+from nbapp.settings import Settings
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import parse_features
 from nbapp.stats import ModelStats
@@ -37,7 +39,6 @@ from nbapp.threads import ROW_ALIGN, each, row_chunks
 
 __all__ = ["NaiveBayes", "merge"]
 
-_VARIANCES = ("mle", "unbiased", "pooled")
 # Weights beyond this make class totals lose whole rows in float64 (2**53 ~ 9e15).
 _MAX_WEIGHT = 1e15
 
@@ -47,52 +48,75 @@ class NaiveBayes:
 
     Parameters
     ----------
-    features : dict column -> type ("categorical", "bernoulli", "multinomial", "gaussian",
-        "text", "poisson", "ignore") or a spec object (:class:`nbapp.Bernoulli` (positive=...), ...).
+    features : dict column -> a registered type's name (``nbapp.blocks.feature_types()``:
+        "categorical", "gaussian", "kde", ..., or "ignore") or a spec object
+        (:class:`nbapp.Bernoulli` (positive=...), ...).
     alpha : Lidstone smoothing l >= 0 of every discrete feature; 0 is MLE
         (seed 000, Eq. 7 and 10).
     smoothing : instead of ``alpha``, :class:`nbapp.MEstimate` (seed 003) for every discrete
         feature, or :class:`nbapp.BetaPrior` (seed 002) for the Bernoulli features.
     prior_alpha : Dirichlet smoothing of the empirical class prior (seed 000, §2.4).
     priors : "empirical", "uniform" or {class: probability}.
-    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance.
+    var_smoothing : as scikit-learn's GaussianNB, eps = var_smoothing * max column variance;
+        it also sets each KDE feature's density floor (:meth:`nbapp.blocks.kde.KDEBlock.floors`).
     var_smoothing_mode : "global" (default, scikit-learn's one eps for every Gaussian column)
         or "per_feature" (eps_a = var_smoothing * Var(x_a): a column with a huge variance,
         such as an ID, no longer sets the floor of the others); see :meth:`gaussian_epsilon`.
     variance : "mle" (Eq. 14), "unbiased" or "pooled" for the Gaussian features.
+
+    The settings besides the features are one value, :class:`nbapp.Settings`:
+    ``NaiveBayes.from_settings(features, settings)`` and ``m.settings``.
+
+    Seed 000's 14 tennis days (Ex. 2.1) at l = 0, and the test day's posterior at l = 1:
+
+    >>> from nbapp.examples import example, load_example
+    >>> tennis = example("tennis14")
+    >>> m = NaiveBayes(tennis.features, alpha=0).fit(load_example("tennis14"), target="Play")
+    >>> m.predict(pd.DataFrame([tennis.query])).tolist()
+    ['Yes']
+    >>> m.with_smoothing(alpha=1).explain(tennis.query).posterior_fractions["Yes"]
+    Fraction(784, 1389)
     """
 
     def __init__(self, features: Mapping[str, Any], *, alpha: float = 1.0, smoothing: Any = None,
                  prior_alpha: float = 0.0, priors: Any = "empirical", var_smoothing: float = 1e-9,
                  variance: str = "mle", var_smoothing_mode: str = "global") -> None:
         self.features_: dict[str, Any] = parse_features(features)
-        self.alpha = float(Lidstone(alpha).l)
-        if smoothing is not None and not isinstance(smoothing, (Lidstone, MEstimate, BetaPrior)):
-            raise DataError("smoothing must be nbapp.Lidstone, nbapp.MEstimate or nbapp.BetaPrior.")
-        self.smoothing = smoothing
-        self.prior_alpha = float(Lidstone(prior_alpha).l)
-        self.priors = check_priors(priors)
-        if isinstance(var_smoothing, bool) or not isinstance(var_smoothing, (int, float)) \
-                or not np.isfinite(var_smoothing) or not 0 <= var_smoothing <= 1e6:
-            raise DataError(f"var_smoothing must be a number between 0 and 1e6, not {var_smoothing!r}.")
-        self.var_smoothing = float(var_smoothing)
-        if variance not in _VARIANCES:
-            raise DataError(f"variance must be one of {', '.join(_VARIANCES)}, not {variance!r}.")
-        self.variance = variance
-        if var_smoothing_mode not in VAR_SMOOTHING_MODES:
-            raise DataError(f"var_smoothing_mode must be one of {', '.join(VAR_SMOOTHING_MODES)}, "
-                            f"not {var_smoothing_mode!r}.")
-        self.var_smoothing_mode = var_smoothing_mode
+        self._settings = Settings(alpha=alpha, smoothing=smoothing, prior_alpha=prior_alpha, priors=priors,
+                                  var_smoothing=var_smoothing, variance=variance,
+                                  var_smoothing_mode=var_smoothing_mode)
         self._layout = self._block_layout()
         self._unfit()
 
+    @classmethod
+    def from_settings(cls, features: Mapping[str, Any], settings: Settings) -> "NaiveBayes":
+        """An unfitted model of these features under these settings."""
+        if not isinstance(settings, Settings):
+            raise DataError(f"settings must be nbapp.Settings, not {type(settings).__name__}.")
+        return cls(features, **settings.kwargs())
+
     # -- configuration ---------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """Every setting besides the features, as one frozen value (:class:`nbapp.Settings`)."""
+        return self._settings
+
+    alpha = property(lambda self: self._settings.alpha, doc="Lidstone l of every discrete feature.")
+    smoothing = property(lambda self: self._settings.smoothing, doc="MEstimate / BetaPrior / Lidstone, or None.")
+    prior_alpha = property(lambda self: self._settings.prior_alpha, doc="Dirichlet smoothing of the class prior.")
+    var_smoothing = property(lambda self: self._settings.var_smoothing, doc="The Gaussian epsilon factor.")
+    variance = property(lambda self: self._settings.variance, doc="The Gaussian variance option.")
+    var_smoothing_mode = property(lambda self: self._settings.var_smoothing_mode, doc="The Gaussian epsilon mode.")
+
+    @property
+    def priors(self) -> Any:
+        """"empirical", "uniform" or the given {class: probability}."""
+        priors = self._settings.priors
+        return priors if isinstance(priors, str) else dict(priors)
+
     def params(self) -> dict[str, Any]:
         """The constructor arguments, so an unfitted copy can be made: NaiveBayes(**m.params())."""
-        return {"features": dict(self.features_), "alpha": self.alpha, "smoothing": self.smoothing,
-                "prior_alpha": self.prior_alpha, "priors": self.priors,
-                "var_smoothing": self.var_smoothing, "variance": self.variance,
-                "var_smoothing_mode": self.var_smoothing_mode}
+        return {"features": dict(self.features_), **self._settings.kwargs()}
 
     def _block_layout(self) -> list[tuple[type[Block], tuple[str, ...], tuple[Any, ...]]]:
         """Which block scores which columns: one block per column, except that every column of
@@ -110,7 +134,7 @@ class NaiveBayes:
                 raise DataError(f"All {cls.kind} columns form one {cls.kind} and must share one alpha.")
         return singles + grouped
 
-    def _settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
+    def _block_settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
         """The one rule for which smoothing a block gets: its spec's own alpha (Lidstone), else the
         model's m-estimate or Lidstone, a Beta prior for binary blocks only, else Lidstone(alpha)."""
         own = getattr(specs[0], "alpha", None)
@@ -224,7 +248,7 @@ class NaiveBayes:
             raise DataError("The weights add up beyond what a float64 can hold; scale them down.")
         if len(stats.blocks) != len(self._layout):
             raise DataError("These statistics were summarised for other features than this model's.")
-        blocks = tuple(cls.from_stats(columns, specs, self._settings(cls, specs), s, check=min_classes > 1)
+        blocks = tuple(cls.from_stats(columns, specs, self._block_settings(cls, specs), s, check=min_classes > 1)
                        for (cls, columns, specs), s in zip(self._layout, stats.blocks))
         self.stats_, self._blocks = stats, blocks
         self.classes_, self.class_counts_ = list(stats.classes), stats.class_counts
@@ -245,6 +269,14 @@ class NaiveBayes:
         return pd.Series(self._prior()[0], index=self._class_index(), name="prior")
 
     def prior_fractions(self) -> pd.Series:
+        """P(c) per class as exact fractions: N_c / N, (N_c + a) / (N + K a) with prior_alpha a,
+        1 / K or the given priors   [seed 000, §2.1 and §2.4].
+
+        >>> from nbapp.examples import example, load_example
+        >>> m = NaiveBayes(example("tennis14").features).fit(load_example("tennis14"), target="Play")
+        >>> m.prior_fractions()["Yes"]                                  # 9 of the 14 days
+        Fraction(9, 14)
+        """
         self._check_fitted()
         return pd.Series(self._prior()[1], index=self._class_index(), name="prior", dtype=object)
 
@@ -283,9 +315,17 @@ class NaiveBayes:
         return [c for c in [self.target_, *self.features_] if c not in df.columns]
 
     def cpt(self, column: str, exact: bool = False, log: bool = False) -> pd.DataFrame:
-        """P(x = v | c): index = values (or words), columns = classes   [seed 000, Eq. 7, 10].
+        """P(x = v | c) = (N_cv + l) / (n_c + l K): index = values (or words), columns = classes
+        [seed 000, Eq. 7, 10].
 
         ``exact``: the cells as fractions; ``log``: natural logs (-inf for a zero cell at l = 0).
+
+        >>> from nbapp.examples import example, load_example
+        >>> m = NaiveBayes(example("tennis14").features, alpha=0).fit(load_example("tennis14"), target="Play")
+        >>> m.cpt("Outlook", exact=True).loc["Sunny", "No"]              # 3 of the 5 No days were sunny
+        Fraction(3, 5)
+        >>> m.with_smoothing(alpha=1).cpt("Outlook", exact=True).loc["Sunny", "No"]   # (3 + 1) / (5 + 3)
+        Fraction(1, 2)
         """
         block = self._fitted_block(column)
         if log:
@@ -303,22 +343,35 @@ class NaiveBayes:
         return self._fitted_block(column).parameters(column, self._class_index())
 
     def gaussian(self, column: str) -> pd.DataFrame:
-        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
+        """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]:
+        the parameters of a feature whose type fits a normal density (a mean and a var per class).
+
+        >>> from nbapp.examples import example, load_example
+        >>> people = example("gender")
+        >>> m = NaiveBayes(people.features, variance="unbiased").fit(load_example("gender"), target="Gender")
+        >>> fit = m.gaussian("Height").loc["male"]                       # seed 000's table: 5.855, 3.5033e-02
+        >>> round(float(fit["mean"]), 4), round(float(fit["var_raw"]), 6)
+        (5.855, 0.035033)
+        """
         block = self._fitted_block(column)
-        if block.kind != "gaussian":
+        try:
+            table = block.parameters(column, self._class_index())
+        except DataError:
+            table = None
+        if table is None or not {"mean", "var"} <= set(table.columns):
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
                             f"or m.parameters({column!r}).")
-        return block.parameters(column, self._class_index())
+        return table
 
     def gaussian_epsilon(self) -> GaussianEpsilon:
         """The epsilon added to the Gaussian variances: its value, the column that set it
         (``.column``), eps per column (``.by_column``) and the real class variances it exceeds
-        (``.swamped``, ``.notes``)."""
+        (``.swamped``, ``.notes``); the report of the first block whose type adds such a floor."""
         self._check_fitted()
-        block = next((b for b in self._blocks if b.kind == "gaussian"), None)
-        if block is None:
+        report = next((r for r in (b.epsilon_report(self.classes_) for b in self._blocks) if r is not None), None)
+        if report is None:
             raise DataError("This model has no Gaussian features, so no epsilon.")
-        return block.epsilon_report(self.classes_)
+        return report
 
     def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
         """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column
@@ -413,7 +466,16 @@ class NaiveBayes:
         return self.log_posterior(df)[1]
 
     def explain(self, row: Mapping[str, Any] | pd.Series) -> Explanation:
-        """The step-by-step posterior of one example: prior, each factor, joint, evidence."""
+        """The step-by-step posterior of one example: prior, each factor, joint, evidence
+        [seed 000, Eq. 4-8].
+
+        >>> from nbapp.examples import example, load_example
+        >>> tennis = example("tennis14")
+        >>> m = NaiveBayes(tennis.features, alpha=0).fit(load_example("tennis14"), target="Play")
+        >>> e = m.explain(tennis.query)        # Overcast, Hot, High, Strong
+        >>> e.fractions.loc["Outlook", "No"], e.prediction        # P(Overcast | No) = 0/5 rules No out
+        (Fraction(0, 1), 'Yes')
+        """
         self._check_fitted()
         values = _as_row(row)
         prior, prior_fractions = self._prior()
@@ -441,7 +503,7 @@ class NaiveBayes:
         """
         self._check_fitted()
         moved = copy.copy(self)
-        moved.priors = check_priors(priors)
+        moved._settings = dataclasses.replace(self._settings, priors=priors)
         moved._prior()          # a mapping must name exactly the model's classes
         return moved
 
@@ -522,13 +584,6 @@ def _check_same_settings(a: NaiveBayes, b: NaiveBayes, i: int) -> None:
         if getattr(a, name) != getattr(b, name):
             raise DataError(f"Model {i} has {name.rstrip('_')} {getattr(b, name)!r}, model 0 has "
                             f"{getattr(a, name)!r}; models merge only when fitted on the same columns.")
-
-
-def decide(log_posterior: np.ndarray, undetermined: np.ndarray, classes: list[Any]) -> np.ndarray:
-    """The one argmax rule: the most probable class per row, <NA> for an undetermined row."""
-    labels = np.array(classes, dtype=object)[np.argmax(log_posterior, axis=1)]
-    labels[undetermined] = pd.NA
-    return labels
 
 
 def _check_unique_columns(frame: pd.DataFrame) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["merge_moments", "unmerge_moments", "pooled_moments"]
+__all__ = ["merge_moments", "unmerge_moments", "pooled_moments", "shifted_moments"]
 
 
 def merge_moments(n_a: np.ndarray, mean_a: np.ndarray, m2_a: np.ndarray,
@@ -53,3 +53,18 @@ def pooled_moments(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[np.
     for c in range(1, n.shape[0]):
         total = merge_moments(*total, n[c], mean[c], m2[c])
     return total
+
+
+def shifted_moments(n: np.ndarray, s1: np.ndarray, s2: np.ndarray,
+                    shift: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean and M2 from sums about a shift k (S1 = sum w (x - k), S2 = sum w (x - k)^2), as an
+    engine computes them in one pass: mean = k + S1 / n, M2 = S2 - S1^2 / n; and where the shift
+    was far from the mean (more than half of S2 cancelled: more than one standard deviation
+    off), so that the caller sums again about the mean. Entries with n = 0 carry 0 and 0."""
+    some = n > 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        centre = np.where(some, s1 / np.where(some, n, 1.0), 0.0)
+        mean = np.where(some, shift + centre, 0.0)
+        m2 = np.where(some, np.maximum(s2 - s1 * centre, 0.0), 0.0)
+        far = some & (s1 * centre > s2 / 2)
+    return mean, m2, far

@@ -18,8 +18,9 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.smoothing import exact_denominators, smoothed_fraction
+from nbapp.smoothing import CellTerms, Lidstone, cell_terms
 
-__all__ = ["check_priors", "class_prior"]
+__all__ = ["check_priors", "class_prior", "prior_terms"]
 
 # Given priors must sum to one within this tolerance (room for values typed with 6 decimals).
 _SUM_TOLERANCE = 1e-6
@@ -42,7 +43,12 @@ def check_priors(priors: Any) -> Any:
 
 def class_prior(class_counts: np.ndarray, classes: list[Any], priors: Any,
                 prior_alpha: float) -> tuple[np.ndarray, list[Fraction | None]]:
-    """P(c) per class, as floats and as exact fractions."""
+    """P(c) per class, as floats and as exact fractions.
+
+    >>> _, exact = class_prior(np.array([5.0, 9.0]), ["No", "Yes"], "empirical", 0.0)
+    >>> exact                            # seed 000's tennis: 9 of the 14 days are Yes
+    [Fraction(5, 14), Fraction(9, 14)]
+    """
     k = len(classes)
     if isinstance(priors, Mapping):
         missing = [c for c in classes if c not in priors]
@@ -63,3 +69,20 @@ def class_prior(class_counts: np.ndarray, classes: list[Any], priors: Any,
     denominator = exact_denominators(np.asarray(class_counts, dtype=float)[:, None], pseudo)[0]
     fractions = [smoothed_fraction(n, pseudo[0], denominator) for n in class_counts]
     return (class_counts + a) / total, fractions
+
+
+def prior_terms(class_counts: np.ndarray, priors: Any, prior_alpha: float, j: int) -> CellTerms | None:
+    """The numbers class j's empirical prior is made of, unreduced: N_c / N, or (N_c + a) / (N + K a)
+    with the Dirichlet pseudo-count a   [seed 000, §2.1 and §2.4]; None for a uniform or given prior,
+    which is counted from nothing. Its value is :func:`class_prior`'s fraction.
+
+    >>> t = prior_terms(np.array([5.0, 9.0]), "empirical", 0.0, 1)     # tennis: 9 of the 14 days are Yes
+    >>> f"{t.numerator}/{t.denominator}"
+    '9/14'
+    >>> t = prior_terms(np.array([6.0, 10.0]), "empirical", 1.0, 1)    # a = 1: (10 + 1) / (16 + 2), not 10/16
+    >>> f"{t.numerator}/{t.denominator} = {t.value}"
+    '11/18 = 11/18'
+    """
+    if isinstance(priors, Mapping) or priors == "uniform":
+        return None
+    return cell_terms(np.asarray(class_counts, dtype=float)[:, None], j, 0, Lidstone(prior_alpha))

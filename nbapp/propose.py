@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nbapp.blocks import FEATURE_TYPES
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError, shown
+from nbapp.io.nested import nested_error, nested_values
 
-__all__ = ["propose_feature_types", "propose_target", "check_target", "FEATURE_TYPES"]
+__all__ = ["propose_feature_types", "propose_target", "check_target"]
 
 # Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
 BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)
@@ -61,12 +61,13 @@ CONTINUOUS_TARGET_VALUES = 20
 def propose_feature_types(df: pd.DataFrame, target: str) -> pd.DataFrame:
     """One row per non-target column, in frame order: ``column``, ``type``, ``reason``.
 
-    Rules, in order: all missing / constant / dates -> ignore; two yes/no-like values ->
-    Bernoulli; long multi-word strings -> text; whole numbers that identify rows (every value
-    distinct, or 90% of the rows distinct) or codes named like one (zip, code, ...) with many
-    values -> ignore (ID-like); short runs of codes 1..k -> categorical; every string distinct
-    -> ignore; a column named like a row count -> ignore (use it as the weight); several
-    mostly-zero integer columns -> multinomial; few integer levels or strings -> categorical;
+    Rules, in order: cells holding several values (lists, structs) / all missing / constant /
+    dates -> ignore; two yes/no-like values -> Bernoulli; long multi-word strings -> text; whole
+    numbers that identify rows (every value distinct, or 90% of the rows distinct) or codes
+    named like one (zip, code, ...) with many values -> ignore (ID-like); short runs of codes
+    1..k -> categorical; every string distinct -> ignore; a column named like a row count ->
+    ignore (use it as the weight); several mostly-zero integer columns -> multinomial; few
+    integer levels or strings -> categorical;
     other numbers -> Gaussian.
     """
     if target not in df.columns:
@@ -81,6 +82,9 @@ def propose_feature_types(df: pd.DataFrame, target: str) -> pd.DataFrame:
 
 
 def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, str]:
+    nested = nested_values(column)
+    if nested:
+        return "ignore", f"{nested} (several values in a cell) -> ignore (flatten them into plain columns to use them)"
     present = column.dropna()
     if present.empty:
         return "ignore", "every value missing -> ignore"
@@ -261,7 +265,8 @@ def propose_target(df: pd.DataFrame) -> str | None:
     A column named like label/class/target/y with 2..50 distinct values; else the last text
     column with 2..50 distinct values; else the last such column of any type.
     """
-    fits = [c for c in df.columns if 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _fractional(df[c])]
+    fits = [c for c in df.columns
+            if not nested_values(df[c]) and 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _fractional(df[c])]
     by_name = {str(c).strip().lower(): c for c in fits}
     for name in TARGET_NAMES:
         if name in by_name:
@@ -296,6 +301,9 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     if target not in df.columns:
         raise DataError(f"The target {target!r} is not a column; choose one of {_shown(df.columns)}.")
     labels = df[target]
+    nested = nested_values(labels)
+    if nested:
+        raise nested_error(target, nested, "the table")
     notes: list[str] = []
     missing = labels.isna()
     if labels.dtype == object or pd.api.types.is_string_dtype(labels):

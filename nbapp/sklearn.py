@@ -36,6 +36,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from nbapp.logspace import decide_codes
 from nbapp.model import NaiveBayes
 from nbapp.propose import propose_feature_types
 
@@ -119,9 +120,10 @@ class NaiveBayesClassifier(ClassifierMixin, BaseEstimator):
         return self.model_.predict_log_proba(self._frame(X)).to_numpy(dtype=float)
 
     def predict(self, X: Any) -> np.ndarray:
-        """The most probable class per row (for an undetermined row, the prior's top class)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        """The most probable class per row (nbapp's one argmax rule); an undetermined row, which
+        nbapp leaves without a class, gets the prior's top class: scikit-learn needs one."""
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[decide_codes(log_proba, np.zeros(len(log_proba), dtype=bool))]
 
     # -- input -----------------------------------------------------------------------------
     def _frame(self, X: Any, fitting: bool = False) -> pd.DataFrame:
@@ -208,10 +210,10 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
     """scikit-learn's LogisticRegression on the same folds as ``evaluation`` (an
     :class:`nbapp.evaluate.Evaluation`), scored the same way (:func:`nbapp.evaluate.score`).
 
-    The columns are encoded as in the generative-vs-discriminative lesson
-    (:func:`nbapp.lessons.curves.logistic_pipeline`): categorical and Bernoulli one-hot,
-    Gaussian standardised, counts as they are, text as word counts. A class missing from a
-    training fold gets probability 0 there, as for Naive Bayes.
+    Every modelled column is encoded as its type declares (:mod:`nbapp.baseline`:
+    one-hot, a standardised number or count, word counts, or the type's own transform; a
+    type with no encoding is refused by name). A class missing from a training fold gets
+    probability 0 there, as for Naive Bayes.
     """
     import warnings
 
@@ -219,7 +221,7 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
 
     from nbapp.errors import DataError
     from nbapp.evaluate import _prepare, score
-    from nbapp.lessons.curves import logistic_inputs, logistic_pipeline
+    from nbapp.baseline import logistic_inputs, logistic_pipeline
     from nbapp.specs import parse_features
 
     if evaluation.folds is None or evaluation.target is None:

@@ -27,14 +27,20 @@ import numpy as np
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 
-__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell_terms", "smoothed", "smoothed_fraction",
+__all__ = ["Lidstone", "MEstimate", "BetaPrior", "Smoothing", "CellTerms", "cell_terms", "smoothed", "smoothed_share",
+           "smoothed_fraction",
            "exact_denominators",
            "check_alpha"]
 
 
 @dataclass(frozen=True)
 class Lidstone:
-    """Add l to every count: (count + l) / (n_c + l K)   [seed 000, Eq. 7]."""
+    """Add l to every count: (count + l) / (n_c + l K)   [seed 000, Eq. 7].
+
+    >>> l = Lidstone(1)                  # tennis: 3 of the 5 No days sunny, K = 3 outlooks
+    >>> (3 + l.pseudo_fractions(3)[0]) / (5 + l.pseudo_total(3))
+    Fraction(1, 2)
+    """
 
     l: float = 1.0
 
@@ -64,6 +70,10 @@ class MEstimate:
     not to 1 (the seed estimates each value on its own). ``normalised=True`` divides by n + K m p (the
     sum of the pseudo-counts) instead, so every column is a distribution; with p = 1/K both
     forms are the same number.
+
+    >>> est = MEstimate(m=2, p=0.5)      # tennis, Overcast | No: 0 of the 5 No days   [seed 003]
+    >>> (0 + est.pseudo_fractions(3)[0]) / (5 + est.pseudo_total(3))
+    Fraction(1, 7)
     """
 
     m: float
@@ -103,6 +113,10 @@ class BetaPrior:
 
     Used for Bernoulli features only (value order: negative, positive); other
     discrete features of the same model keep the model's Lidstone l.
+
+    >>> beta = BetaPrior(a=2, b=1)       # stolen cars: 3 of the 5 stolen cars red   [seed 002]
+    >>> (3 + beta.pseudo_fractions(2)[1]) / (5 + beta.pseudo_total(2))
+    Fraction(5, 8)
     """
 
     a: float = 1.0
@@ -143,11 +157,21 @@ class BetaPrior:
 Smoothing = Lidstone | MEstimate | BetaPrior
 
 
+def smoothed_share(count: np.ndarray, n: np.ndarray, pseudo: float | np.ndarray, pseudo_total: float) -> np.ndarray:
+    """(count + a) / (n + A) elementwise, the one smoothed fraction (Lidstone: a = l, A = l K;
+    seed 003's m-estimate: a = m p, A = m; a Beta prior: a and A = a + b); NaN where 0/0.
+
+    >>> float(smoothed_share(np.array(3.0), np.array(5.0), 0.0, 0.0))      # P(Sunny | No), l = 0 [seed 000]
+    0.6
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (count + pseudo) / (n + pseudo_total)
+
+
 def smoothed(counts: np.ndarray, pseudo: np.ndarray, total: float | None = None) -> np.ndarray:
     """theta[j, c] = (N_jc + a_j) / (sum_j N_jc + A), A = ``total`` or sum_j a_j; NaN where 0/0."""
     extra = pseudo.sum() if total is None else float(total)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts + pseudo[:, None]) / (counts.sum(axis=0) + extra)
+    return smoothed_share(counts, counts.sum(axis=0), pseudo[:, None], extra)
 
 
 # Pseudo-counts beyond this swamp any count a float64 can hold exactly (2**53 ~ 9e15) and
@@ -156,8 +180,9 @@ MAX_PSEUDO_COUNT = 1e12
 
 
 def _check_non_negative(name: str, value: float) -> None:
+    # The range test refuses NaN and infinities too, and, unlike np.isfinite, any int (10**30)
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(value) or not 0 <= value <= MAX_PSEUDO_COUNT:
+            or not 0 <= value <= MAX_PSEUDO_COUNT:
         raise DataError(f"Smoothing {name} must be a number between 0 and {MAX_PSEUDO_COUNT:g}, not {value!r}.")
 
 

@@ -1,16 +1,18 @@
 """Feature types: what kind of likelihood P(x_a | c) a column gets.
 
-Types are given as strings ("categorical", "bernoulli", "multinomial", "gaussian", "text",
-"poisson", "kde", "discretized", "ignore") or, where a column needs options, as the small spec objects below. Each
-spec lives beside its block in :mod:`nbapp.blocks`; the registry there is the one list of
-types.
+Types are given as their registered names ("categorical", "bernoulli", "multinomial",
+"gaussian", "text", "poisson", "kde", "discretized", any type registered later, or
+"ignore") or, where a column needs options, as spec objects (``nbapp.Gaussian(variance=...)``).
+Each spec lives beside its block in :mod:`nbapp.blocks`; the registry there is the one list of
+types, and everything here reads it when asked.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from nbapp.blocks import FEATURE_TYPES, REGISTRY
+from nbapp.blocks import IGNORE, REGISTRY, block_class, feature_types
+from nbapp.blocks.base import Spec
 from nbapp.blocks.bernoulli import Bernoulli
 from nbapp.blocks.categorical import Categorical
 from nbapp.blocks.discretized import Discretized
@@ -33,11 +35,31 @@ __all__ = [
     "FeatureSpec",
     "FEATURE_KINDS",
     "parse_features",
+    "spec_to_dict",
+    "spec_from_dict",
 ]
 
-FeatureSpec = Categorical | Bernoulli | Multinomial | Gaussian | Text | Poisson | KDE | Discretized
+# Any registered type's spec (the built-in ones above and any type registered later).
+FeatureSpec = Spec
 
-FEATURE_KINDS: Mapping[str, type] = {name: block.spec_type for name, block in REGISTRY.items()}
+
+class _SpecClasses(Mapping[str, type]):
+    """type name -> spec class, read from the registry on every access."""
+
+    def __getitem__(self, kind: str) -> type:
+        return REGISTRY[kind].spec_type
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(REGISTRY))
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+    def __repr__(self) -> str:
+        return f"FEATURE_KINDS({dict(self)!r})"
+
+
+FEATURE_KINDS: Mapping[str, type] = _SpecClasses()
 
 
 def parse_features(features: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,7 +71,7 @@ def parse_features(features: Mapping[str, Any]) -> dict[str, Any]:
         raise DataError("Give the features as a dict of column -> type, e.g. {'Outlook': 'categorical'}.")
     specs: dict[str, Any] = {}
     for column, kind in features.items():
-        if kind is None or (isinstance(kind, str) and kind.strip().lower() == "ignore"):
+        if kind is None or (isinstance(kind, str) and kind.strip().lower() == IGNORE):
             continue
         specs[column] = _parse_one(column, kind)
     if not specs:
@@ -58,23 +80,17 @@ def parse_features(features: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _parse_one(column: str, kind: Any) -> Any:
-    if isinstance(kind, tuple(FEATURE_KINDS.values())):
+    if isinstance(kind, Spec) and kind.kind in REGISTRY and isinstance(kind, REGISTRY[kind.kind].spec_type):
         return kind
-    if isinstance(kind, str) and kind.strip().lower() in FEATURE_KINDS:
-        return FEATURE_KINDS[kind.strip().lower()]()
-    known = ", ".join(FEATURE_TYPES)
+    if isinstance(kind, str) and kind.strip().lower() in REGISTRY:
+        return REGISTRY[kind.strip().lower()].spec_type()
+    known = ", ".join(feature_types())
     raise DataError(f"Column {column!r} has the unknown feature type {kind!r}; use one of: {known}.")
 
 
 def spec_to_dict(spec: Any) -> dict[str, Any]:
-    """A JSON-safe description of a spec (for model files)."""
-    out: dict[str, Any] = {"kind": spec.kind}
-    for name in spec.__dataclass_fields__:
-        value = getattr(spec, name)
-        if name == "options" and value is not None:
-            value = value.to_dict()
-        out[name] = value
-    return out
+    """A JSON-safe description of a spec (for model files): the spec's own ``to_dict``."""
+    return spec.to_dict()
 
 
 def spec_from_dict(data: Any, where: str = "feature") -> Any:
@@ -82,18 +98,6 @@ def spec_from_dict(data: Any, where: str = "feature") -> Any:
     if not isinstance(data, Mapping):
         raise DataError(f"{where}: the feature's description should be an object with a 'kind'.")
     kind = data.get("kind")
-    if not isinstance(kind, str) or kind not in FEATURE_KINDS:
+    if not isinstance(kind, str) or kind not in REGISTRY:
         raise DataError(f"{where}: the model file names the unknown feature type {kind!r}.")
-    cls = FEATURE_KINDS[kind]
-    kwargs = {k: v for k, v in data.items() if k != "kind"}
-    unknown = set(kwargs) - set(cls.__dataclass_fields__)
-    if unknown:
-        raise DataError(f"{where}: the model file gives unknown options {sorted(unknown)} for a {kind} feature.")
-    if kind == "text" and kwargs.get("options") is not None:
-        from nbapp.text import TextOptions
-
-        kwargs["options"] = TextOptions.from_dict(kwargs["options"])
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise DataError(f"{where}: the {kind} feature's options are malformed ({exc}).") from None
+    return block_class(kind).spec_type.from_dict(data, where)

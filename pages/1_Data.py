@@ -1,5 +1,6 @@
 """Data: pick a built-in example or upload a file, choose the target and a type per column."""
 
+import dataclasses
 from pathlib import PurePath
 from typing import Any
 
@@ -7,8 +8,11 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
+from ui.held_patterns import held_patterns_ui
+from ui.views import grouped
 
 ui.ensure_state()
 ui.page_header("Data", "Pick a built-in example or upload your own table or text corpus; then say which "
@@ -20,11 +24,22 @@ CORPUS_SUFFIXES = {".zip", ".txt"}
 NO_WEIGHT = "(none)"
 
 
+def _modes() -> tuple[str, ...]:
+    """"Open a local path" only where the person running the server named a data folder."""
+    return MODES if ui.state.data_root() is not None else MODES[:2]
+
+
 def _source_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
+    modes = _modes()
     ss.setdefault("data_mode", {"example": MODES[0], "path": MODES[2]}.get(source.reader, MODES[1]))
-    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=MODES,
+    if ss["data_mode"] not in modes:
+        ss["data_mode"] = MODES[1]
+    mode = ui.synced(st.radio, "Source", key="_data_mode", value=ss["data_mode"], options=modes,
                      horizontal=True, on_set=_mode_changed)
+    if len(modes) < len(MODES):
+        st.caption(f"Opening files on the server is off; whoever runs it can turn it on by setting "
+                   f"`{ui.state.DATA_ROOT_VARIABLE}` to the folder visitors may open (see the README).")
     if mode == MODES[0]:
         _example_ui()
     elif mode == MODES[1]:
@@ -40,11 +55,11 @@ def _mode_changed(mode: str) -> None:
     which is kept (bytes, name, reader) while an example is in use.
     """
     ss["data_mode"] = mode
-    source = ss["source"]
+    source = ui.work().source
     if source.reader == "example":
-        ss["_data_last_example"] = source.example
+        ss["last_example"] = source.example
     if mode == MODES[0] and source.reader != "example":
-        ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE)
+        ui.load_example_into_state(ss.get("last_example") or ui.DEFAULT_EXAMPLE)
     elif mode == MODES[1] and source.reader in ("example", "path"):
         _restore_upload()
 
@@ -55,7 +70,7 @@ def _restore_upload() -> None:
 
 
 def _example_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
     key = ui.synced(st.selectbox, "Example", key="_data_example", value=source.example or ui.DEFAULT_EXAMPLE,
                     options=[ex.key for ex in EXAMPLES], format_func=lambda k: example(k).title,
                     on_set=ui.load_example_into_state)
@@ -79,7 +94,7 @@ def _upload_ui() -> None:
         if failed is not None and ss.get("upload_reader", "table") == "table":
             _sheet_ui(failed.getvalue(), failed.name, None)     # the table may be on another sheet
         st.stop()  # the data of before stays out of view until the user says to keep it
-    source = ss["source"]
+    source = ui.work().source
     kept = ss.get("data_upload")
     if source.reader == "path":
         st.info(f"The local path {ui.md(source.path)} is in use; upload a file to use that instead.")
@@ -96,7 +111,7 @@ def _upload_ui() -> None:
 
 
 def _failed_upload_ui() -> None:
-    source = ss["source"]
+    source = ui.work().source
     failed = ss.get("upload_failed_name") or "the file"
     st.error(ui.md(ss["upload_error"]))
     kind = "built-in example" if source.reader == "example" else "earlier upload"
@@ -154,17 +169,20 @@ def _read_pending_upload() -> None:
 
 
 def _path_ui() -> None:
-    """A local file, folder or glob of any size: a sample is shown, the model sees every row."""
-    ui.synced(st.text_input, "Path on this machine (a CSV or Parquet file, a folder of them, or a glob)",
+    """A file, folder or glob of any size under the server's data folder: a sample is shown, the
+    model sees every row."""
+    ui.synced(st.text_input, "Path in the data folder (a CSV or Parquet file, a folder of them, or a glob)",
               key="_data_path", value=ss.get("data_path", ""), on_set=lambda v: ss.update(data_path=v),
-              placeholder="/data/exports/sales_2025.csv")
+              placeholder="exports/sales_2025.csv")
     st.button("Open the path", key="data.open_path", on_click=_open_path)
-    st.caption("For files beyond the uploader's limit (or beyond memory): types are proposed from the first "
-               f"{ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on every row with DuckDB, in "
-               "bounded memory. Decimal commas and encodings other than UTF-8 are not read here.")
+    st.caption(f"The data folder of this server is {ui.md(ui.state.data_root() or '')}: paths are read under it, "
+               "and nothing outside it can be opened. For files beyond the uploader's limit (or beyond memory): "
+               f"types are proposed from the first {ui.state.PATH_SAMPLE_ROWS:,} rows, and the model is fitted on "
+               "every row with DuckDB, in bounded memory. Decimal commas and encodings other than UTF-8 are not "
+               "read here.")
     if ss.get("path_error"):
         st.error(ui.md(ss["path_error"]))
-    source = ss["source"]
+    source = ui.work().source
     if source.reader == "path":
         rows = ui.path_rows()
         seen = f"all {rows:,} rows" if rows is not None else "every row"
@@ -184,7 +202,7 @@ def _open_path() -> None:
 
 def _reader_changed(reader: str) -> None:
     ss["upload_reader"] = reader
-    source = ss["source"]
+    source = ui.work().source
     if source.reader not in ("example", reader) and ss.get("data_bytes") is not None:
         _load(ss["data_bytes"], source.name, reader)
 
@@ -202,11 +220,13 @@ def _load(data: bytes, name: str, reader: str, sheet: str | None = None) -> None
 @st.cache_data(show_spinner=False, max_entries=8)
 def _column_summary(digest: str, _df: pd.DataFrame) -> pd.DataFrame:
     """Missing and distinct values per column, once per data (0.6 s on a million rows)."""
+    from nbapp.io.nested import distinct_counts
+
     return pd.DataFrame({
         "column": _df.columns.astype(str),
         "dtype": _df.dtypes.astype(str).to_numpy(),
         "missing": _df.isna().sum().to_numpy(),
-        "distinct": _df.nunique().to_numpy(),
+        "distinct": distinct_counts(_df).to_numpy(),
     })
 
 
@@ -226,15 +246,43 @@ def _overview_ui(df: pd.DataFrame) -> Any:
     return st.expander("Missing and distinct values per column").empty()
 
 
+def _trim_spaces_ui(df: pd.DataFrame) -> None:
+    """A button per column whose values differ only by spaces at their ends (the loader notes them
+    and keeps them apart): the user chooses to trim. Not for a local path, whose every row the
+    model reads from the files as they are."""
+    from nbapp.io import space_variants
+
+    if ui.work().source.reader not in ("table", "corpus"):
+        return
+    for column, groups in space_variants(df).items():
+        alike = " and ".join(repr(v) for v in groups[0])
+        st.button(f"Trim spaces in {ui.md(column)}", key=f"data.trim_spaces::{column}", on_click=_trim_spaces,
+                  args=(column,), help=ui.md(f"{alike} become one value, and so one category."))
+
+
+def _trim_spaces(column: str) -> None:
+    from nbapp.io import trim_spaces
+
+    work = ui.work()
+    ss["frame"] = trim_spaces(ss["frame"], [column])
+    trimmed = ui.sha256(f"{work.source.sha256}\0trim\0{column}".encode())     # other data: another fit
+    value = work.query.get(column)
+    ui.update_work(source=dataclasses.replace(work.source, sha256=trimmed),
+                   query=work.query.set(column, value.strip()) if isinstance(value, str) else work.query)
+    ss["load_notes"] = (*ss.get("load_notes", ()),
+                        f"Trimmed the spaces at the start and end of the values of {column!r}, as you asked.")
+
+
 def _summary_ui(slot: Any, df: pd.DataFrame) -> None:
-    slot.dataframe(_column_summary(ss["source"].sha256, df), hide_index=True)
+    slot.dataframe(_column_summary(ui.work().source.sha256, df), hide_index=True)
 
 
 def _target_ui(df: pd.DataFrame) -> None:
     from nbapp.propose import check_target
 
     columns = list(df.columns)
-    target = ui.synced(st.selectbox, "Target (the column to predict)", key="_data_target", value=ss["target"],
+    work = ui.work()
+    target = ui.synced(st.selectbox, "Target (the column to predict)", key="_data_target", value=work.target,
                        options=columns, format_func=str, on_set=ui.set_target)
     try:
         _checked, notes = check_target(df, target)
@@ -250,7 +298,7 @@ def _target_ui(df: pd.DataFrame) -> None:
 
     numeric = [c for c in columns if c != target and pd.api.types.is_numeric_dtype(df[c])]
     options = [NO_WEIGHT, *numeric]
-    current = ss.get("weight") if ss.get("weight") in numeric else NO_WEIGHT
+    current = work.weight if work.weight in numeric else NO_WEIGHT
     ui.synced(st.selectbox, "Frequency weight column (optional: each row counts this many times)",
               key="_data_weight", value=current, options=options, format_func=str,
               on_set=lambda c: ui.set_weight(None if c is NO_WEIGHT or c == NO_WEIGHT else c))
@@ -259,43 +307,41 @@ def _target_ui(df: pd.DataFrame) -> None:
 def _types_ui() -> None:
     st.subheader("Feature types")
     st.caption("Proposed from the data, with the reason; change any. 'ignore' leaves a column out.")
-    types = ss["types"]
+    work = ui.work()
     reasons = ss.get("type_reasons", {})
-    _batch_types_ui()
+    choices = feature_types()
+    _batch_types_ui(choices)
     head = st.columns([3, 2, 5])
     head[0].markdown("**Column**")
     head[1].markdown("**Type**")
     head[2].markdown("**Why**")
-    for i, (col, kind) in enumerate(types.items()):
-        if col == ss.get("weight"):
+    for i, (col, kind) in enumerate(work.kinds.items()):
+        if col == work.weight:
             continue
         row = st.columns([3, 2, 5], vertical_alignment="center")
         row[0].text(str(col))
         with row[1]:
             ui.synced(st.selectbox, f"Type of {ui.md(col)}", key=f"_type::{i}",
-                      value=kind if kind in ui.FEATURE_TYPES else "ignore",
-                      options=ui.FEATURE_TYPES, label_visibility="collapsed",
-                      on_set=lambda v, col=col: _type_changed(col, v))
+                      value=kind if kind in choices else ui.IGNORE,
+                      options=choices, label_visibility="collapsed",
+                      on_set=lambda v, col=col: _types_changed([col], v))
         row[2].text(reasons.get(col, ""))
 
 
-def _type_changed(col: str, kind: str) -> None:
-    _types_changed([col], kind)
-
-
 def _types_changed(columns: list[str], kind: str) -> None:
-    ui.set_types({**ss["types"], **{c: kind for c in columns}})
+    ui.set_kinds({c: kind for c in columns})
     ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "chosen by you" for c in columns}}
 
 
-def _batch_types_ui() -> None:
+def _batch_types_ui(choices: tuple[str, ...]) -> None:
     """Several columns, one type: a form, so the model is refitted once."""
-    columns = [c for c in ss["types"] if c != ss.get("weight")]
+    work = ui.work()
+    columns = [c for c in work.features if c != work.weight]
     with st.form("data.batch_types", border=False):
         left, middle, right = st.columns([5, 2, 2], vertical_alignment="bottom")
         chosen = left.multiselect("Set the type of several columns at once", columns, format_func=str,
                                   key="data.batch_columns")
-        kind = middle.selectbox("Type", ui.FEATURE_TYPES, key="data.batch_type")
+        kind = middle.selectbox("Type", choices, key="data.batch_type")
         if right.form_submit_button("Set", key="data.batch_set") and chosen:
             _types_changed(chosen, kind)
             st.rerun()
@@ -304,33 +350,36 @@ def _batch_types_ui() -> None:
 def _model_alone_ui() -> None:
     """A model file open without data: say so, and how to get back to data."""
     model = ss["model_file"].model
-    st.info(f"No data is in use: the model file {ui.md(ss['source'].name)} is open alone (target "
+    st.info(f"No data is in use: the model file {ui.md(ui.work().source.name)} is open alone (target "
             f"{ui.md(model.target_)}, {len(model.classes_)} classes, {len(model.features_)} features). The Model "
             "and Explain pages work from the file; Evaluate predicts a new file with the model's columns. "
             "Pick an example or upload a file above to work with data again.")
     st.button("Back to the built-in example", key="data.leave_model",
-              on_click=lambda: ui.load_example_into_state(ss.get("_data_last_example") or ui.DEFAULT_EXAMPLE))
+              on_click=lambda: ui.load_example_into_state(ss.get("last_example") or ui.DEFAULT_EXAMPLE))
 
 
 _read_pending_upload()
 ui.sidebar_summary()
 _source_ui()
-if ss["source"].reader == "model":
+if ui.work().source.reader == "model":
     _model_alone_ui()
     st.stop()
 df = ss["frame"]
 summary_slot = _overview_ui(df)
+_trim_spaces_ui(df)
 _target_ui(df)
 _types_ui()
+held_patterns_ui("data")
 try:
     model = ui.current_model()
 except DataError as err:
     st.error(f"The model cannot be fitted with these types: {ui.md(err)}")
 else:
-    seen = f" on all {ui.path_rows():,} rows" if ss["source"].reader == "path" and ui.path_rows() else ""
-    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.features())} features. "
+    seen = f" on all {ui.path_rows():,} rows" if ui.work().source.reader == "path" and ui.path_rows() else ""
+    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.specs())} features. "
                "Go on to the Model or Explain page.")
-    if "text" in ui.features().values():
-        st.caption("Text columns: set the preprocessing (stop words, stemming, n-grams) and the event model on the "
-                   "Model page; the Text page shows each step and explains a document word by word.")
+    for view, columns in grouped(ui.specs()):
+        note = view.data_note(columns)
+        if note:
+            st.caption(note)
 _summary_ui(summary_slot, df)

@@ -11,8 +11,10 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import charts, formulas, teaching
+from ui import charts, explained, formulas, teaching
 from ui import classes as classes_ui
+from ui.views import view_of
+from ui.views.text import word_rows
 
 ui.ensure_state()
 presenting = teaching.presentation_toggle()
@@ -24,6 +26,7 @@ if not presenting:
 ss = st.session_state
 HEADLINE = 4  # classes shown as metrics; the table below lists them all
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
+PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
 
 
 def _row_picker_ui(df: pd.DataFrame) -> None:
@@ -37,58 +40,31 @@ def _row_picker_ui(df: pd.DataFrame) -> None:
         st.caption(f"The first {MAX_ROWS:,} of {len(df):,} rows; set other values in the fields below.")
     rows = event["selection"]["rows"] if event is not None else []
     picked = rows[0] if rows else None
-    if picked is not None and picked != ss.get("_explain_applied_row"):
+    if picked is not None and picked != ss.get("explain_applied_row"):
         ui.set_query_from_row(shown.iloc[picked])
-        ss["explain_pair_mode"] = "runner_up"  # the log-odds chart follows the new prediction
-    ss["_explain_applied_row"] = picked
+        ui.set_choice(PAIR_MODE, "runner_up")  # the log-odds chart follows the new prediction
+    ss["explain_applied_row"] = picked
 
 
 def _query_ui(model: Any) -> dict[str, Any]:
     """One input per feature plus a 'missing' toggle; returns the row to explain."""
-    kinds = formulas.feature_kinds(model)
-    query, missing = ss.setdefault("query", {}), ss.setdefault("query_missing", set())
+    work = ui.work()
     row: dict[str, Any] = {}
     per_line = 4
-    indexed = list(enumerate(kinds.items()))
-    texts = [item for item in indexed if item[1][1] == "text"]
-    others = [item for item in indexed if item[1][1] != "text"]
-    lines = [[item] for item in texts] + [others[k:k + per_line] for k in range(0, len(others), per_line)]
+    indexed = [(i, col, view_of(spec.kind)) for i, (col, spec) in enumerate(model.features_.items())]
+    wide = [item for item in indexed if item[2].wide_input]
+    others = [item for item in indexed if not item[2].wide_input]
+    lines = [[item] for item in wide] + [others[k:k + per_line] for k in range(0, len(others), per_line)]
     for line in lines:
-        cells = st.columns(1 if line[0][1][1] == "text" else per_line)
-        for cell, (i, (col, kind)) in zip(cells, line):
+        cells = st.columns(1 if line[0][2].wide_input else per_line)
+        for cell, (i, col, view) in zip(cells, line):
             with cell:
-                value = _input(model, col, kind, i, query.get(col))
-                is_missing = ui.synced(st.checkbox, "missing", key=f"_qm::{i}", value=col in missing,
-                                       on_set=lambda v, col=col: _set_missing(col, v))
+                value = view.explain_input(model, col, work.query.get(col), f"_q::{i}",
+                                           lambda v, col=col: ui.set_query(col, v))
+                is_missing = ui.synced(st.checkbox, "missing", key=f"_qm::{i}", value=col in work.missing,
+                                       on_set=lambda v, col=col: ui.set_query(col, missing=bool(v)))
             row[col] = np.nan if is_missing else value
     return row
-
-
-def _input(model: Any, col: str, kind: str, i: int, current: Any) -> Any:
-    label = ui.md(col)
-    key = f"_q::{i}"
-    set_value = lambda v, col=col: ss["query"].__setitem__(col, v)  # noqa: E731 - a one-line callback
-    if kind in ("categorical", "bernoulli"):
-        options = teaching.display_values(col, list(model.cpt(col).index))   # the notes' order
-        if current is None or ui.state.is_missing(current):
-            current = options[0]
-        if current not in options:
-            options.append(current)  # a value the model never saw: explained as "unseen"
-        return ui.synced(st.selectbox, label, key=key, value=current, options=options, format_func=str,
-                         on_set=set_value)
-    if kind == "text":
-        text = "" if current is None or ui.state.is_missing(current) else str(current)
-        return ui.synced(st.text_area, label, key=key, value=text, height=100, on_set=set_value)
-    default = ui.state.as_float(current, model.typical_value(col))
-    if kind in ("multinomial", "poisson"):
-        return ui.synced(st.number_input, label, key=key, value=max(default, 0.0), min_value=0.0, step=1.0,
-                         format="%g", on_set=set_value)
-    return ui.synced(st.number_input, label, key=key, value=default, format="%g", on_set=set_value)
-
-
-def _set_missing(col: str, is_missing: bool) -> None:
-    missing = set(ss.get("query_missing", set()))
-    ss["query_missing"] = missing | {col} if is_missing else missing - {col}
 
 
 def _result_ui(e: Any) -> None:
@@ -98,9 +74,10 @@ def _result_ui(e: Any) -> None:
     cols = st.columns(len(head) + 1)
     # P(x) = 0: every joint is 0, the posterior 0/0; the numbers shown are the prior standing in
     # (the totals table's "prior in place of 0/0"), and no class is predicted.
-    cols[0].metric("Prediction (argmax)", "none: P(x) = 0" if e.undetermined else str(e.prediction))
+    name = classes_ui.label_format(e.classes)
+    cols[0].metric("Prediction (argmax)", "none: P(x) = 0" if e.undetermined else name(e.prediction))
     for j, c in enumerate(head):
-        label = f"prior P({ui.md(c)}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(c)} | x)"
+        label = f"prior P({ui.md(name(c))}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(name(c))} | x)"
         cols[j + 1].metric(label, ui.fmt_number(e.posterior[c]))
     if len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
@@ -119,7 +96,7 @@ def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
     """The factor table and the totals, each factor as counted (3/9), reduced (1/3), as a decimal
     and as a log, side by side for every class (seed 000, Eq. 5 and 22)."""
     st.markdown("**Factors** P(x_a | c): as counted, reduced, decimal and log (a density for Gaussian features)")
-    factors = formulas.factor_rows(model, e, classes)
+    factors = explained.factor_rows(model, e, classes)
     st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors))
     st.dataframe(formulas.totals_rows(e, classes), key="explain.totals")
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
@@ -127,7 +104,7 @@ def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
 
 
 def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
-    for eq in formulas.explain_equations(model, e, classes):
+    for eq in explained.explain_equations(model, e, classes):
         st.latex(eq)
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
                f"features only{ui.ref('seed 000, Eq. 22')}.")
@@ -135,17 +112,19 @@ def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
 
 def _direct_ui(e: Any, classes: list[Any]) -> None:
     """Seed 000, Eq. 1-2: count the training rows equal to x exactly; usually none, hence Naive Bayes."""
-    row = {c: v for c, v in ss.get("query", {}).items() if c not in ss.get("query_missing", set())}
+    work = ui.work()
+    row = {c: v for c, v in work.query.items() if c not in work.missing}
     try:
-        direct = direct_estimate(ui.frame(), ss["target"], row, ss.get("weight"))
+        direct = direct_estimate(ui.frame(), work.target, row, work.weight)
     except DataError:
         return
     title = f"Without the naive assumption: how many training rows equal x exactly?{ui.ref('seed 000, Eq. 1-2')}"
+    name = classes_ui.label_format(classes)
     with st.expander(title):
-        counts = ", ".join(f"{ui.md(c)}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
+        counts = ", ".join(f"{ui.md(name(c))}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
                            if c in direct.index)
         total = direct["total"].iloc[0] if len(direct) else 0
-        where = f" in the page's sample of {len(ui.frame()):,} rows" if ss["source"].reader == "path" else ""
+        where = f" in the page's sample of {len(ui.frame()):,} rows" if work.source.reader == "path" else ""
         st.markdown(f"Rows equal to x on every given feature{where} (|B|): **{formulas.num(total)}**; "
                     f"by class (|C|): {counts}.")
         if total == 0:
@@ -153,29 +132,30 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
                         f"This is why Naive Bayes estimates p(x | y) feature by feature instead{ui.ref('Eq. 3-4')}.")
         else:
             st.markdown("p̂(y = c | x) = |C| / |B|: " + ", ".join(
-                f"{ui.md(c)} {direct.loc[c, 'estimate']}" for c in classes if c in direct.index))
+                f"{ui.md(name(c))} {direct.loc[c, 'estimate']}" for c in classes if c in direct.index))
 
 
 def _waterfall_ui(e: Any) -> None:
     """The log-odds of the current prediction against the runner-up, or a pair / one class
     against the rest on request (reset to the default whenever a new row is picked)."""
     ranked = classes_ui.ranked_classes(e)
+    name = classes_ui.label_format(e.classes)
     modes = list(classes_ui.PAIR_MODES)
     if len(ranked) == 2:
         mode = "runner_up"
     else:
-        ss.setdefault("explain_pair_mode", modes[0])
-        mode = ui.synced(st.radio, "Compare", key="_explain_pair_mode", value=ss["explain_pair_mode"],
+        chosen = ui.work().choice(PAIR_MODE)
+        mode = ui.synced(st.radio, "Compare", key="_explain_pair_mode", value=chosen if chosen in modes else modes[0],
                          options=modes, format_func=classes_ui.PAIR_MODES.get, horizontal=True,
-                         on_set=lambda v: ss.update(explain_pair_mode=v))
+                         on_set=lambda v: ui.set_choice(PAIR_MODE, v))
     a, b = classes_ui.default_pair(e)
     if mode == "pair":
         left, right = st.columns(2)
-        a = left.selectbox("Class", ranked, index=0, format_func=str, key="explain.wf_a")
+        a = left.selectbox("Class", ranked, index=0, format_func=name, key="explain.wf_a")
         others = [c for c in ranked if c != a]
-        b = right.selectbox("against class", others, index=0, format_func=str, key="explain.wf_b")
+        b = right.selectbox("against class", others, index=0, format_func=name, key="explain.wf_b")
     elif mode == "rest":
-        a = st.selectbox("Class", ranked, index=0, format_func=str, key="explain.wf_one")
+        a = st.selectbox("Class", ranked, index=0, format_func=name, key="explain.wf_one")
         _one_vs_rest_ui(e, a)
         return
     _pair_chart_ui(e, a, b)
@@ -185,25 +165,28 @@ def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
     contrib = e.log_odds(a, b)
     finite = contrib[np.isfinite(contrib.to_numpy(dtype=float))]
     decisive = contrib.drop(finite.index)
-    title = f"Contributions to log P({a} | x) / P({b} | x)"
+    name = classes_ui.label_format(e.classes)
+    a_shown, b_shown = name(a), name(b)
+    title = f"Contributions to log P({a_shown} | x) / P({b_shown} | x)"
     if len(finite):
         # The total is the explanation's own log-odds; a factor that decides alone makes it ±∞ (no total bar).
         total = e.joint_log[a] - e.joint_log[b] if decisive.empty else None
         st.plotly_chart(charts.waterfall(finite, title=title, total=total), key="explain.waterfall")
-    for name, v in decisive.items():
+    for factor, v in decisive.items():
         if np.isnan(v):
-            st.warning(f"{ui.md(name)} has probability 0 under both {ui.md(a)} and {ui.md(b)}, so it cannot tell "
-                       "them apart (0/0); smoothing (l > 0) gives it a say.")
+            st.warning(f"{ui.md(factor)} has probability 0 under both {ui.md(a_shown)} and {ui.md(b_shown)}, so it "
+                       "cannot tell them apart (0/0); smoothing (l > 0) gives it a say.")
             continue
-        side = a if v > 0 else b
-        st.warning(f"{ui.md(name)} alone decides between {ui.md(a)} and {ui.md(b)}: its factor is 0 for one of "
-                   f"them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
+        side = a_shown if v > 0 else b_shown
+        st.warning(f"{ui.md(factor)} alone decides between {ui.md(a_shown)} and {ui.md(b_shown)}: its factor is 0 "
+                   f"for one of them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
 
 
 def _one_vs_rest_ui(e: Any, a: Any) -> None:
     table, total = classes_ui.one_vs_rest(e, a)
-    st.metric(f"log P({ui.md(a)} | x) / P(not {ui.md(a)} | x)", ui.fmt_log(total))
-    st.caption(f"Each factor's log-odds of {ui.md(a)} against every other class (a column per class, the "
+    shown = classes_ui.label_format(e.classes)(a)
+    st.metric(f"log P({ui.md(shown)} | x) / P(not {ui.md(shown)} | x)", ui.fmt_log(total))
+    st.caption(f"Each factor's log-odds of {ui.md(shown)} against every other class (a column per class, the "
                "most probable first). Factors add up against one class at a time; against the rest taken "
                "together only the total above is exact.")
     st.dataframe(table.map(ui.fmt_log), key="explain.one_vs_rest")
@@ -214,7 +197,7 @@ def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
     seed 004), open by default for a short document."""
     for col, words in e.words.items():
         with st.expander(f"Words of {ui.md(col)}: one factor per word, per class", expanded=len(words) <= 20):
-            st.dataframe(formulas.word_rows(model, col, words, classes), hide_index=True,
+            st.dataframe(word_rows(model, col, words, classes), hide_index=True,
                          key=f"explain.words::{col}")
 
 
@@ -248,14 +231,14 @@ def presentation_ui(model: Any) -> None:
         return
     classes = teaching.display_classes(list(e.classes))
     st.markdown(teaching.query_caption(row))
-    factors = formulas.factor_rows(model, e, classes)
+    factors = explained.factor_rows(model, e, classes)
     st.dataframe(factors, key="explain.factors", height=38 + 35 * len(factors), width="stretch")
     left, right = st.columns([1, 1])
     with left:
         st.dataframe(formulas.totals_rows(e, classes), key="explain.totals", height=38 + 35 * 3)
     with right:
         # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
-        for eq in formulas.explain_equations(model, e, classes, max_terms=6, densities=False):
+        for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
             st.latex(eq)
 
 

@@ -13,6 +13,7 @@ from nbapp import diagnostics, evaluate
 from nbapp.errors import DataError
 from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
+from ui.classes import label_format, labels_of
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -24,11 +25,18 @@ METHODS = {"kfold": "k-fold cross-validation (stratified)", "holdout": "hold-out
 DEFAULTS = {"method": "kfold", "k": 5, "test_size": 0.3, "seed": 0}
 
 
+def _options() -> dict[str, Any]:
+    """The evaluation's options: the work's choices "evaluate.<name>", else the defaults."""
+    work = ui.work()
+    opts = {name: work.choice(f"evaluate.{name}", default) for name, default in DEFAULTS.items()}
+    return opts if opts["method"] in METHODS else {**opts, "method": DEFAULTS["method"]}
+
+
 def _options_ui() -> dict[str, Any]:
-    opts = ss.setdefault("eval_options", dict(DEFAULTS))
+    opts = _options()
 
     def setter(name: str):
-        return lambda v: ss.update(eval_options={**ss["eval_options"], name: v})
+        return lambda v: ui.set_choice(f"evaluate.{name}", v)
 
     left, middle, right = st.columns(3)
     with left:
@@ -44,45 +52,44 @@ def _options_ui() -> dict[str, Any]:
     with right:
         ui.synced(st.number_input, "Random seed", key="_eval_seed", value=int(opts["seed"]), min_value=0,
                   step=1, on_set=setter("seed"))
-    return ss["eval_options"]
+    return _options()
 
 
 def _model_factory() -> Any:
-    """The zero-argument factory of unfitted models of the current settings (as the evaluation's)."""
-    feats, config = ui.features(), ui.settings()
-    classes = ui.class_list(ui.frame(), ss["target"])
-    return lambda: ui.make_model(feats, config, classes)
+    """The zero-argument factory of unfitted models of the current work (as the evaluation's)."""
+    return ui.work().make_model
 
 
 def _evaluated_data() -> pd.DataFrame:
     from nbapp.propose import check_target
 
-    return check_target(ui.frame(), ss["target"])[0]
+    return check_target(ui.frame(), ui.work().target)[0]
 
 
 def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     """Evaluate the current configuration; kept in session state until something changes."""
-    key = (ui.fit_key(), tuple(sorted(opts.items())))  # the evaluation refits the settings, never an import
+    work = ui.work()
+    key = (work.model_key(), tuple(sorted(opts.items())))  # the evaluation refits the work, never an import
     cached = ss.get("eval_result")
     if cached is not None and cached[0] == key:
         return cached[1]
-    target = ss["target"]
+    target = work.target
     make_model = _model_factory()
     bar = st.progress(0.0, text="Evaluating…")
 
     def progress(done: int, total: int, message: str) -> None:
         bar.progress(done / total, text=message)
 
-    if ss["source"].reader == "path":          # big data: k-fold over the whole file, out of core
+    if work.source.reader == "path":          # big data: k-fold over the whole file, out of core
         return _run_on_path(key, make_model(), opts, bar)
     try:
         data = _evaluated_data()
         if opts["method"] == "kfold":
             result = evaluate.cross_validate(make_model, data, target, k=int(opts["k"]), seed=int(opts["seed"]),
-                                             weight=ss.get("weight"), progress=progress)
+                                             weight=work.weight, progress=progress)
         else:
             result = evaluate.holdout(make_model, data, target, test_size=float(opts["test_size"]),
-                                      seed=int(opts["seed"]), weight=ss.get("weight"), progress=progress)
+                                      seed=int(opts["seed"]), weight=work.weight, progress=progress)
     except DataError as err:
         bar.empty()
         ui.show_error(err)
@@ -106,7 +113,8 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
     place; each fold's model is the total statistics minus the fold's)."""
     from nbapp.scale import cross_validate_file
 
-    source = ss["source"]
+    work = ui.work()
+    source = work.source
     if opts["method"] != "kfold":
         st.info("On a local path the Evaluate page cross-validates (k-fold); hold-out is for uploads.")
     k = int(opts["k"])
@@ -116,7 +124,7 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
         bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
 
     try:
-        result = cross_validate_file(model, source.path, ss["target"], k=k, weight=ss.get("weight"), progress=progress)
+        result = cross_validate_file(model, source.files, work.target, k=k, weight=work.weight, progress=progress)
     except DataError as err:
         bar.empty()
         ui.show_error(err)
@@ -187,10 +195,12 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
             order = list(s.per_class["support"].sort_values(ascending=False, kind="stable").index)
             extra = [c for c in confusion.columns if c not in set(order)]
             confusion = confusion.reindex(index=order, columns=[*order, *extra])
-        st.plotly_chart(charts.confusion_heatmap(confusion, normalise=normalise), key="eval.confusion")
+        name = label_format(list(result.classes))
+        shown = confusion.rename(index=name, columns=name)       # 1 and "1" stay two rows and columns
+        st.plotly_chart(charts.confusion_heatmap(shown, normalise=normalise), key="eval.confusion")
     with right:
         st.markdown("**Per class**")
-        st.dataframe(s.per_class.rename(index=str).style.format(
+        st.dataframe(s.per_class.set_axis(labels_of(s.per_class.index)).style.format(
             {"precision": "{:.3f}", "recall": "{:.3f}", "f1": "{:.3f}", "support": "{:,.0f}"}), key="eval.per_class")
         if result.method == "kfold":
             st.markdown("**Accuracy per fold**")
@@ -205,7 +215,8 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
     two = len(classes) == 2
     left, right = st.columns(2)
     positive = left.selectbox("Positive class" if two else "Class (one against the rest)", classes,
-                              index=len(classes) - 1 if two else 0, format_func=str, key="eval.curve_class")
+                              index=len(classes) - 1 if two else 0, format_func=label_format(classes),
+                              key="eval.curve_class")
     threshold = right.slider("Threshold: positive when P(class) ≥", 0.0, 1.0, 0.5, 0.01, key="eval.threshold")
     try:
         found = _cached(f"curves::{classes.index(positive)}", lambda: diagnostics.curves(result, positive))
@@ -221,29 +232,35 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
 def _comparison_ui(result: evaluate.Evaluation) -> None:
     if not st.toggle("Compare with logistic regression (scikit-learn) on the same folds", key="eval.compare"):
         return
+    from nbapp.baseline import baseline_encodings
     from nbapp.sklearn import logistic_regression_scores
 
+    specs = ui.specs()
     try:
+        encodings = baseline_encodings(specs)         # a column the baseline cannot encode is refused here
         with st.spinner("Fitting logistic regression on each fold…"):
-            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), ui.features()))
+            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), specs))
     except DataError as err:
         ui.show_error(err)
         return
-    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (one-hot / standardised)": lr}
-    st.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
-                                      "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
-                 key="eval.comparison")
+    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (every column, encoded as listed)": lr}
+    left, right = st.columns([3, 2])
+    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
+                                        "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
+                   key="eval.comparison")
+    right.markdown("**How logistic regression reads each column**")
+    right.dataframe(encodings, hide_index=True, key="eval.encodings")
 
 
 def _importance_ui(result: evaluate.Evaluation) -> None:
     if not st.toggle("Per-feature importance (cross-validates once without each feature)", key="eval.importance"):
         return
-    opts = ss["eval_options"]
+    opts = _options()
     try:
         with st.spinner("Cross-validating without each feature…"):
             table = _cached("importance", lambda: diagnostics.feature_importance(
                 ui.current_model(), _evaluated_data(), k=int(opts["k"]) if opts["method"] == "kfold" else 5,
-                seed=int(opts["seed"]), weight=ss.get("weight")))
+                seed=int(opts["seed"]), weight=ui.work().weight))
     except DataError as err:
         ui.show_error(err)
         return
@@ -287,8 +304,8 @@ def _batch_ui(model: Any) -> None:
 
 model = ui.require_model()
 ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
-if ss["source"].reader == "model":
-    st.info(f"The model file {ui.md(ss['source'].name)} is open without its data: an evaluation needs labelled "
+if ui.work().source.reader == "model":
+    st.info(f"The model file {ui.md(ui.work().source.name)} is open without its data: an evaluation needs labelled "
             "rows (load them on the Data page). A new file can be predicted below.")
 else:
     options = _options_ui()

@@ -17,7 +17,6 @@ ui.sidebar_summary()
 ui.page_header("Lessons", "Ten ideas of the lectures, each shown live on the current data and model: pick one. "
                "Change the data or the settings on the other pages and come back.")
 
-ss = st.session_state
 VIEWS = {
     "smoothing": "1 MLE vs MAP",
     "prior": "2 Prior vs evidence",
@@ -37,12 +36,16 @@ RENDER = {
 }
 
 
+LESSON = "lessons.view"     # the work's choice of lesson
+
+
 def _view_ui() -> str:
-    ss.setdefault("lessons_view", "smoothing")
-    ui.synced(st.segmented_control, "Lesson", key="_lessons_view", value=ss["lessons_view"], options=list(VIEWS),
+    chosen = ui.work().choice(LESSON)
+    shown = chosen if chosen in VIEWS else "smoothing"
+    ui.synced(st.segmented_control, "Lesson", key="_lessons_view", value=shown, options=list(VIEWS),
               format_func=VIEWS.get, label_visibility="collapsed",
-              on_set=lambda v: ss.update(lessons_view=v or ss["lessons_view"]))
-    return ss["lessons_view"]
+              on_set=lambda v: ui.set_choice(LESSON, v or shown))
+    return shown
 
 
 view = _view_ui()

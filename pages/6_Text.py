@@ -11,7 +11,10 @@ import streamlit as st
 import ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
-from ui import formulas, textviews
+from ui import textviews
+from ui.classes import label_format, labelled_column, labels_of
+from ui.held_patterns import held_patterns_ui
+from ui.views.text import is_bernoulli, text_columns, text_settings_ui
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -22,13 +25,7 @@ ss = st.session_state
 TEXT_EXAMPLES = {"sms_spam": "Load the SMS spam corpus", "sentiment": "Load the six sentiment sentences"}
 DOC_MODES = ("Type a document", "A row of the data")
 PER_ROW = 3  # top-word charts side by side
-
-
-def _text_columns() -> list[str]:
-    """The text features of the model in use (an imported model's own, else the chosen types)."""
-    if ss.get("imported") is not None:
-        return [c for c, k in formulas.feature_kinds(ss["imported"].model).items() if k == "text"]
-    return [c for c, t in ui.features().items() if t == "text"]
+DOC_MODE, DOC_ROW = "text.doc_mode", "text.row"   # the work's choices of the sample document
 
 
 def _no_text_ui() -> None:
@@ -53,25 +50,27 @@ def _options_key(options: Any) -> str:
 
 def _document_ui(column: str, df: pd.DataFrame) -> str:
     """The sample document: typed (kept per column across pages) or a row of the data."""
-    ss.setdefault("text_doc_mode", DOC_MODES[0])
-    mode = ui.synced(st.radio, "Sample document", key="_text_doc_mode", value=ss["text_doc_mode"],
-                     options=DOC_MODES, horizontal=True, on_set=lambda v: ss.update(text_doc_mode=v))
+    work = ui.work()
+    chosen = work.choice(DOC_MODE)
+    mode = ui.synced(st.radio, "Sample document", key="_text_doc_mode",
+                     value=chosen if chosen in DOC_MODES else DOC_MODES[0], options=DOC_MODES, horizontal=True,
+                     on_set=lambda v: ui.set_choice(DOC_MODE, v))
     if mode == DOC_MODES[0]:
         docs = ss.setdefault("text_docs", {})
-        default = docs.get(column, ss.get("query", {}).get(column, ""))
+        default = docs.get(column, work.query.get(column, ""))
         return ui.synced(st.text_area, "Document", key="_text_doc", value=str(default), height=90,
                          on_set=lambda v: ss.update(text_docs={**ss.get("text_docs", {}), column: v}))
     if len(df) == 0:
         st.info("The data has no rows.")
         return ""
     row = ui.synced(st.number_input, f"Row (0 to {len(df) - 1:,})", key="_text_row",
-                    value=min(int(ss.get("text_row", 0)), len(df) - 1), min_value=0, max_value=len(df) - 1,
-                    step=1, on_set=lambda v: ss.update(text_row=int(v)))
+                    value=min(int(work.choice(DOC_ROW, 0)), len(df) - 1), min_value=0, max_value=len(df) - 1,
+                    step=1, on_set=lambda v: ui.set_choice(DOC_ROW, int(v)))
     value = df[column].iloc[int(row)]
     if ui.state.is_missing(value):
         st.info(f"Row {int(row):,} has no document (missing): it is left out of the text factor.")
         return ""
-    label = df[ss["target"]].iloc[int(row)]
+    label = df[work.target].iloc[int(row)]
     st.caption(f"Row {int(row):,}, labelled {ui.md(label)}:")
     st.code(str(value), language=None, wrap_lines=True)
     return str(value)
@@ -79,10 +78,11 @@ def _document_ui(column: str, df: pd.DataFrame) -> str:
 
 def _classes_ui(classes: list[Any]) -> tuple[Any, Any]:
     left, right = st.columns(2)
-    positive = left.selectbox("Class the log-odds are for", classes, index=len(classes) - 1, format_func=str,
+    positive = left.selectbox("Class the log-odds are for", classes, index=len(classes) - 1,
+                              format_func=label_format(classes),
                               key="text.positive")
     others = [c for c in classes if c != positive]
-    negative = right.selectbox("against", others, index=0, format_func=str, key="text.negative")
+    negative = right.selectbox("against", others, index=0, format_func=label_format(classes), key="text.negative")
     return positive, negative
 
 
@@ -98,7 +98,7 @@ def _pipeline_ui(model: Any, column: str, doc: str, df: pd.DataFrame) -> None:
     })
     doc_tokens, doc_types = tokens_and_types([doc], options)
     docs = list(df[column]) if column in df else []
-    corpus_tokens, corpus_types = _corpus_tokens_types(ss["source"].sha256, str(column), _options_key(options),
+    corpus_tokens, corpus_types = _corpus_tokens_types(ui.work().source.sha256, str(column), _options_key(options),
                                                        _docs=docs, _options=options)
     cells = st.columns(5)
     cells[0].metric("Tokens in the document", f"{doc_tokens:,}")
@@ -116,15 +116,17 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
     st.subheader("Top words per class")
     n = st.slider("Words per class", 5, 40, 15, key="text.top_n")
     words = model.top_words(column, n)
-    bernoulli = text_block(model, column).spec.event_model == "bernoulli"
-    count_label = "documents containing the word" if bernoulli else "count in the class"
+    name = label_format(model.classes_)
+    count_label = ("documents containing the word" if is_bernoulli(text_block(model, column).spec)
+                   else "count in the class")
     for start in range(0, len(classes), PER_ROW):
         cells = st.columns(min(PER_ROW, len(classes)))
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
             cell.plotly_chart(textviews.top_words_figure(words, cls, colour_index=start + offset,
-                                                         count_label=count_label), key=f"text.top.{start + offset}")
+                                                         count_label=count_label, title=name(cls)),
+                              key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
-        st.dataframe(words, hide_index=True, key="text.top_table")
+        st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 
 
 def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
@@ -132,7 +134,8 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     n = st.slider("Words at each end", 5, 30, 10, key="text.informative_n")
     table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
-    left.plotly_chart(textviews.informative_figure(table, positive, negative), key="text.informative_chart")
+    name = label_format(model.classes_)
+    left.plotly_chart(textviews.informative_figure(table, name(positive), name(negative)), key="text.informative_chart")
     right.dataframe(table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
@@ -142,7 +145,8 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     tokens = document_tokens(model, column, doc, positive, negative)
     if len(tokens):
         limit = 400
-        st.plotly_chart(textviews.token_strip(tokens, positive, negative, limit=limit), key="text.strip")
+        name = label_format(model.classes_)
+        st.plotly_chart(textviews.token_strip(tokens, name(positive), name(negative), limit=limit), key="text.strip")
         if len(tokens) > limit:
             st.caption(f"The first {limit} of {len(tokens):,} tokens.")
     else:
@@ -157,13 +161,14 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     explanation = model.explain({column: doc})
     st.markdown("**Per term: count, status and contribution to log P(document | c)**")
     st.dataframe(explanation.words[column], hide_index=True, key="text.words")
-    if block.spec.event_model == "bernoulli":
+    if is_bernoulli(block.spec):
         st.caption("Bernoulli: each present word adds log P(present | c) once; the last row adds "
                    f"log(1 − P(present | c)) for every vocabulary word the document lacks{ui.ref('seed 002')}.")
     factor = explanation.factors.loc[column]
+    labels = labels_of(explanation.classes)          # the explanation's own column names: 1 and '1' apart
     totals = pd.DataFrame({
-        "class": [str(c) for c in explanation.classes],
-        "text factor log P(document | c)": [float(factor[f"log[{c}]"]) for c in explanation.classes],
+        "class": labels,
+        "text factor log P(document | c)": [float(factor[f"log[{label}]"]) for label in labels],
         "posterior P(c | document)": explanation.posterior.to_numpy(dtype=float),
     })
     st.markdown("**The text factor per class** (the sum of the contributions above) **and the posterior from "
@@ -172,8 +177,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     with st.expander("Every token as typed, with its log-odds"):
         st.dataframe(tokens, hide_index=True, key="text.tokens")
     if st.button("Use this document on the Explain page", key="text.to_explain"):
-        ss["query"] = {**ss.get("query", {}), column: doc}
-        ss["query_missing"] = set(ss.get("query_missing", set())) - {column}
+        ui.set_query(column, doc, missing=False)
         st.success("The Explain page's test example now holds this document.")
 
 
@@ -185,15 +189,16 @@ def _zipf_ui(model: Any, column: str) -> None:
                "matters.")
 
 
-columns = _text_columns()
+columns = text_columns(ui.specs())
 if not columns:
     _no_text_ui()
 column = columns[0] if len(columns) == 1 else st.selectbox("Text column", columns, format_func=str,
                                                            key="text.column")
 df = ui.frame()
+held_patterns_ui("text")
 if ss.get("imported") is None:
     with st.expander("Text preprocessing (the same settings as on the Model page)"):
-        textviews.text_settings_ui([column], prefix="text", heading=False)
+        text_settings_ui([column], ui.work().features, prefix="text", heading=False)
 with st.spinner(f"Fitting the model on {len(df):,} documents…"):
     model = ui.require_model()
 classes = list(model.classes_)

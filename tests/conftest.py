@@ -1,13 +1,17 @@
-"""Shared fixtures: the seeds' worked examples as frames."""
+"""Shared fixtures: the seeds' worked examples as frames; a check that the suite leaves every
+tracked file as it found it."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
@@ -19,7 +23,59 @@ os.environ.setdefault("NBAPP_RAISE_ERRORS", "1")
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 # The AppTest helpers' asserts explain themselves on failure as a test module's do.
 pytest.register_assert_rewrite("apptest_helpers")
+# Hypothesis's two clocks (a deadline per example, a health check on slow data generation) would
+# fail a property test on a loaded machine: off for every test, as most already set them.
+settings.register_profile("nbapp", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("nbapp")
 TENNIS_FEATURES = {c: "categorical" for c in ["Outlook", "Temperature", "Humidity", "Wind"]}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tracked_files_unchanged():
+    """Fail the run if it changed a file git tracks (tests write to tmp_path): the tracked files
+    that differ from HEAD, and their contents, must be the same after the session as before it.
+    Only inside a git checkout of the project; scripts/screenshots.sh's run may rewrite
+    $NBAPP_SCREENSHOTS, the README's images."""
+    before = _changed_tracked_files()
+    yield
+    if before is None:
+        return
+    after = _changed_tracked_files() or {}
+    allowed = os.environ.get("NBAPP_SCREENSHOTS")
+    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+                     and not (allowed and Path(ROOT / path).is_relative_to(ROOT / allowed)))
+    if changed:
+        pytest.fail(f"the test run changed tracked files (tests must write to tmp_path): {', '.join(changed)}",
+                    pytrace=False)
+
+
+def _changed_tracked_files() -> dict[str, str] | None:
+    """Each tracked file that differs from HEAD or the index, with its status and a hash of its
+    content; None outside a git checkout of the project."""
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, timeout=120)
+
+    try:
+        top = git("rev-parse", "--show-toplevel")
+        if top.returncode != 0 or Path(os.fsdecode(top.stdout.strip())).resolve() != ROOT:
+            return None
+        status = git("status", "--porcelain=v1", "-z", "--untracked-files=no")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if status.returncode != 0:
+        return None
+    changed: dict[str, str] = {}
+    entries = iter(status.stdout.split(b"\0"))
+    for entry in entries:
+        if not entry:
+            continue
+        code, path = entry[:2].decode(), os.fsdecode(entry[3:])
+        if code[0] in "RC":
+            next(entries, None)             # a rename or copy is followed by its original path
+        file = ROOT / path
+        content = hashlib.sha256(file.read_bytes()).hexdigest() if file.is_file() else "absent"
+        changed[path] = f"{code} {content}"
+    return changed
 
 
 @pytest.fixture

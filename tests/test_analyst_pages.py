@@ -15,8 +15,8 @@ from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
 
 def _biopsy_with_id_gaussian():
     at = upload(start(), "biopsy.csv", biopsy_like().to_csv(index=False).encode(), check=False)
-    assert at.session_state["types"]["ID"] == "ignore"          # the proposal protects the model
-    columns = list(at.session_state["types"])
+    assert at.session_state["work"].kinds["ID"] == "ignore"          # the proposal protects the model
+    columns = list(at.session_state["work"].kinds)
     at.selectbox(key=f"_type::{columns.index('ID')}").set_value("gaussian").run()
     assert not at.exception
     return at
@@ -37,8 +37,8 @@ def _weather_on_evaluate(downloads=None):
     from test_diagnostics import weather
 
     at = upload(start(), "weather.csv", weather().to_csv(index=False).encode(), check=False)
-    assert at.session_state["target"] == "weather" and at.session_state["types"]["date_id"] == "ignore"
-    columns = list(at.session_state["types"])         # Seattle's case: precipitation read as Gaussian
+    assert at.session_state["work"].target == "weather" and at.session_state["work"].kinds["date_id"] == "ignore"
+    columns = list(at.session_state["work"].kinds)         # Seattle's case: precipitation read as Gaussian
     at.selectbox(key=f"_type::{columns.index('precipitation')}").set_value("gaussian").run()
     return open_page(at, "Evaluate")
 
@@ -74,7 +74,7 @@ def test_evaluate_draws_curves_with_a_threshold_and_compares_and_ranks(downloads
     at.toggle(key="eval.importance").set_value(True).run()
     assert not at.exception and not at.error
     comparison = [d.value for d in at.dataframe if "log-loss, clipped" in d.value.columns][0]
-    assert list(comparison.index) == ["Naive Bayes (nbapp)", "Logistic regression (one-hot / standardised)"]
+    assert list(comparison.index) == ["Naive Bayes (nbapp)", "Logistic regression (every column, encoded as listed)"]
     importance = [d.value for d in at.dataframe if "mean_abs_log_odds" in d.value.columns][0]
     assert importance.index[0] == "precipitation"
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
@@ -104,12 +104,12 @@ def test_a_workbook_s_other_sheet_can_be_chosen_on_the_data_page():
     at = upload(start(), "book.xlsx", buffer.getvalue(),
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", check=False)
     assert at.session_state["frame"].shape == (2, 2)
-    first_sha = at.session_state["source"].sha256
+    first_sha = at.session_state["work"].source.sha256
     at.selectbox(key="_data_sheet").set_value("biopsy").run()
     assert not at.exception and not at.error
     assert at.session_state["frame"].shape == (699, 11)
-    assert at.session_state["source"].sheet == "biopsy" and at.session_state["source"].sha256 != first_sha
-    assert at.session_state["target"] == "class"
+    assert at.session_state["work"].source.sheet == "biopsy" and at.session_state["work"].source.sha256 != first_sha
+    assert at.session_state["work"].target == "class"
     # an old .xls whose first sheet holds no table: refused in place, the other sheet is offered
     at = upload(start(), "two_sheets.xls", data, "application/vnd.ms-excel", check=False)
     assert any("choose another sheet" in e.value for e in at.error)
@@ -124,6 +124,6 @@ def test_several_columns_get_one_type_at_once():
     at.selectbox(key="data.batch_type").set_value("categorical")
     at.button(key="data.batch_set").click().run()
     assert not at.exception
-    types = at.session_state["types"]
+    types = at.session_state["work"].kinds
     assert [types[c] for c in ("V1", "V2", "V3", "V4")] == ["categorical", "categorical", "categorical", "gaussian"]
     assert at.session_state["model"].features_["V2"].kind == "categorical"

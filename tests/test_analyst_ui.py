@@ -106,7 +106,7 @@ def import_json(at: AppTest, name: str, model) -> AppTest:
 def test_an_imported_model_sets_every_input_to_its_own_values():
     at = import_json(start(), "l2.json", tennis_model(alpha=2.0, priors="uniform", prior_alpha=0.5))
     assert not at.error, [e.value for e in at.error]
-    config = at.session_state["settings"]
+    config = at.session_state["work"].settings
     assert (config.alpha, config.priors, config.prior_alpha) == (2.0, "uniform", 0.5)
     assert at.number_input(key="_model_alpha").value == 2.0
     assert at.radio(key="_model_priors").value == "uniform"
@@ -124,8 +124,8 @@ def test_an_imported_m_estimate_model_sets_the_m_estimate_inputs():
     import nbapp
 
     at = import_json(start(), "m.json", tennis_model(smoothing=nbapp.MEstimate(3.0, p=0.25)))
-    config = at.session_state["settings"]
-    assert (config.smoothing, config.m, config.p) == ("m", 3.0, 0.25)
+    config = at.session_state["work"].settings
+    assert config.smoothing == nbapp.MEstimate(3.0, p=0.25)
     assert at.number_input(key="_model_m").value == 3.0
 
 
@@ -133,7 +133,7 @@ def test_a_model_opens_alone_and_predicts_a_new_file_without_its_data():
     at = start()
     at.selectbox(key="_data_example").set_value("gender").run()
     import_json(at, "tennis.json", tennis_model(alpha=1.0))
-    assert at.session_state["source"].reader == "model"
+    assert at.session_state["work"].source.reader == "model"
     assert any("open without data" in s for s in texts(at, "info"))
     open_page(at, "Explain")
     assert at.metric[0].value in ("Yes", "No")
@@ -170,7 +170,7 @@ def test_every_page_runs_on_a_model_opened_alone(key):
         load_example(key), target=ex.target, weight=ex.weight)
     at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
     import_json(at, f"{key}.json", model)
-    assert at.session_state["source"].reader == "model"
+    assert at.session_state["work"].source.reader == "model"
     for name in ("Data", "Model", "Explain", "Evaluate"):
         open_page(at, name)
     for page in ("pages/6_Text.py", "pages/5_Lessons.py"):
@@ -198,12 +198,12 @@ def test_a_reload_restores_an_example_with_its_types_and_settings():
     at.number_input(key="_model_alpha").set_value(2.0).run()
     open_page(at, "Data")
     at.selectbox(key="_type::0").set_value("ignore").run()
-    column = next(iter(at.session_state["types"]))
+    column = next(iter(at.session_state["work"].kinds))
     fresh = reload(at)
-    assert fresh.session_state["source"].example == "tennis14"
-    assert fresh.session_state["settings"].alpha == 2.0
-    assert fresh.session_state["types"][column] == "ignore"
-    assert fresh.session_state["settings"] == at.session_state["settings"]
+    assert fresh.session_state["work"].source.example == "tennis14"
+    assert fresh.session_state["work"].settings.alpha == 2.0
+    assert fresh.session_state["work"].kinds[column] == "ignore"
+    assert fresh.session_state["work"].settings == at.session_state["work"].settings
 
 
 def test_a_reload_restores_an_upload_its_target_and_types():
@@ -213,10 +213,10 @@ def test_a_reload_restores_an_upload_its_target_and_types():
     fresh = reload(at)
     assert not any("Not everything" in w.value for w in fresh.warning)
     ss = fresh.session_state
-    assert ss["source"].name == "weather.csv" and ss["source"].reader == "table"
+    assert ss["work"].source.name == "weather.csv" and ss["work"].source.reader == "table"
     assert ss["frame"].equals(at.session_state["frame"])
-    assert ss["target"] == "windy"
-    assert ss["types"] == at.session_state["types"]
+    assert ss["work"].target == "windy"
+    assert ss["work"].kinds == at.session_state["work"].kinds
 
 
 def test_a_reload_restores_a_model_opened_alone_and_its_settings():
@@ -224,8 +224,8 @@ def test_a_reload_restores_a_model_opened_alone_and_its_settings():
     import_json(at, "tennis.json", tennis_model(alpha=0.0))
     at.number_input(key="_model_alpha").set_value(1.5).run()
     fresh = reload(at)
-    assert fresh.session_state["source"].reader == "model"
-    assert fresh.session_state["settings"].alpha == 1.5
+    assert fresh.session_state["work"].source.reader == "model"
+    assert fresh.session_state["work"].settings.alpha == 1.5
     open_page(fresh, "Explain")
     assert fresh.metric[0].value in ("Yes", "No")
 
@@ -234,13 +234,13 @@ def test_a_link_to_a_file_no_longer_kept_says_so_and_shows_the_example():
     at = start(query={"data": "0" * 64, "name": "gone.csv", "reader": "table"})
     warnings = texts(at, "warning")
     assert any("gone.csv" in w and "upload it again" in w for w in warnings), warnings
-    assert at.session_state["source"].example == "tennis14"
+    assert at.session_state["work"].source.example == "tennis14"
 
 
 @pytest.mark.parametrize("data", ["../../etc/passwd", "/etc/passwd", "A" * 64, "0" * 63])
 def test_the_address_names_no_path_only_a_kept_hash(data):
     at = start(query={"data": data, "name": "x.csv"})
-    assert at.session_state["source"].example == "tennis14"
+    assert at.session_state["work"].source.example == "tennis14"
     assert any("no longer kept" in w for w in texts(at, "warning"))
 
 
@@ -259,14 +259,14 @@ def test_damaged_or_inflating_work_in_the_address_is_refused():
     import zlib
 
     from nbapp.errors import DataError
-    from ui.remember import decode_work, encode_work
+    from ui.remember import pack, unpack
 
-    assert decode_work(encode_work({"a": [1, 2]})) == {"a": [1, 2]}
+    assert unpack(pack({"a": [1, 2]})) == {"a": [1, 2]}
     bomb = base64.urlsafe_b64encode(zlib.compress(b"[" + b"0," * 5_000_000 + b"0]", 9)).decode()
     with pytest.raises(DataError, match="too long"):
-        decode_work(bomb)
+        unpack(bomb)
     with pytest.raises(DataError, match="damaged"):
-        decode_work("not-base64-zlib")
+        unpack("not-base64-zlib")
     at = start(query={"example": "tennis14", "work": "garbage"})
     assert any("damaged" in w for w in texts(at, "warning"))
 
@@ -295,7 +295,7 @@ def test_several_columns_get_one_type_at_once():
     at.selectbox(key="data.batch_type").set_value("categorical")
     at.button(key="data.batch_set").click().run()
     assert not at.exception
-    types = at.session_state["types"]
+    types = at.session_state["work"].kinds
     assert types["temp"] == types["humidity"] == "categorical"
     assert at.session_state["model"].features_["temp"].kind == "categorical"
 
@@ -379,11 +379,11 @@ def test_messages_show_numbers_as_numbers_not_python_types():
 
 def test_a_reload_restores_an_imported_model_beside_its_data():
     at = import_json(start(), "l2.json", tennis_model(alpha=2.0))
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
     fresh = reload(at)
     assert fresh.session_state["imported"].name == "l2.json"
     assert fresh.session_state["imported"].sha256 == at.session_state["imported"].sha256
-    assert fresh.session_state["settings"].alpha == 2.0
+    assert fresh.session_state["work"].settings.alpha == 2.0
 
 
 def test_leaving_a_model_opened_alone_returns_to_the_example_of_before():
@@ -392,17 +392,18 @@ def test_leaving_a_model_opened_alone_returns_to_the_example_of_before():
     import_json(at, "tennis.json", tennis_model())
     open_page(at, "Data")
     at.button(key="data.leave_model").click().run()
-    assert at.session_state["source"].example == "gender"
+    assert at.session_state["work"].source.example == "gender"
 
 
-def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(tmp_path):
+def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBAPP_DATA_ROOT", str(tmp_path))
     path = tmp_path / "weather.csv"
     path.write_bytes(WEATHER)
     at = start()
     at.radio(key="_data_mode").set_value("Open a local path").run()
     at.text_input(key="_data_path").set_value(str(path)).run()
     at.button(key="data.open_path").click().run()
-    assert at.session_state["source"].reader == "path"
+    assert at.session_state["work"].source.reader == "path"
     assert not any(str(tmp_path) in str(at.query_params.get(k, "")) for k in at.query_params)
     assert any("A reload of this page loses this work" in w for w in texts(at, "warning"))
 
@@ -418,11 +419,12 @@ def test_an_imported_model_brings_its_bernoulli_positives_and_m_estimate_form():
 
     ex_model.fit(load_example("tennis14"), target="Play")
     at = import_json(start(), "weak.json", ex_model)
-    config = at.session_state["settings"]
-    assert dict(config.positives) == {"Wind": "Weak"}
-    assert (config.smoothing, config.m, config.p, config.m_normalised) == ("m", 2.0, 0.3, True)
+    work = at.session_state["work"]
+    assert {c: s.positive for c, s in work.specs.items() if s.kind == "bernoulli"} == {"Wind": "Weak"}
+    assert work.settings.smoothing == nbapp.MEstimate(2.0, p=0.3, normalised=True)
     fresh = reload(at)
-    assert fresh.session_state["settings"] == config
+    assert fresh.session_state["work"].settings == work.settings
+    assert fresh.session_state["work"].specs == work.specs
 
 
 def test_a_reload_restores_the_chosen_sheet_of_a_workbook():
@@ -435,9 +437,9 @@ def test_a_reload_restores_the_chosen_sheet_of_a_workbook():
     at = upload(start(), "book.xlsx", buffer.getvalue(),
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     at.selectbox(key="_data_sheet").set_value("Days").run()
-    assert at.session_state["source"].sheet == "Days"
+    assert at.session_state["work"].source.sheet == "Days"
     fresh = reload(at)
-    assert fresh.session_state["source"].sheet == "Days"
+    assert fresh.session_state["work"].source.sheet == "Days"
     assert fresh.session_state["frame"].equals(at.session_state["frame"])
 
 
@@ -451,4 +453,4 @@ def test_an_imported_model_brings_its_gaussian_epsilon_mode():
     at = start()
     at.selectbox(key="_data_example").set_value("gender").run()
     import_json(at, "eps.json", model)
-    assert at.session_state["settings"].var_smoothing_mode == "per_feature"
+    assert at.session_state["work"].settings.var_smoothing_mode == "per_feature"

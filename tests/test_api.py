@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -9,17 +10,20 @@ from pathlib import Path
 import nbapp
 
 PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Example', 'Explanation', 'Gaussian',
-          'Lidstone', 'LinearForm', 'MEstimate', 'ModelStats', 'Multinomial', 'NaiveBayes', 'Poisson', 'Table',
-          'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
-          'fit_file', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
+          'Lidstone', 'LinearForm', 'MEstimate', 'ModelStats', 'Multinomial', 'NaiveBayes', 'Poisson', 'Settings',
+          'Table', 'Text', 'check_target', 'load_corpus', 'load_example', 'load_table', 'merge', 'neutralise',
+          'fit_file', 'fit_sql', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
-          'conditional_mutual_information', 'workbook_sheets']
+          'conditional_mutual_information', 'workbook_sheets', 'Nomogram', 'nomogram', 'nomogram_scales',
+          'nomogram_row']
 MODEL_METHODS = ["fit", "partial_fit", "summarize", "summarize_parts", "fit_stats", "merge", "cpt", "counts",
                  "parameters", "gaussian", "gaussian_density", "typical_value", "top_words", "smoothing_of",
                  "missing_columns", "block_of",
                  "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",
                  "joint_log_likelihood", "linear_form", "sample", "params", "prior_fractions", "with_priors",
-                 "with_smoothing", "to_json", "from_json", "gaussian_epsilon"]
+                 "with_smoothing", "to_json", "from_json", "gaussian_epsilon", "from_settings"]
+MODEL_PROPERTIES = ["priors_", "log_prior_", "blocks_", "settings", "alpha", "smoothing", "prior_alpha", "priors",
+                    "var_smoothing", "variance", "var_smoothing_mode"]
 
 
 def test_the_public_names_are_exactly_these():
@@ -28,11 +32,13 @@ def test_the_public_names_are_exactly_these():
         assert getattr(nbapp, name) is not None
 
 
-def test_the_model_keeps_its_public_methods():
-    for name in MODEL_METHODS:
-        assert callable(getattr(nbapp.NaiveBayes, name)), name
-    for name in ("priors_", "log_prior_", "blocks_"):
-        assert isinstance(getattr(nbapp.NaiveBayes, name), property), name
+def test_the_model_has_exactly_these_public_methods_and_properties():
+    public = [n for n in dir(nbapp.NaiveBayes) if not n.startswith("_")]
+    properties = [n for n in public if isinstance(inspect.getattr_static(nbapp.NaiveBayes, n), property)]
+    methods = [n for n in public if n not in properties]
+    assert sorted(methods) == sorted(MODEL_METHODS)
+    assert sorted(properties) == sorted(MODEL_PROPERTIES)
+    assert all(callable(getattr(nbapp.NaiveBayes, n)) for n in methods)
 
 
 def test_the_library_imports_no_streamlit_and_no_engine():

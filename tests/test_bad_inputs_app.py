@@ -74,7 +74,7 @@ def test_a_bad_upload_is_refused_with_one_message_and_the_data_in_use_stays(name
     for phrase in phrases:
         assert phrase in shown[0], shown[0]
     # nothing lost: the example loaded before the upload is still the data in use, and the page says so
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
     assert any("Nothing of" in w.value and "is still" in w.value for w in at.warning)
 
 
@@ -82,7 +82,7 @@ def test_a_zip_bomb_corpus_is_refused_before_it_is_unpacked():
     at = upload(start(), "bomb.zip", _bomb(), "application/zip")
     shown = errors(at)
     assert len(shown) == 1 and "bomb.zip" in shown[0] and "zip bomb" in shown[0], shown
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
 
 
 def test_utf16_with_bom_loads_with_a_note_naming_the_encoding():
@@ -98,11 +98,11 @@ def test_utf16_with_bom_loads_with_a_note_naming_the_encoding():
 def test_a_bad_upload_after_a_good_one_keeps_the_good_one():
     good = b"outlook,windy,play\nsunny,no,no\nrainy,yes,yes\nsunny,yes,no\nrainy,no,yes\n"
     at = upload(start(), "good.csv", good)
-    assert at.session_state["source"].name == "good.csv"
+    assert at.session_state["work"].source.name == "good.csv"
     at.file_uploader(key="data.uploader").set_value(("bad.csv", b"", "text/csv")).run()
     assert not at.exception
     assert "empty" in errors(at)[0]
-    assert at.session_state["source"].name == "good.csv"
+    assert at.session_state["work"].source.name == "good.csv"
     assert at.session_state["frame"].shape == (4, 3)
 
 
@@ -185,7 +185,7 @@ def test_hostile_column_names_and_labels_are_shown_as_text_on_every_page():
     assert not at.error, errors(at)
     frame = at.session_state["frame"]
     assert list(frame.columns) == [SCRIPT, BOLD, FORMULA, LINK, "label"]
-    assert at.session_state["target"] == "label"
+    assert at.session_state["work"].target == "label"
     # the names reach the screen: escaped in labels, literal in the data table
     assert any(SCRIPT in df.value.columns for df in at.dataframe)
     assert any(unescape(s.label) == f"Type of {BOLD}" for s in at.selectbox)

@@ -73,6 +73,9 @@ def test_statistics_move_with_the_classes_and_are_read_only(kind):
     moved = stats.reindex_classes(np.array([2, -1, 0, 1]))      # new class 1 has no rows
     state, new = stats.to_state(), moved.to_state()
     for key, value in new.items():
+        if key == "keys":                  # a grid's bins are not per class: they stay as they were
+            assert value == state[key]
+            continue
         if isinstance(value, list) and value and not isinstance(value[0], str):
             old, now = np.asarray(state[key], dtype=float), np.asarray(value, dtype=float)
             axis = 0 if kind in ("gaussian", "poisson") or key == "n_docs" or np.ndim(value) == 1 else 1

@@ -101,3 +101,45 @@ def test_spec_options_round_trip_through_json_and_merge():
         nbapp.Categorical(unseen="ignore")
     with pytest.raises(DataError, match="declared twice"):
         nbapp.Categorical(categories=["a", "a"])
+
+
+# -- many declared categories: checked with hashing, not a list scan (issue 21) -------------------
+class Counted(str):
+    """A category name that counts its equality comparisons (a list scan makes n^2 / 2 of them;
+    a set or dict makes about none: equal hashes are rare)."""
+
+    comparisons = 0
+
+    def __eq__(self, other):
+        type(self).comparisons += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_declared_categories_are_checked_without_comparing_every_pair():
+    Counted.comparisons = 0
+    nbapp.Categorical(categories=[Counted(f"c{i}") for i in range(2_000)])
+    assert Counted.comparisons < 2_000              # a list scan made 1,999,000
+
+
+def test_category_statistics_find_a_repeat_without_comparing_every_pair():
+    from nbapp.blocks.categorical import CategoricalStats
+
+    values = [Counted(f"c{i}") for i in range(2_000)] + [Counted("c1999")]
+    Counted.comparisons = 0
+    with pytest.raises(DataError, match="the category 'c1999' is listed twice"):
+        CategoricalStats.from_state({"categories": values, "counts": [[1.0, 0.0]] * len(values)}, 2, "feature 'a'")
+    assert Counted.comparisons < 2_000
+
+
+def test_a_model_file_with_100000_declared_categories_loads_and_a_repeat_is_named():
+    levels = [f"level {i}" for i in range(100_000)]
+    train = pd.DataFrame({"a": levels[:6], "y": ["p", "q"] * 3})
+    m = NaiveBayes({"a": nbapp.Categorical(categories=levels)}, alpha=1).fit(train, "y")
+    back = NaiveBayes.from_json(m.to_json())
+    assert back.cpt("a").shape == (100_000, 2)
+    assert back.predict_proba(train).round(12).equals(m.predict_proba(train).round(12))
+    doubled = m.to_json().replace('"level 99999"]', '"level 99999", "level 5"]', 1)
+    with pytest.raises(DataError, match="'level 5' is declared twice"):
+        NaiveBayes.from_json(doubled)

@@ -97,3 +97,80 @@ def test_cli_predict_refuses_an_output_folder_that_does_not_exist_before_reading
     done = _run("predict", str(tennis_model), str(TENNIS), "--out", "no_folder/p.csv", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "the folder 'no_folder' does not exist" in done.stderr
+
+
+# -- an output is never an input (issue 21, "the command line destroys its input") ----------------
+def _refused_once(done: subprocess.CompletedProcess, message: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_cli_predict_refuses_to_write_over_its_input(tennis_model, tmp_path):
+    data = tmp_path / "t.csv"
+    data.write_bytes(TENNIS.read_bytes())
+    done = _run("predict", str(tennis_model), "t.csv", "--out", "t.csv", cwd=tmp_path)
+    _refused_once(done, "is the input file 't.csv'")
+    assert data.read_bytes() == TENNIS.read_bytes()
+
+
+def test_cli_predict_refuses_to_write_over_its_model(tennis_model, tmp_path):
+    before = tennis_model.read_bytes()
+    done = _run("predict", str(tennis_model), str(TENNIS), "--out", "./model.json", cwd=tmp_path)
+    _refused_once(done, "is the input file")
+    assert tennis_model.read_bytes() == before
+
+
+def test_cli_fit_refuses_to_write_the_model_over_its_training_data(tmp_path):
+    data = tmp_path / "t.csv"
+    data.write_bytes(TENNIS.read_bytes())
+    done = _run("fit", "t.csv", "--target", "Play", "--out", "t.csv", cwd=tmp_path)
+    _refused_once(done, "is the input file 't.csv'")
+    assert data.read_bytes() == TENNIS.read_bytes()
+
+
+def test_cli_predict_refuses_an_output_inside_the_input_folder(tennis_model, tmp_path):
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    (exports / "a.csv").write_bytes(TENNIS.read_bytes())
+    for out in ("exports/preds.csv", str(exports / "sub" / ".." / "preds.csv")):
+        done = _run("predict", str(tennis_model), "exports/", "--out", out, cwd=tmp_path)
+        _refused_once(done, "is inside the input folder 'exports/'")
+    assert [p.name for p in exports.iterdir()] == ["a.csv"]
+    done = _run("predict", str(tennis_model), "exports/", "--out", "preds.csv", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr       # later runs on the folder still work
+    assert len(pd.read_csv(tmp_path / "preds.csv", encoding="utf-8-sig")) == 14
+
+
+def test_cli_refuses_an_output_its_input_glob_matches(tennis_model, tmp_path):
+    (tmp_path / "a.csv").write_bytes(TENNIS.read_bytes())
+    done = _run("predict", str(tennis_model), "*.csv", "--out", "preds.csv", cwd=tmp_path)
+    _refused_once(done, "matches the input pattern '*.csv'")
+    done = _run("fit", str(tmp_path / "[a].csv"), "--target", "Play", "--out", "a.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr       # a pattern the output does not match is fine
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "a.json", "model.json"]
+
+
+@pytest.mark.parametrize("out", ["model.csv", "model", "model.json.bak"])
+def test_cli_fit_refuses_a_model_file_not_named_json(tmp_path, out):
+    done = _run("fit", str(TENNIS), "--target", "Play", "--out", out, cwd=tmp_path)
+    _refused_once(done, f"Write the model file to a .json file, not '{out}'")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_a_failing_prediction_leaves_no_file_behind(tmp_path):
+    train = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["a", "a", "b", "b"]})
+    train.to_csv(tmp_path / "train.csv", index=False)
+    assert _run("fit", "train.csv", "--target", "y", "--types", "x=gaussian", "--out", "m.json",
+                cwd=tmp_path).returncode == 0
+    (tmp_path / "bad.csv").write_text("x\n1.5\n2.5\nnot a number\n")
+    done = _run("predict", "m.json", "bad.csv", "--out", "p.csv", cwd=tmp_path)
+    _refused_once(done, "holds a cell that is not a number")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv", "m.json", "train.csv"]
+
+
+def test_cli_writes_over_an_earlier_output_whole(tennis_model, tmp_path):
+    (tmp_path / "p.csv").write_text("an earlier run\n")
+    done = _run("predict", str(tennis_model), str(TENNIS), "--out", "p.csv", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(pd.read_csv(tmp_path / "p.csv", encoding="utf-8-sig")) == 14
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json", "p.csv"]

@@ -1,6 +1,7 @@
 """Per-column options of the issue-12 feature types on the Model page (KDE bandwidth, discretized
 bins and strategy, declared categories and the unseen policy): each one reaches the fitted model,
-outlives a page switch, survives the address's work state and comes back from a model file."""
+outlives a page switch, survives the address's work state and comes back from a model file.
+The options live in the work as the library's own spec objects."""
 
 from __future__ import annotations
 
@@ -12,15 +13,16 @@ import pytest
 import nbapp
 from nbapp.examples import load_example
 from apptest_helpers import import_model, open_page, start, table
-from ui.remember import settings_from_dict, settings_to_dict
-from ui.state import Settings, feature_spec, with_column_options
+from ui.remember import decode_work, encode_work
+from ui.work import Source, Work
 
 GENDER = {"Height": "kde", "Weight": "discretized", "Foot_Size": "gaussian"}
 
 
 def _gender(at):
     at.selectbox(key="_data_example").set_value("gender").run()
-    at.session_state["types"] = {**at.session_state["types"], **GENDER}
+    at.session_state["work"] = at.session_state["work"].replace(
+        features={**at.session_state["work"].features, **GENDER})
     return open_page(at, "Model")
 
 
@@ -51,7 +53,8 @@ def test_unseen_error_policy_is_a_clear_message_on_explain_and_smooth_is_flagged
     at.selectbox(key="_colopt::Outlook::unseen").set_value("error").run()
     assert at.session_state["model"].features_["Outlook"].unseen == "error"
     at = open_page(at, "Explain")
-    at.session_state["query"] = {**at.session_state["query"], "Outlook": "Foggy"}
+    at.session_state["work"] = at.session_state["work"].replace(
+        query={**at.session_state["work"].query, "Outlook": "Foggy"})
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Outlook" in e.value and "Foggy" in e.value for e in at.error), [e.value for e in at.error]
@@ -89,9 +92,9 @@ def test_an_imported_model_file_restores_the_options():
                               "Foot_Size": "gaussian"}).fit(df, "Gender")
     import_model(at, "gender.json", model)
     assert not at.exception, [e.value for e in at.exception]
-    config: Settings = at.session_state["settings"]
-    assert dict((c, dict(i)) for c, _k, i in config.column_options) == {
-        "Height": {"bandwidth": 0.3}, "Weight": {"bins": 3, "strategy": "uniform"}}
+    specs = at.session_state["work"].specs
+    assert specs["Height"] == nbapp.KDE(bandwidth=0.3)
+    assert specs["Weight"] == nbapp.Discretized(bins=3, strategy="uniform")
     assert at.selectbox(key="_colopt::Height::bandwidth_rule").value == "number"
     assert at.number_input(key="_colopt::Height::bandwidth").value == 0.3
     assert at.number_input(key="_colopt::Weight::bins").value == 3
@@ -103,23 +106,20 @@ def test_an_imported_model_file_restores_the_options():
     import_model(at, "tennis.json", tennis)
     assert at.multiselect(key="_colopt::Outlook::categories").value == ["Sunny", "Overcast", "Rain", "Foggy"]
     assert at.selectbox(key="_colopt::Outlook::unseen").value == "smooth"
-    assert at.session_state["settings"].column_options == (
-        ("Outlook", "categorical", (("categories", ("Sunny", "Overcast", "Rain", "Foggy")), ("unseen", "smooth"))),)
+    assert at.session_state["work"].specs["Outlook"] == nbapp.Categorical(
+        categories=("Sunny", "Overcast", "Rain", "Foggy"), unseen="smooth")
 
 
 def test_the_options_round_trip_through_the_address_state():
-    config = with_column_options(Settings(), "Outlook", "categorical", categories=("Sunny", "Foggy"), unseen="error")
-    config = with_column_options(config, "Height", "kde", bandwidth=0.5)
-    config = with_column_options(config, "Weight", "discretized", bins=3)
-    back = settings_from_dict(json.loads(json.dumps(settings_to_dict(config))))
-    assert back == config
-    assert feature_spec("Outlook", "categorical", back) == nbapp.Categorical(categories=["Sunny", "Foggy"],
-                                                                             unseen="error")
-    assert feature_spec("Weight", "discretized", back) == nbapp.Discretized(bins=3)
-    # an option back at its default leaves no entry; a column of another type ignores them
-    reset = with_column_options(config, "Weight", "discretized", bins=4)
-    assert [c for c, _k, _i in reset.column_options] == ["Height", "Outlook"]
-    assert feature_spec("Height", "gaussian", back) == "gaussian"
+    features = {"Outlook": nbapp.Categorical(categories=("Sunny", "Foggy"), unseen="error"),
+                "Height": nbapp.KDE(bandwidth=0.5), "Weight": nbapp.Discretized(bins=3), "Wind": "ignore"}
+    work = Work(source=Source(name="x.csv", sha256="0" * 64, reader="table"), target="Play", features=features)
+    blank = work.replace(features={c: "ignore" for c in features})
+    back, notes = decode_work(json.loads(json.dumps(encode_work(work))), blank)
+    assert not notes
+    assert back.features == work.features
+    assert back.specs["Outlook"] == nbapp.Categorical(categories=["Sunny", "Foggy"], unseen="error")
+    assert back.specs["Weight"] == nbapp.Discretized(bins=3)
 
 
 def test_undetermined_headline_names_the_prior_standing_in_in_the_notes_order():
@@ -142,7 +142,7 @@ def test_undetermined_headline_names_the_prior_standing_in_in_the_notes_order():
 
 def test_a_prediction_stays_first_in_the_headline_and_the_table():
     at = open_page(start(), "Explain")                       # tennis 14, l = 0: x is Sunny, Hot, High, Weak
-    e = at.session_state["model"].explain(at.session_state["query"])
+    e = at.session_state["model"].explain(at.session_state["work"].query)
     labels = [m.label for m in at.metric]
     assert labels[0] == "Prediction (argmax)" and at.metric[0].value == str(e.prediction)
     assert labels[1] == f"P({e.prediction} | x)"
@@ -178,7 +178,7 @@ def test_lecture_references_obey_the_toggle_on_explain_and_the_lessons(page):
         at.toggle(key="_lecture_refs").set_value(refs).run()
         for view in lessons:
             if view is not None:
-                at.session_state["lessons_view"] = view
+                at.session_state["work"] = at.session_state["work"].with_choice("lessons.view", view)
                 at.run()
             assert not at.exception, [e.value for e in at.exception]
             text = _all_text(at)
@@ -194,7 +194,7 @@ def test_a_model_file_open_alone_takes_the_options_of_the_page():
     model = nbapp.NaiveBayes({"Height": nbapp.KDE(bandwidth=0.3), "Weight": nbapp.Discretized(bins=3),
                               "Foot_Size": "gaussian"}).fit(load_example("gender"), "Gender")
     import_model(at, "gender.json", model)
-    assert at.session_state["source"].reader == "model"
+    assert at.session_state["work"].source.reader == "model"
     at = open_page(at, "Model")
     assert at.number_input(key="_colopt::Weight::bins").value == 3
     assert len(at.session_state["imported"].model.cpt("Weight")) == 3

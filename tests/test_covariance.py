@@ -68,6 +68,14 @@ def test_diagonal_model_matches_scikit_learn_gaussian_nb(gender):
     assert ours.parameter_count() == 2 * 3 * 2
 
 
+def test_the_lesson_s_epsilon_is_the_naive_model_s(gender):
+    import nbapp
+
+    lesson = fit_gaussian_classes(gender, GENDER_COLUMNS, "Gender", covariance="full", var_smoothing=1e-3)
+    model = nbapp.NaiveBayes({c: "gaussian" for c in GENDER_COLUMNS}, var_smoothing=1e-3).fit(gender, "Gender")
+    assert lesson.epsilon == model.gaussian_epsilon().value
+
+
 def test_full_model_fits_eq_15_16_and_matches_scipy_density(gender):
     model = fit_gaussian_classes(gender, GENDER_COLUMNS, "Gender", covariance="full",
                                  var_smoothing=0.0)

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import nbapp
+
 from nbapp.io import neutralise, safe_csv_bytes
 
 
@@ -72,3 +74,108 @@ def test_predictions_frame_appends_without_overwriting_and_leaves_undetermined_r
     assert list(out["P(A)"]) == ["keep", "keep"]
     assert out.loc[0, "predicted"] == "A" and out.loc[0, "P(A) (2)"] == 1.0
     assert pd.isna(out.loc[1, "predicted"])          # y is impossible for A, p for B: undetermined
+
+
+# -- output paths: never an input, written whole or not at all (issue 21) -------------------------
+def _data(folder):
+    from pathlib import Path
+
+    path = Path(folder) / "t.csv"
+    path.write_text("x,y\n1.5,a\n2.5,a\n3.5,b\n4.5,b\n")
+    return path
+
+
+def test_writable_path_refuses_an_input_file_however_it_is_named(tmp_path, monkeypatch):
+    from nbapp.io.export import writable_path
+
+    data = _data(tmp_path)
+    (tmp_path / "link.csv").symlink_to(data)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for out in ("t.csv", str(data), "sub/../t.csv", "link.csv"):
+        with pytest.raises(nbapp.DataError, match="is the input file"):
+            writable_path(out, inputs=["t.csv"])
+    with pytest.raises(nbapp.DataError, match="is the input file"):
+        writable_path("t.csv", inputs=["link.csv"])
+    assert writable_path("p.csv", inputs=["t.csv"]).name == "p.csv"
+
+
+def test_writable_path_refuses_an_output_inside_an_input_folder_or_matching_its_glob(tmp_path, monkeypatch):
+    from nbapp.io.export import writable_path
+
+    _data(tmp_path)
+    (tmp_path / "deeper").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for out in ("p.csv", "deeper/p.csv", str(tmp_path / "p.parquet")):
+        with pytest.raises(nbapp.DataError, match="inside the input folder"):
+            writable_path(out, inputs=[str(tmp_path)])
+    for pattern in ("*.csv", str(tmp_path / "*.csv"), "?.csv", "[pt].csv"):
+        with pytest.raises(nbapp.DataError, match="matches the input pattern"):
+            writable_path("p.csv", inputs=[pattern])
+    for pattern, out in [("*.csv", "p.parquet"), ("*.csv", "deeper/p.csv"), ("[t].csv", "p.csv")]:
+        assert writable_path(out, inputs=[pattern]).name == out.split("/")[-1]
+
+
+def test_writable_path_refuses_a_name_without_the_expected_suffix(tmp_path):
+    from nbapp.io.export import writable_path
+
+    with pytest.raises(nbapp.DataError, match=r"Write the model file to a \.json file, not 'm\.csv'"):
+        writable_path(tmp_path / "m.csv", suffixes=(".json",), what="model file")
+    assert writable_path(tmp_path / "M.JSON", suffixes=(".json",)).name == "M.JSON"
+
+
+def test_atomic_output_renames_at_the_end_and_leaves_nothing_when_the_work_fails(tmp_path):
+    import os
+
+    from nbapp.io.export import atomic_output
+
+    out = tmp_path / "out.csv"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    for failure in (ValueError("midway"), KeyboardInterrupt()):
+        with pytest.raises(type(failure)):
+            with atomic_output(out) as temporary:
+                temporary.write_text("half")
+                assert temporary.parent == tmp_path and temporary.name.startswith(".")
+                assert not temporary.name.endswith((".csv", ".parquet", ".json"))
+                raise failure
+        assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+    with atomic_output(out) as temporary:
+        temporary.write_text("new")
+        assert out.read_text() == "old"           # nothing is seen until the rename
+    assert out.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def _fitted():
+    train = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["a", "a", "b", "b"]})
+    return nbapp.NaiveBayes({"x": "gaussian"}).fit(train, "y")
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet"])
+def test_a_failing_predict_file_leaves_no_output_and_no_temporary_file(tmp_path, name):
+    data = tmp_path / "in"
+    data.mkdir()
+    (data / "bad.csv").write_text("x\n" + "1.5\n" * 50 + "not a number\n")
+    with pytest.raises(nbapp.DataError, match="holds a cell that is not a number"):
+        nbapp.predict_file(_fitted(), data / "bad.csv", tmp_path / name, batch_rows=10)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]
+
+
+def test_predict_file_refuses_an_output_among_its_inputs(tmp_path):
+    data = _data(tmp_path)
+    before = data.read_bytes()
+    for out, inputs in [(data, data), (tmp_path / "p.csv", tmp_path), (tmp_path / "p.csv", tmp_path / "*.csv")]:
+        with pytest.raises(nbapp.DataError, match="input"):
+            nbapp.predict_file(_fitted(), inputs, out)
+    assert data.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["t.csv"]
+    with pytest.raises(nbapp.DataError, match=r"Write the predictions to a \.csv"):
+        nbapp.predict_file(_fitted(), data, tmp_path / "p.txt")
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet"])
+def test_predict_file_of_a_header_only_input_writes_no_empty_file(tmp_path, name):
+    (tmp_path / "h.csv").write_text("x\n")
+    with pytest.raises(nbapp.DataError, match="has no data rows"):
+        nbapp.predict_file(_fitted(), tmp_path / "h.csv", tmp_path / name)
+    assert [p.name for p in tmp_path.iterdir()] == ["h.csv"]

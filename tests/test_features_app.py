@@ -72,7 +72,7 @@ def test_the_explain_page_shows_each_new_factor():
     at = open_page(at, "Explain")
     factors = table(at, lambda t: "status" in t.columns and "income" in map(str, t.index))
     assert {"income", "score", "colour", "visits"} <= set(map(str, factors.index))
-    row = {c: at.session_state["query"].get(c) for c in TYPES}
+    row = {c: at.session_state["work"].query.get(c) for c in TYPES}
     e = model.explain(row)
     assert e.factors.loc["income", "kind"] == "kde" and e.factors.loc["score", "kind"] == "discretized"
     assert e.factors.loc["score", "detail"].startswith("in the interval")

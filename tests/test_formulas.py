@@ -1,4 +1,4 @@
-"""The formulas on screen are the ones computed (issue 14): every template of ui/formulas.py is
+"""The formulas on screen are the ones computed (issue 14): every template of ui/formulas.py and of the type views (ui/views/) is
 rendered for every smoothing and feature type, the substituted arithmetic is parsed back out of
 the LaTeX and evaluated, and the result must equal the library's own value. The on-screen algebra
 cannot drift from the code again (it did: the m-estimate printed n + m while dividing by n + K m p).
@@ -17,7 +17,11 @@ import pytest
 
 import nbapp
 from nbapp.examples import example, load_example
-from ui import formulas
+from ui import explained, formulas
+from ui.views import view_of
+from ui.views.gaussian import density_latex, gaussian_latex
+from ui.views.kde import density_latex as kde_density_latex
+from ui.views.poisson import pmf_latex
 
 # ----------------------------------------------------------------------------- LaTeX arithmetic
 
@@ -87,6 +91,17 @@ SMOOTHINGS = {
 }
 
 
+def cell_latex(model, column, value, cls) -> str:
+    """The cell's formula as the Model page shows it: its type's view's."""
+    return view_of(model.features_[column].kind).cell_latex(model, column, value, cls)
+
+
+def cell_terms(model, column, value, cls):
+    """The numbers of the cell, from the count table its type's view shows."""
+    counts = view_of(model.features_[column].kind).counts_table(model, column)
+    return formulas.cell_terms_of(counts, value, cls, model.smoothing_of(column))
+
+
 def _cars_bernoulli() -> dict:
     return {"Color": nbapp.Bernoulli(positive="Red"), "Type": nbapp.Bernoulli(positive="SUV"),
             "Origin": nbapp.Bernoulli(positive="Domestic")}
@@ -116,13 +131,13 @@ def test_every_cpt_cell_formula_computes_the_library_value(name, data):
         exact = model.cpt(column, exact=True)
         for value in probs.index:
             for cls in probs.columns:
-                latex = formulas.cpt_cell_latex(model, column, value, cls)
+                latex = cell_latex(model, column, value, cls)
                 expected = float(probs.loc[value, cls])
                 if np.isnan(expected):
                     assert "undefined" in latex
                     continue
                 assert substituted_value(latex) == pytest.approx(expected, rel=1e-12), latex
-                terms = formulas.cell_terms_of(model, column, value, cls)
+                terms = cell_terms(model, column, value, cls)
                 assert terms.value == exact.loc[value, cls]
                 checked += 1
     assert checked >= 6
@@ -132,24 +147,24 @@ def test_m_estimate_formula_is_seed_003_exactly():
     # Overcast | No with m = 2, p = 0.5: (0 + 2 * 0.5) / (5 + 2) = 1/7; Yes: (4 + 1) / (9 + 2) = 5/11.
     model = nbapp.NaiveBayes(example("tennis14").features, smoothing=nbapp.MEstimate(2, p=0.5)).fit(
         load_example("tennis14"), target="Play")
-    latex = formulas.cpt_cell_latex(model, "Outlook", "Overcast", "No")
+    latex = cell_latex(model, "Outlook", "Overcast", "No")
     assert r"\frac{0 + 2 \cdot 0.5}{5 + 2}" in latex and r"\frac{1}{7}" in latex
-    assert r"\frac{5}{11}" in formulas.cpt_cell_latex(model, "Outlook", "Overcast", "Yes")
+    assert r"\frac{5}{11}" in cell_latex(model, "Outlook", "Overcast", "Yes")
     normalised = nbapp.NaiveBayes(example("tennis14").features,
                                   smoothing=nbapp.MEstimate(2, p=0.5, normalised=True)).fit(
         load_example("tennis14"), target="Play")
-    latex = formulas.cpt_cell_latex(normalised, "Outlook", "Overcast", "No")
+    latex = cell_latex(normalised, "Outlook", "Overcast", "No")
     assert r"n_c + K\,m\,p" in latex and r"\frac{0 + 2 \cdot 0.5}{5 + 3 \cdot 2 \cdot 0.5}" in latex
     assert r"\frac{1}{8}" in latex
 
 
 def test_cpt_cell_shows_the_unreduced_count_fraction_beside_the_reduced_one():
     model = nbapp.NaiveBayes(example("tennis14").features, alpha=0).fit(load_example("tennis14"), target="Play")
-    latex = formulas.cpt_cell_latex(model, "Temperature", "Hot", "Yes")   # 2/9 stays; Humidity High | Yes is 3/9
+    latex = cell_latex(model, "Temperature", "Hot", "Yes")   # 2/9 stays; Humidity High | Yes is 3/9
     assert r"\frac{2}{9}" in latex
-    latex = formulas.cpt_cell_latex(model, "Humidity", "High", "Yes")
+    latex = cell_latex(model, "Humidity", "High", "Yes")
     assert r"\frac{3}{9} = \frac{1}{3}" in latex
-    assert formulas.unreduced(formulas.cell_terms_of(model, "Humidity", "High", "Yes")) == "3/9 = 1/3"
+    assert formulas.unreduced(cell_terms(model, "Humidity", "High", "Yes")) == "3/9 = 1/3"
 
 
 # ----------------------------------------------------------------------------- densities and prior
@@ -161,7 +176,7 @@ def test_gaussian_density_formula_computes_the_density_at_x(variance):
     model = nbapp.NaiveBayes(ex.features, variance=variance).fit(load_example("gender"), target="Gender")
     for column, x in ex.query.items():
         for cls in model.classes_:
-            latex = formulas.density_latex(model, column, x, cls, digits=17)
+            latex = density_latex(model, column, x, cls, digits=17)
             expected = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
             assert substituted_value(latex) == pytest.approx(expected, rel=1e-9), latex
 
@@ -169,7 +184,7 @@ def test_gaussian_density_formula_computes_the_density_at_x(variance):
 def test_gaussian_density_of_height_6_for_male_reads_as_in_the_notes():
     ex = example("gender")
     model = nbapp.NaiveBayes(ex.features).fit(load_example("gender"), target="Gender")
-    latex = formulas.density_latex(model, "Height", 6, "male")
+    latex = density_latex(model, "Height", 6, "male")
     assert r"\mathcal{N}(6;\, 5.855,\, 0.02628)" in latex and latex.endswith("= 1.65")
 
 
@@ -177,7 +192,7 @@ def test_poisson_pmf_formula_computes_the_library_value():
     frame = pd.DataFrame({"k": [0, 1, 2, 5, 3, 4], "y": ["a", "a", "a", "b", "b", "b"]})
     model = nbapp.NaiveBayes({"k": "poisson"}, alpha=0).fit(frame, target="y")
     for cls in model.classes_:
-        latex = formulas.density_latex(model, "k", 3, cls, digits=17)
+        latex = pmf_latex(model, "k", 3, cls, digits=17)
         expected = float(model.gaussian_density("k", np.array([3.0]))[cls].iloc[0])
         assert substituted_value(latex) == pytest.approx(expected, rel=1e-9), latex
 
@@ -196,7 +211,7 @@ def test_text_word_cell_formula_computes_the_library_value():
     probs = model.cpt("text")
     for word in list(probs.index)[:8]:
         for cls in probs.columns:
-            latex = formulas.cpt_cell_latex(model, "text", word, cls)
+            latex = cell_latex(model, "text", word, cls)
             assert substituted_value(latex) == pytest.approx(float(probs.loc[word, cls]), rel=1e-12), latex
     assert Fraction(1) == sum(model.cpt("text", exact=True).iloc[:, 0])
 
@@ -207,7 +222,7 @@ def test_gaussian_fit_formula_adds_up_to_the_library_variance(variance):
     model = nbapp.NaiveBayes(ex.features, variance=variance).fit(load_example("gender"), target="Gender")
     for column in ex.features:
         for cls in model.classes_:
-            latex = formulas.gaussian_latex(model, column, cls)
+            latex = gaussian_latex(model, column, cls)
             var_line = [part for part in latex.split(r"\\") if r"\sigma^2" in part and r"\varepsilon" in part][0]
             raw_plus_eps = var_line.split(" = ")[-2]
             fit = model.gaussian(column).loc[cls]
@@ -225,6 +240,26 @@ def test_exact_products_too_long_to_read_are_shown_as_decimals_without_failing()
     totals = formulas.totals_rows(e, list(e.classes))
     assert totals.loc["joint P(c)·∏P(x_a | c)", "a fraction"] == ""
     assert float(totals.loc["posterior P(c | x)", "a decimal"]) == pytest.approx(float(e.posterior["a"]), rel=1e-3)
-    equations = formulas.explain_equations(model, e, list(e.classes))
+    equations = explained.explain_equations(model, e, list(e.classes))
     assert all(len(eq) < 2000 for eq in equations)
     assert formulas.num(F(10) ** 5000 + 1) == r"1 \times 10^{5000}"     # no ValueError, no OverflowError
+
+
+def test_kde_density_formula_shows_the_floor_and_computes_the_library_value():
+    # precipitation by weather (issue 21): drizzle never saw a value near 4.1 mm, so its factor
+    # is the floor eps_c, and the formula says so with both numbers
+    rng = np.random.default_rng(0)
+    n = 200
+    frame = pd.DataFrame({"p": np.r_[np.round(rng.gamma(2.0, 2.5, n), 1), np.round(rng.uniform(0, 0.5, n), 1)],
+                          "y": ["rain"] * n + ["drizzle"] * n})
+    model = nbapp.NaiveBayes({"p": "kde"}).fit(frame, target="y")
+    floor = model.parameters("p")["floor"]
+    for x, cls in [(4.1, "rain"), (0.2, "drizzle"), (4.1, "drizzle")]:
+        latex = kde_density_latex(model, "p", x, cls, digits=17)
+        expected = float(model.gaussian_density("p", np.array([x]))[cls].iloc[0])
+        assert substituted_value(latex) == pytest.approx(expected, rel=1e-9), latex
+        assert r"\varepsilon_c" in latex and f"{formulas.num(float(floor[cls]), digits=3)}" in latex
+    at_floor = kde_density_latex(model, "p", 4.1, "drizzle")
+    assert r"\max\!\left(e^{-" in at_floor and at_floor.endswith(formulas.num(float(floor["drizzle"])))
+    e = model.explain({"p": 4.1})
+    assert sum(r"\varepsilon_c" in eq for eq in explained.explain_equations(model, e, list(e.classes))) == 2

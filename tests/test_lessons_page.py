@@ -53,7 +53,7 @@ def ok(at: AppTest) -> AppTest:
 def load(at: AppTest, button: str, key: str) -> AppTest:
     at.button(key=button).click().run()
     ok(at)
-    assert at.session_state["source"].example == key
+    assert at.session_state["work"].source.example == key
     return at
 
 
@@ -121,7 +121,7 @@ def test_linear_view_asks_for_smoothing_when_l_zero_leaves_a_zero_probability():
     assert any("Set l > 0" in e.value.replace("\\", "") for e in at.error)   # st.error text is markdown-escaped
     at.button(key="lessons.linear_smooth").click().run()
     ok(at)
-    assert at.session_state["settings"].alpha == 1.0
+    assert at.session_state["work"].settings.alpha == 1.0
     assert metric(at, "Rows where sign(w·x + b) = prediction") == "14 / 14"
 
 
@@ -278,7 +278,7 @@ def test_prior_view_of_an_undetermined_example_shows_no_prediction_and_the_prior
     at.number_input(key="_model_alpha").set_value(0.0).run()
     at = view(at, "prior")
     model = at.session_state["model"]
-    assert model.explain(at.session_state["query"]).undetermined
+    assert model.explain(at.session_state["work"].query).undetermined
     assert metric(at, "Prediction") == "–"
     for c in model.classes_:
         assert metric(at, f"P({c} | x)") == fmt_number(model.priors_[c])
@@ -287,7 +287,8 @@ def test_prior_view_of_an_undetermined_example_shows_no_prediction_and_the_prior
 
 def test_two_imported_models_of_the_same_file_name_do_not_share_cached_results():
     at = app_with("tennis14")
-    at.session_state["query"] = {"Outlook": "Sunny", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"}
+    at.session_state["work"] = at.session_state["work"].replace(
+        query={"Outlook": "Sunny", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"})
     expected = []
     for priors in ("empirical", "uniform"):
         model, df, _ = fitted("tennis14")
@@ -297,7 +298,7 @@ def test_two_imported_models_of_the_same_file_name_do_not_share_cached_results()
         at.run()
         ok(at)
         at = view(at, "smoothing")
-        expected.append(fmt_number(model.explain(at.session_state["query"]).posterior["No"]))
+        expected.append(fmt_number(model.explain(at.session_state["work"].query).posterior["No"]))
         assert metric(at, "P(No | x) at l = 0") == expected[-1]
     assert expected[0] != expected[1], "the two priors give the example different posteriors"
 

@@ -657,3 +657,27 @@ def _damaged_xlsx(part: str, content: bytes | None) -> bytes:
 def test_damaged_xlsx_is_refused_as_a_damaged_workbook_with_the_fix(part, content):
     with pytest.raises(DataError, match=r"The workbook 'book.xlsx' is damaged .*save it again as \.xlsx"):
         load_table(_damaged_xlsx(part, content), "book.xlsx")
+
+
+def damaged_member(data: bytes, at: int, patch: bytes) -> bytes:
+    """``patch`` written over the zip's bytes from ``at`` on."""
+    return data[:at] + patch + data[at + len(patch):]
+
+
+def test_a_zip_member_with_a_damaged_header_is_refused_by_name():
+    data = zip_bytes({"spam/1.txt": "win money now " * 20, "ham/1.txt": "see you at lunch " * 20})
+    second = data.index(b"PK\x03\x04", 1)                       # the local header of the second member
+    for at, patch, problem in ((second, b"XXXX", "Bad magic number for file header"),
+                               (second + 40, b"\xff" * 20, "")):            # its compressed data
+        with pytest.raises(DataError, match=rf"The archive 'c.zip' is damaged: 'ham/1.txt' cannot be read "
+                                            rf"\({problem}.*\); zip the class folders again"):
+            load_corpus(damaged_member(data, at, patch), "c.zip")
+
+
+def test_a_zip_member_in_an_unknown_compression_is_refused_by_name():
+    data = zip_bytes({"spam/1.txt": "win", "ham/1.txt": "see you"}, compression=zipfile.ZIP_STORED)
+    for header in (data.index(b"PK\x03\x04"), data.index(b"PK\x01\x02")):      # local and central: method 99
+        offset = 8 if header == data.index(b"PK\x03\x04") else 10
+        data = damaged_member(data, header + offset, b"\x63\x00")
+    with pytest.raises(DataError, match=r"stores 'spam/1.txt' with a compression nbapp cannot read"):
+        load_corpus(data, "c.zip")

@@ -145,7 +145,7 @@ def test_json_round_trip_is_exact_and_plain_json():
     m = NaiveBayes(MIXED, alpha=0.5, priors="uniform").fit(df, target="label")
     text = m.to_json()
     data = json.loads(text)
-    assert data["format"] == "nbapp.NaiveBayes" and data["version"] == 2
+    assert data["format"] == "nbapp.NaiveBayes" and data["version"] == 3
     back = NaiveBayes.from_json(text)
     pd.testing.assert_frame_equal(back.predict_proba(df), m.predict_proba(df))
 

@@ -32,7 +32,7 @@ def test_every_page_runs_on_every_example(key):
     at = start()
     at.selectbox(key="_data_example").set_value(key).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["source"].example == key
+    assert at.session_state["work"].source.example == key
     assert any("Model fitted" in s for s in texts(at, "success"))
     open_page(at, "Model")
     assert at.get("plotly_chart"), "the class prior chart is drawn"
@@ -108,7 +108,7 @@ def test_a_custom_prior_flips_the_bikes_answer():
     assert metric(at, "Prediction (argmax)") == "veoride"
     open_page(at, "Model")
     at.radio(key="_model_priors").set_value("custom").run()
-    assert at.session_state["settings"].custom_priors == tuple(
+    assert at.session_state["work"].settings.priors == tuple(
         (c, float(p)) for c, p in at.session_state["model"].priors_.items()), "custom priors start at the model's"
     at.number_input(key="_model_prior::0").set_value(0.98)  # private
     at.number_input(key="_model_prior::1").set_value(0.02)  # veoride
@@ -123,18 +123,18 @@ def test_custom_priors_that_do_not_sum_to_one_are_refused_in_place_or_normalised
     at.selectbox(key="_data_example").set_value("bikes").run()
     open_page(at, "Model")
     at.radio(key="_model_priors").set_value("custom").run()
-    before = at.session_state["settings"].custom_priors
+    before = at.session_state["work"].settings.priors
     at.number_input(key="_model_prior::0").set_value(0.9)
     at.number_input(key="_model_prior::1").set_value(0.6)
     at.button(key="model.priors_use").click().run()
     assert not at.exception
     assert any("sum to 1.5, not 1" in e for e in texts(at, "error")), texts(at, "error")
-    assert at.session_state["settings"].custom_priors == before, "a refused set leaves the model as it was"
+    assert at.session_state["work"].settings.priors == before, "a refused set leaves the model as it was"
     assert at.get("plotly_chart"), "the rest of the page is still drawn"
     assert at.number_input(key="_model_prior::0").value == 0.9, "the typed values stay for correcting"
     at.button(key="model.priors_normalise").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert dict(at.session_state["settings"].custom_priors) == pytest.approx({"private": 0.6, "veoride": 0.4})
+    assert dict(at.session_state["work"].settings.priors) == pytest.approx({"private": 0.6, "veoride": 0.4})
     assert at.session_state["model"].priors_["private"] == pytest.approx(0.6)
 
 
@@ -165,9 +165,9 @@ def test_other_smoothings_fit_and_show_their_formula(smoothing):
 def test_uploading_a_csv_proposes_a_target_and_types():
     at = upload(start(), "weather.csv", WEATHER, check=False)
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.session_state["source"].name == "weather.csv"
-    assert at.session_state["target"] == "play"
-    assert at.session_state["types"]["temp"] == "gaussian"
+    assert at.session_state["work"].source.name == "weather.csv"
+    assert at.session_state["work"].target == "play"
+    assert at.session_state["work"].kinds["temp"] == "gaussian"
     assert any("Loaded weather.csv: 8 rows × 5 columns" in s for s in texts(at, "success"))
     open_page(at, "Explain")
     assert metric(at, "Prediction (argmax)") in ("yes", "no")
@@ -175,7 +175,7 @@ def test_uploading_a_csv_proposes_a_target_and_types():
 
 def test_changing_a_type_in_the_data_page_refits_without_that_column():
     at = upload(start(), "weather.csv", WEATHER, check=False)
-    columns = list(at.session_state["types"])
+    columns = list(at.session_state["work"].kinds)
     at.selectbox(key=f"_type::{columns.index('temp')}").set_value("ignore").run()
     assert not at.exception
     assert "temp" not in at.session_state["model"].features_
@@ -195,7 +195,7 @@ def test_a_bad_upload_shows_an_error_not_a_traceback():
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", check=False)
     assert not at.exception
     assert at.error, "the problem is shown with st.error"
-    assert at.session_state["source"].example == "tennis14", "the previous data stays in use"
+    assert at.session_state["work"].source.example == "tennis14", "the previous data stays in use"
 
 
 def test_a_pickle_model_upload_is_refused():
@@ -269,13 +269,13 @@ def test_a_model_of_other_columns_opens_alone_and_the_data_comes_back_on_request
     import_model(at, "tennis.json", fitted("tennis14"))
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
-    assert at.session_state["source"].reader == "model"
+    assert at.session_state["work"].source.reader == "model"
     assert at.session_state["imported"].name == "tennis.json"
     for name in ("Explain", "Evaluate", "Model"):
         open_page(at, name)
     open_page(at, "Data")
     at.button(key="data.leave_model").click().run()
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
     at.selectbox(key="_data_example").set_value("gender").run()
     open_page(at, "Model")
     assert at.get("plotly_chart"), "the Gaussian histograms are drawn from the data's columns"
@@ -289,7 +289,7 @@ def test_a_model_of_another_target_of_the_same_data_makes_that_column_the_target
     open_page(at, "Model")
     import_model(at, "windy.json", model)
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.session_state["target"] == "windy"
+    assert at.session_state["work"].target == "windy"
     assert at.session_state["imported"].model.target_ == "windy"
     open_page(at, "Explain")
     assert metric(at, "Prediction (argmax)") in ("true", "false")
@@ -302,7 +302,7 @@ def test_an_imported_gaussian_model_gives_the_explain_inputs_its_own_means():
     model = fitted("gender", frame=shifted)
     open_page(at, "Model")
     import_model(at, "tall.json", model)
-    at.session_state["query"] = {}  # no value typed: the inputs start at the model's means
+    at.session_state["work"] = at.session_state["work"].replace(query={})  # no value typed: the inputs start at the model's means
     open_page(at, "Explain")
     means = model.gaussian("Height")["mean"]
     expected = float((means * model.priors_[means.index]).sum())
@@ -332,11 +332,11 @@ def test_switching_the_source_keeps_the_upload_and_the_sidebar_current():
     assert "weather" in sidebar_text(at)
     at.radio(key="_data_mode").set_value("Built-in example").run()
     assert not at.exception
-    assert at.session_state["source"].example == "tennis14"
+    assert at.session_state["work"].source.example == "tennis14"
     assert "weather" not in sidebar_text(at) and "tennis14" in sidebar_text(at), "the sidebar is drawn after the switch"
     at.radio(key="_data_mode").set_value("Upload a file").run()
     assert not at.exception
-    assert at.session_state["source"].name == "weather.csv"
+    assert at.session_state["work"].source.name == "weather.csv"
     assert any("Loaded weather.csv: 8 rows × 5 columns" in s for s in texts(at, "success"))
     assert "weather" in sidebar_text(at)
 
@@ -344,7 +344,7 @@ def test_switching_the_source_keeps_the_upload_and_the_sidebar_current():
 def test_a_failed_fit_leaves_no_model_of_earlier_settings_behind():
     at = start()
     assert "model" in at.session_state
-    for i in range(len(at.session_state["types"])):
+    for i in range(len(at.session_state["work"].kinds)):
         at.selectbox(key=f"_type::{i}").set_value("ignore").run()
     assert not at.exception
     assert any("Every column is ignored" in e for e in texts(at, "error"))

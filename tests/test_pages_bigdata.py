@@ -3,10 +3,12 @@ status, and a local path fitted out of core on every row while the pages show a 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbapp
@@ -25,7 +27,14 @@ def _csv(path: Path, rows: int) -> Path:
     return path
 
 
-def open_path(at: AppTest, path: Path) -> AppTest:
+@pytest.fixture()
+def data_root(tmp_path, monkeypatch) -> Path:
+    """The server's data folder (NBAPP_DATA_ROOT) is tmp_path: "Open a local path" is on, under it."""
+    monkeypatch.setenv("NBAPP_DATA_ROOT", str(tmp_path))
+    return tmp_path
+
+
+def open_path(at: AppTest, path: Path | str) -> AppTest:
     at.radio(key="_data_mode").set_value("Open a local path").run()
     at.text_input(key="_data_path").set_value(str(path)).run()
     at.button(key="data.open_path").click().run()
@@ -49,7 +58,7 @@ def test_an_upload_is_read_and_fitted_under_a_status_and_a_rerun_refits_nothing(
     assert fits == []                                   # cached: a click re-reads and refits nothing
 
 
-def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path):
+def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path, data_root):
     path = _csv(tmp_path / "big.csv", 30_000)        # more rows than the sample of 20,000
     at = open_path(start(timeout=TIMEOUT), path)
     assert len(at.session_state["frame"]) == 20_000
@@ -66,17 +75,17 @@ def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path):
     assert [m.value for m in at.metric if m.label == "Test cases"] == ["30,000"]
 
 
-def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path):
+def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path, data_root):
     at = open_path(start(timeout=TIMEOUT), _csv(tmp_path / "d.csv", 300))
     at.radio(key="_data_mode").set_value("Upload a file").run()
     assert not at.exception
     assert not any("Loaded" in s for s in texts(at, "success"))
     assert any("local path" in s and "is in use" in s for s in texts(at, "info"))
     at.radio(key="_data_mode").set_value("Built-in example").run()
-    assert at.session_state["source"].reader == "example"
+    assert at.session_state["work"].source.reader == "example"
 
 
-def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path):
+def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path, data_root):
     secret = tmp_path / "notes.md"
     secret.write_text("not a table")
     at = open_path(start(timeout=TIMEOUT), secret)
@@ -85,9 +94,47 @@ def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path):
     assert any("There is no file or folder" in s for s in texts(at, "error"))
 
 
-def test_a_data_root_keeps_paths_inside_it(tmp_path, monkeypatch):
-    inside = tmp_path / "inside"
+# -- issue 21: the mode is the server's choice, and confined to its data folder --------------------------------
+def test_without_a_data_root_the_data_page_does_not_offer_local_paths(monkeypatch):
+    monkeypatch.delenv("NBAPP_DATA_ROOT", raising=False)
+    at = start(timeout=TIMEOUT)
+    assert "Open a local path" not in at.radio(key="_data_mode").options
+    assert any("NBAPP_DATA_ROOT" in c.value for c in at.caption)
+    monkeypatch.setenv("NBAPP_DATA_ROOT", "/no/such/folder")        # a root that is not a folder: off too
+    assert "Open a local path" not in start(timeout=TIMEOUT).radio(key="_data_mode").options
+
+
+def test_with_a_data_root_local_paths_are_offered_and_confined_to_it(tmp_path, monkeypatch):
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
     inside.mkdir()
+    outside.mkdir()
     monkeypatch.setenv("NBAPP_DATA_ROOT", str(inside))
-    at = open_path(start(timeout=TIMEOUT), _csv(tmp_path / "outside.csv", 100))
-    assert any("outside the data folder" in s for s in texts(at, "error"))
+    _csv(inside / "ok.csv", 100)
+    _csv(outside / "secret.csv", 100)
+    (outside / "passwd").write_text("root,x\nuser,y\n")
+    (inside / "link.csv").symlink_to(outside / "secret.csv")
+    at = start(timeout=TIMEOUT)
+    assert "Open a local path" in at.radio(key="_data_mode").options
+    refusals = set()
+    for typed in (outside / "secret.csv", outside / "passwd", outside / "none.csv", str(outside / "passw[d]"),
+                  inside / "link.csv", "../outside/secret.csv"):
+        at = open_path(start(timeout=TIMEOUT), typed)
+        assert at.session_state["work"].source.reader == "example"
+        refusals |= {s.replace("\\", "").replace(str(typed), "PATH") for s in texts(at, "error")}
+    assert len(refusals) == 1 and "under this server's data folder" in refusals.pop()
+    at = open_path(start(timeout=TIMEOUT), "ok.csv")          # relative to the data folder
+    assert at.session_state["work"].source.files == (os.path.realpath(inside / "ok.csv"),)
+
+
+def test_the_files_opened_are_the_files_fitted_and_cross_validated(tmp_path, data_root):
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    _csv(parts / "p1.csv", 300)
+    at = open_path(start(timeout=TIMEOUT), " parts/*.csv ")
+    assert at.session_state["work"].source.files == (os.path.realpath(parts / "p1.csv"),)
+    _csv(parts / "p2.csv", 500)                          # matches the glob only after it was opened
+    at.selectbox(key="_data_target").set_value("city").run()   # a refit, on the files opened
+    at.selectbox(key="_data_target").set_value("churn").run()
+    assert any("Model fitted on all 300 rows" in s for s in texts(at, "success")), texts(at, "success")
+    open_page(at, "Evaluate", check_title=False)
+    assert [m.value for m in at.metric if m.label == "Test cases"] == ["300"]

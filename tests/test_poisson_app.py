@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from scipy.stats import poisson
 
 from apptest_helpers import open_page, start, table, upload
@@ -24,10 +25,17 @@ def _poisson_app():
 
 
 def test_a_poisson_column_shows_its_rates_and_plot_on_the_model_page():
-    at = open_page(_poisson_app(), "Model")
+    at = _poisson_app()
+    fits = at.session_state["model"].parameters("visits")        # the library's own table
+    at = open_page(at, "Model")
     rates = table(at, lambda t: "lambda" in t.columns)
     # lambda_c = (sum x + l) / (n_c + l) with l = 1: high (22 + 1) / (4 + 1), low (4 + 1) / (4 + 1)
-    assert rates.loc["high", "lambda"] == 23 / 5 and rates.loc["low", "lambda"] == 1.0
+    assert fits.loc["high", "lambda"] == 23 / 5 and fits.loc["low", "lambda"] == 1.0
+    assert list(rates.index) == list(fits.index) == ["high", "low"]
+    numbers = fits.drop(columns="lambda_fraction")
+    pd.testing.assert_frame_equal(rates[numbers.columns], numbers, check_dtype=False, check_names=False,
+                                  check_index_type=False)
+    assert rates["lambda_fraction"].tolist() == ["23/5", "1"] == [str(f) for f in fits["lambda_fraction"]]
     assert any(c.proto.spec and "Poisson" in c.proto.spec for c in at.get("plotly_chart"))
 
 
@@ -38,5 +46,12 @@ def test_the_explain_page_shows_the_poisson_factor():
     expected = {"high": poisson.logpmf(3, 23 / 5), "low": poisson.logpmf(3, 1.0)}
     assert np.allclose([e.logs.loc["visits", c] for c in ("high", "low")], [expected["high"], expected["low"]])
     at = open_page(at, "Explain")
-    shown = [t for t in (d.value for d in at.dataframe) if isinstance(t, pd.DataFrame)]
-    assert any("visits" in map(str, t.index) or "visits" in t.to_string() for t in shown)
+    factors = table(at, lambda t: "visits" in t.index and "status" in t.columns)
+    row = factors.loc["visits"]
+    x = float(row["value"])                             # the query row's count, as the page shows it
+    rates = model.parameters("visits")["lambda"]
+    for c in ("high", "low"):
+        assert f"λ = {rates[c]:g}" in row[f"{c} counts"]
+        # the shown decimal and log are rounded to 4 significant digits and 5 decimals
+        assert float(row[f"{c} decimal"]) == pytest.approx(poisson.pmf(x, rates[c]), rel=1e-3)
+        assert float(row[f"{c} log"]) == pytest.approx(poisson.logpmf(x, rates[c]), abs=1e-5)

@@ -81,7 +81,8 @@ def test_fit_file_names_a_missing_column_and_a_bad_value(tmp_path):
     (tmp_path / "t.csv").write_text("size,y\n1.5,a\nheavy,b\n2.0,a\n")
     with pytest.raises(DataError, match=r"Column 'colour' is not in .*its columns are"):
         nbapp.fit_file(NaiveBayes({"colour": "categorical"}), tmp_path / "t.csv", "y")
-    with pytest.raises(DataError, match=r"Column 'size' is numeric but data row 1 of .* holds 'heavy'"):
+    with pytest.raises(DataError, match=r"Column 'size' is numeric but data row 1 of .* holds a cell that is not a "
+                                        r"number"):
         nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "t.csv", "y")
     with pytest.raises(DataError, match="No CSV or Parquet files match the pattern"):
         nbapp.fit_file(NaiveBayes({"size": "gaussian"}), tmp_path / "nothing*.csv", "y")
@@ -179,8 +180,8 @@ spark = (SparkSession.builder.master("local[1]").appName("nbapp-no-module")
          .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
          .config("spark.ui.enabled", "false").getOrCreate())
 try:
-    sdf = spark.createDataFrame(pd.DataFrame({"x": ["a", "b"], "y": ["p", "q"]}))
-    nbapp.fit_spark(nbapp.NaiveBayes({"x": "categorical"}), sdf, "y")
+    sdf = spark.createDataFrame(pd.DataFrame({"x": ["a b", "b c"], "y": ["p", "q"]}))
+    nbapp.fit_spark(nbapp.NaiveBayes({"x": "text"}), sdf, "y")   # text is summarised by nbapp on the workers
 except RuntimeError as exc:
     print(exc)
 finally:

@@ -98,14 +98,6 @@ def test_models_with_other_settings_do_not_merge():
         a.merge(NaiveBayes(FEATURES))
 
 
-def test_a_new_feature_type_is_one_registry_line():
-    from nbapp.blocks import FEATURE_TYPES, REGISTRY
-    from nbapp.propose import FEATURE_TYPES as PROPOSED
-
-    assert FEATURE_TYPES == (*REGISTRY, "ignore") and PROPOSED is FEATURE_TYPES
-    assert "poisson" in REGISTRY and REGISTRY["poisson"].spec_type is nbapp.Poisson
-
-
 def test_statistics_travel_as_checked_json():
     from nbapp.persist import stats_from_json, stats_to_json
 

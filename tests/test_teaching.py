@@ -228,7 +228,7 @@ def test_direct_estimate_counts_rows_equal_to_x_star_seed_000_eq_1_2():
 
 def test_word_factors_have_a_status_per_class_with_seed_004_s_per_class_unk():
     # "awesome" occurs only in positive sentences: with a vocabulary per class it is UNK for negative
-    from ui.formulas import word_rows
+    from ui.views.text import word_rows
 
     ex = example("sentiment")
     model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary="per_class_unk")}, alpha=1).fit(

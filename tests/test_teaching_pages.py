@@ -15,14 +15,19 @@ from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 open_page = functools.partial(open_page, check_title=False)
 
 
+def positives(at: AppTest) -> dict:
+    """The value that counts as 1 of each Bernoulli column of the work."""
+    return {c: s.positive for c, s in at.session_state["work"].specs.items() if s.kind == "bernoulli"}
+
+
 def latex(at: AppTest) -> list[str]:
     return [el.value.strip().removeprefix("$$").removesuffix("$$").strip() for el in at.latex]
 
 
 def test_stolen_cars_loads_as_bernoulli_with_the_notes_positives_and_beta_2_1_gives_5_8():
     at = open_page(start("stolen_cars"), "Model")
-    assert dict(at.session_state["settings"].positives) == {"Color": "Red", "Type": "SUV", "Origin": "Domestic"}
-    assert at.session_state["types"]["Color"] == "bernoulli"
+    assert positives(at) == {"Color": "Red", "Type": "SUV", "Origin": "Domestic"}
+    assert at.session_state["work"].kinds["Color"] == "bernoulli"
     assert at.selectbox(key="_positive::0").value == "Red"
     at.radio(key="_model_smoothing").set_value("beta").run()
     at.number_input(key="_model_beta_a").set_value(2.0).run()
@@ -37,7 +42,7 @@ def test_choosing_another_positive_value_refits_with_it():
     at = open_page(start("stolen_cars"), "Model")
     at.selectbox(key="_positive::0").set_value("Yellow").run()
     assert not at.exception
-    assert dict(at.session_state["settings"].positives)["Color"] == "Yellow"
+    assert positives(at)["Color"] == "Yellow"
     assert list(at.session_state["model"].cpt("Color").index) == ["Red", "Yellow"]   # (negative, positive)
 
 
@@ -157,7 +162,7 @@ def test_presentation_mode_shows_only_x_the_tables_and_the_equations():
     at = open_page(start(), "Explain")
     at.toggle(key="_presentation").set_value(True).run()
     assert not at.exception
-    assert at.session_state["presentation"] is True
+    assert at.session_state["work"].choices["app.presentation"] is True
     assert len(at.dataframe) == 2 and len(at.selectbox) == 0        # no row picker, no inputs
     assert any(r"P(\text{Yes} \mid x)" in s for s in latex(at))
     assert not at.sidebar.markdown                                  # the sidebar summary is not drawn
@@ -193,14 +198,14 @@ def test_prior_lesson_at_l_0_says_the_evidence_decides_alone_instead_of_inf():
 def test_smoothing_lesson_offers_stolen_cars_for_the_beta_curve_and_it_moves():
     at = _lesson("smoothing")
     at.button(key="lessons.smoothing_load_beta").click().run()
-    assert at.session_state["source"].example == "stolen_cars" and not at.exception
-    assert dict(at.session_state["settings"].positives)["Color"] == "Red"
+    assert at.session_state["work"].source.example == "stolen_cars" and not at.exception
+    assert positives(at)["Color"] == "Red"
 
 
 def test_duplicate_lesson_offers_tennis_with_l_1_and_moves_the_posterior_towards_one():
     at = _lesson("naive")
     at.button(key="lessons.dup_load").click().run()
-    assert at.session_state["settings"].alpha == 1.0
+    assert at.session_state["work"].settings.alpha == 1.0
     dup = [t for t in at.toggle if t.label.startswith("Duplicate a feature")][0]
     dup.set_value(True).run()
     assert not at.exception
@@ -226,7 +231,7 @@ def test_linear_lesson_on_gender_shows_b_gnb_as_a_number():
 
     at = _lesson("linear")
     at.button(key="lessons.boundary_load").click().run()
-    assert at.session_state["source"].example == "gender" and not at.exception
+    assert at.session_state["work"].source.example == "gender" and not at.exception
     ex = example("gender")
     pooled = nbapp.NaiveBayes(ex.features, alpha=ex.alpha, variance="pooled").fit(load_example("gender"),
                                                                                   target="Gender")

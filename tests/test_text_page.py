@@ -193,7 +193,7 @@ def test_a_page_without_a_text_feature_offers_the_corpora_and_loads_sms_spam():
     assert not at.dataframe
     at.button(key="text.load.sms_spam").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["source"].example == "sms_spam"
+    assert at.session_state["work"].source.example == "sms_spam"
     assert not any("no text feature" in i.value for i in at.info)
     assert len(words_table(at)) > 0
 

@@ -96,6 +96,17 @@ def test_snippet_with_settings_and_weights_reproduces_bikes():
                                model.explain(ex.query).posterior.to_numpy())
 
 
+def test_snippet_writes_a_spec_with_its_type_s_defaults_as_the_type_s_name():
+    # the defaults came from a hand list of the text spec's options: a KDE() or Discretized()
+    # was written out option by option
+    from nbapp.lessons.worked_example import _features_literal
+
+    literal = _features_literal({"a": nbapp.KDE(), "b": nbapp.Discretized(), "c": nbapp.Text(),
+                                 "d": nbapp.Discretized(bins=3)})
+    assert literal == "{'a': 'kde', 'b': 'discretized', 'c': 'text', 'd': nbapp.Discretized(bins=3, " \
+                      "strategy='quantile', alpha=None)}"
+
+
 def test_snippet_without_data_embeds_the_json_model():
     model, ex = _fitted("gender")
     row = {**ex.query, "Weight": np.float64(130.0)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 from nbapp.densities import GaussianFitPlot
 from ui.text import plot_text
 
-__all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "top_words_bars", "waterfall",
-           "confusion_heatmap", "fit_comparison", "cmi_heatmap", "roc_chart", "pr_chart"]
+__all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+           "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -84,13 +84,17 @@ def poisson_fit(plot: Any, fits: pd.DataFrame, column: str) -> go.Figure:
     return fig
 
 
-_DASHES = {"gaussian": "dash", "kde": "solid", "poisson": "dot"}
-_TYPE_NAMES = {"gaussian": "Gaussian", "kde": "KDE", "poisson": "Poisson"}
+class CurveStyle(NamedTuple):
+    """How one type's fitted density is drawn beside the others: its name, its line, markers or not."""
+
+    name: str
+    dash: str = "solid"
+    markers: bool = False
 
 
-def fit_comparison(plot: Any, column: str) -> go.Figure:
-    """Per class, the data's histogram (as a density) with the Gaussian, KDE and Poisson fits over it
-    (``plot`` is nbapp.choices.fit_comparison_plot)."""
+def fit_comparison(plot: Any, column: str, styles: Mapping[str, CurveStyle]) -> go.Figure:
+    """Per class, the data's histogram (as a density) with each type's fit over it (``plot`` is
+    nbapp.choices.fit_comparison_plot; ``styles``: type name -> how its curve is drawn)."""
     fig = go.Figure()
     for i, cls in enumerate(dict.fromkeys(plot.histogram["class"])):
         shade, name = colour(i), plot_text(cls)
@@ -99,12 +103,28 @@ def fit_comparison(plot: Any, column: str) -> go.Figure:
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.35,
                              marker_color=shade, legendgroup=name))
         for kind, curve in plot.curves[plot.curves["class"] == cls].groupby("type", sort=False):
-            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers" if kind == "poisson"
-                                     else "lines", name=f"{name}: {_TYPE_NAMES.get(kind, kind)}",
-                                     line=dict(color=shade, width=2, dash=_DASHES.get(kind, "solid")),
-                                     legendgroup=name))
+            style = styles.get(kind, CurveStyle(str(kind)))
+            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers" if style.markers
+                                     else "lines", name=f"{name}: {plot_text(style.name)}",
+                                     line=dict(color=shade, width=2, dash=style.dash), legendgroup=name))
+    drawn = dict.fromkeys(plot.curves["type"])
+    title = ", ".join(f"{styles[k].name} ({_DASH_WORDS.get(styles[k].dash, styles[k].dash)})" for k in drawn
+                      if k in styles)
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="density",
-                      title="Data and fits: Gaussian (dashed), KDE (solid), Poisson (dotted)", **layout(380))
+                      title=plot_text(f"Data and fits: {title}", limit=120), **layout(380))
+    return fig
+
+
+_DASH_WORDS = {"solid": "solid", "dash": "dashed", "dot": "dotted"}
+
+
+def density_curves(grid: np.ndarray, density: pd.DataFrame, column: str) -> go.Figure:
+    """The fitted density p(x | c) of each class (a column of ``density``) over ``grid``."""
+    fig = go.Figure()
+    for i, cls in enumerate(density.columns):
+        fig.add_trace(go.Scatter(x=grid, y=density[cls].to_numpy(dtype=float), mode="lines", name=plot_text(cls),
+                                 line=dict(color=colour(i), width=2)))
+    fig.update_layout(xaxis_title=plot_text(column), yaxis_title="density p(x | c)", **layout(340))
     return fig
 
 

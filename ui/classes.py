@@ -10,18 +10,44 @@ of classes or their alphabetical order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-__all__ = ["ranked_classes", "posterior_table", "default_pair", "one_vs_rest", "PAIR_MODES"]
+from nbapp.explain import class_labels
+
+__all__ = ["labels_of", "label_format", "labelled_rows", "labelled_column", "ranked_classes", "posterior_table",
+           "default_pair", "one_vs_rest", "PAIR_MODES"]
 
 #: How the log-odds chart picks its classes (radio options on the Explain page).
 PAIR_MODES = {"runner_up": "predicted class against the runner-up",
               "pair": "two classes I choose",
               "rest": "one class against all the others"}
+
+
+def labels_of(classes: Any) -> list[str]:
+    """Each class's name on screen, by the one rule of :func:`nbapp.explain.class_labels`: its text,
+    or its repr where two classes print alike (1 and "1" stay two columns: 1 and '1')."""
+    return class_labels(list(classes))
+
+
+def label_format(classes: Any) -> Callable[[Any], str]:
+    """A ``format_func`` for widgets offering ``classes`` (or some of them): each class's label
+    among all ``classes``."""
+    shown = dict(zip(list(classes), labels_of(classes)))
+    return lambda c: shown.get(c, str(c))
+
+
+def labelled_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """A table with one row per class (a model's parameters) with the classes' labels as its index."""
+    return table.set_axis(pd.Index(labels_of(table.index), name=table.index.name))
+
+
+def labelled_column(table: pd.DataFrame, column: str, classes: Any) -> pd.DataFrame:
+    """A table whose ``column`` holds classes (of the model's ``classes``), holding their labels instead."""
+    return table.assign(**{column: table[column].map(label_format(classes))})
 
 
 def ranked_classes(e: Any) -> list[Any]:
@@ -46,7 +72,7 @@ def posterior_table(e: Any) -> pd.DataFrame:
         log_posterior = (np.log(posterior) if e.undetermined      # P(x) = 0: the prior's log stands in
                          else e.joint_log.reindex(pd.Index(ranked, dtype=object)).to_numpy(dtype=float)
                          - e.log_evidence)
-    return pd.DataFrame({"rank": np.arange(1, len(ranked) + 1), "class": [str(c) for c in ranked],
+    return pd.DataFrame({"rank": np.arange(1, len(ranked) + 1), "class": labels_of(ranked),
                          "P(c | x)": posterior, "log P(c | x)": log_posterior})
 
 
@@ -64,7 +90,8 @@ def one_vs_rest(e: Any, cls: Any) -> tuple[pd.DataFrame, float]:
     a ratio of sums (P(not cls | x) = sum of the others' posteriors), so only the total is exact.
     """
     others = [c for c in ranked_classes(e) if c != cls]
-    table = pd.DataFrame({str(c): e.log_odds(cls, c) for c in others})
+    label = label_format(e.classes)
+    table = pd.DataFrame({label(c): e.log_odds(cls, c) for c in others})
     joint = e.joint_log
     rest = logsumexp(joint.loc[others].to_numpy(dtype=float))
     return table, float(joint[cls] - rest)

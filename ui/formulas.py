@@ -1,9 +1,14 @@
-"""Tables and LaTeX formulas with the model's own numbers substituted (for teaching).
+"""Tables and LaTeX formulas with the model's own numbers substituted (for teaching), for what
+every feature type shares: numbers and fractions, the class prior, a smoothed cell of a count
+table, and the joint, evidence and posterior of an explanation.
 
 No estimate is computed here: counts, pseudo-counts and probabilities come from the fitted
 nbapp model; these helpers only lay them out, e.g.
 
     P(Outlook = Overcast | No) = (N + l) / (n_c + l K) = (0 + 1) / (5 + 1 * 3) = 1/8
+
+What one feature type shows (a Gaussian's density with its numbers, a text column's words) is
+its view's, in ``ui/views/``; ``ui.explained`` puts the two together for the Explain page.
 """
 
 from __future__ import annotations
@@ -15,34 +20,21 @@ import numpy as np
 import pandas as pd
 
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.smoothing import BetaPrior, CellTerms, MEstimate, cell_terms
-from ui.lecture import plain
+from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate, cell_terms
+from ui.classes import labels_of
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
-    "feature_kinds", "word_blocks", "show_probabilities", "show_counts", "highlight", "prior_table",
-    "prior_latex", "cpt_cell_latex", "gaussian_latex", "probability_label", "num", "count_table", "cell_terms_of",
-    "unreduced", "beta_mean_and_mode", "smoothing_formula", "density_latex", "cpt_unreduced", "factor_counts", "factor_rows",
-    "evidence_fraction", "joint_fractions", "totals_rows", "word_rows", "explain_equations", "fraction_text",
-    "MAX_FRACTION_DIGITS",
+    "show_probabilities", "show_counts", "highlight", "prior_table", "prior_latex", "prior_counts", "num",
+    "cell_terms_of", "unreduced", "cell_latex", "cpt_unreduced", "beta_mean_and_mode", "smoothing_formula",
+    "evidence_fraction", "joint_fractions", "posterior_fractions", "totals_rows", "exact_or_decimal",
+    "fraction_text", "MAX_FRACTION_DIGITS",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
 #: Fractions longer than this many digits are shown as decimals only: nobody reads them, and the
 #: exact products of long documents or wide count blocks reach thousands of digits.
 MAX_FRACTION_DIGITS = 40
-
-
-def feature_kinds(model: Any) -> dict[str, str]:
-    """Feature column -> kind, in model order."""
-    return {c: spec.kind for c, spec in model.features_.items()}
-
-
-def word_blocks(kinds: dict[str, str]) -> list[str]:
-    """Text columns, and the first column of the multinomial block (it names the whole block)."""
-    text = [c for c, k in kinds.items() if k == "text"]
-    counts = [c for c, k in kinds.items() if k == "multinomial"]
-    return text + counts[:1]
 
 
 def num(x: Any, *, digits: int = 4, max_digits: int | None = None) -> str:
@@ -117,7 +109,7 @@ def prior_table(model: Any) -> pd.DataFrame:
         "n_c": [num(v) for v in model.class_counts_],
         "P(c)": [fmt_fraction(f) for f in model.prior_fractions()],
         "decimal": [fmt_number(p) for p in model.priors_],
-    }, index=pd.Index([str(c) for c in model.classes_], name="class"))
+    }, index=pd.Index(labels_of(model.classes_), name="class"))
 
 
 def prior_latex(model: Any, cls: Any, config: Any) -> str:
@@ -140,23 +132,24 @@ def prior_latex(model: Any, cls: Any, config: Any) -> str:
     return rf"{left} = \frac{{n_c}}{{n}} = {substituted}{tail}"
 
 
-def count_table(model: Any, column: str) -> pd.DataFrame:
-    """The counts a discrete estimate of ``column`` is smoothed over: its own value x class table
-    (categorical, Bernoulli), or the whole block's (a multinomial θ_ac divides by every count of c)."""
-    if model.features_[column].kind == "multinomial":
-        block = model.block_of(column)     # its fitted counts_: one row per column of the block
-        return pd.DataFrame(block.counts_, index=pd.Index(block.columns, dtype=object),
-                            columns=model.counts(column).columns)
-    return model.counts(column)
+def prior_counts(model: Any, cls: Any) -> str:
+    """P(c) as counted: n_c/n (or (n_c + a)/(n + K a) with a Dirichlet pseudo-count: Lidstone
+    smoothing of the class counts, the library's own terms), 1/K, or "given"."""
+    if model.priors == "uniform":
+        return f"1/{len(model.classes_)}"
+    if isinstance(model.priors, dict):
+        return "given"
+    i = list(model.classes_).index(cls)
+    terms = cell_terms(np.asarray(model.class_counts_, dtype=float)[:, None], i, 0, Lidstone(model.prior_alpha))
+    return unreduced(terms).split(" = ")[0]
 
 
-def cell_terms_of(model: Any, column: str, value: Any, cls: Any, counts: pd.DataFrame | None = None) -> CellTerms:
-    """The numbers of one smoothed cell, from the model's counts and smoothing (nbapp.cell_terms);
-    ``counts`` is :func:`count_table`'s result when the caller already has it."""
-    counts = count_table(model, column) if counts is None else counts
+def cell_terms_of(counts: pd.DataFrame, value: Any, cls: Any, smoothing: Any) -> CellTerms:
+    """The numbers of one smoothed cell of a count table (values x classes) under ``smoothing``
+    (nbapp.cell_terms)."""
     j = counts.index.get_loc(value) if counts.index.is_unique else list(counts.index).index(value)
     c = list(counts.columns).index(cls)
-    return cell_terms(counts.to_numpy(dtype=float), j, c, model.smoothing_of(column))
+    return cell_terms(counts.to_numpy(dtype=float), j, c, smoothing)
 
 
 def unreduced(terms: CellTerms) -> str:
@@ -172,30 +165,17 @@ def _plain(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
-def cpt_unreduced(model: Any, column: str) -> pd.DataFrame:
-    """A discrete CPT as counted: every cell '(N + a)/(n_c + A)' unreduced, then reduced ('3/9 = 1/3')."""
-    counts = count_table(model, column)
-    table = counts.to_numpy(dtype=float)
-    smoothing = model.smoothing_of(column)
-    k = table.shape[0]
-    pseudo, extra = smoothing.pseudo_fractions(k), smoothing.pseudo_total(k)
-    totals = [exact_sum(table[:, c]) + extra for c in range(table.shape[1])]     # once per class, not per cell
-    cells = [[unreduced(CellTerms(to_fraction(table[j, c]), pseudo[j], totals[c] - extra, extra))
-              for c in range(table.shape[1])] for j in range(k)]
-    return pd.DataFrame(cells, index=model.cpt(column).index, columns=counts.columns)
-
-
-def beta_mean_and_mode(model: Any, column: str) -> pd.DataFrame:
-    """Per class, θ = P(x = 1 | c) of a Bernoulli feature under its Beta(a, b) prior: the posterior
-    mean (N + a)/(N + a + b) that the model uses (seed 002's boxed formula) beside the posterior's
-    mode (N + a − 1)/(N + a + b − 2), the MAP estimate in the strict sense."""
-    prior = model.smoothing_of(column)
-    positive = model.cpt(column).index[-1]
+def beta_mean_and_mode(counts: pd.DataFrame, prior: BetaPrior) -> pd.DataFrame:
+    """Per class, θ = P(x = 1 | c) of a binary feature (its count table: negative, positive) under
+    its Beta(a, b) prior: the posterior mean (N + a)/(N + a + b) that the model uses (seed 002's
+    boxed formula) beside the posterior's mode (N + a − 1)/(N + a + b − 2), the MAP estimate in the
+    strict sense."""
+    positive = counts.index[-1]
     rows = {}
-    for c in model.cpt(column).columns:
-        terms = cell_terms_of(model, column, positive, c)
+    for c, label in zip(counts.columns, labels_of(counts.columns)):
+        terms = cell_terms_of(counts, positive, c, prior)
         mode = prior.mode(float(terms.count), float(terms.n))
-        rows[c] = {"N (x = 1)": num(terms.count), "n_c": num(terms.n),
+        rows[label] = {"N (x = 1)": num(terms.count), "n_c": num(terms.n),
                    "mean (N + a)/(n_c + a + b), used": unreduced(terms),
                    "mode (N + a − 1)/(n_c + a + b − 2)": "–" if mode is None else fmt_fraction(mode)}
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -229,23 +209,15 @@ def _substituted(smoothing: Any, terms: CellTerms, k: int, positive: bool | None
     return rf"{n_vc} + {num(terms.pseudo)}", rf"{n_c} + {num(terms.pseudo)} \cdot {k}"
 
 
-def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = None) -> str:
-    """One CPT cell (categorical, Bernoulli or a multinomial θ_ac) as its smoothing formula, then
-    with the model's counts substituted, then unreduced (3/9) and reduced (1/3) and as a decimal."""
-    counts = count_table(model, column)
+def cell_latex(counts: pd.DataFrame, value: Any, cls: Any, smoothing: Any, *, left: str, decimal: float,
+               positive: bool | None = None) -> str:
+    """One smoothed cell as its smoothing formula, then with the counts substituted, then unreduced
+    (3/9) and reduced (1/3) and as a decimal; ``left`` is the cell's name in LaTeX, ``positive``
+    whether the value is a binary feature's 1 (the Beta prior's a) or its 0 (b)."""
     k = len(counts.index)
-    j = list(counts.index).index(value)
-    terms = cell_terms_of(model, column, value, cls)
-    smoothing = model.smoothing_of(column)
-    positive = j == 1 if model.features_[column].kind == "bernoulli" else None  # value order: negative, positive
+    terms = cell_terms_of(counts, value, cls, smoothing)
     top_sym, den_sym, _ = smoothing_formula(smoothing, k, positive)
     top, den = _substituted(smoothing, terms, k, positive)
-    decimal = model.cpt(column).loc[value, cls] if model.features_[column].kind != "multinomial" \
-        else model.cpt(column).iloc[0][cls]
-    if model.features_[column].kind == "multinomial":
-        left = rf"\theta_{{{latex_text(column)}, {latex_text(cls)}}}"
-    else:
-        left = rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})"
     if terms.value is None:
         return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = \text{{undefined }} (0/0)"
     raw = rf"\frac{{{num(terms.numerator)}}}{{{num(terms.denominator)}}}"
@@ -256,118 +228,19 @@ def cpt_cell_latex(model: Any, column: str, value: Any, cls: Any, config: Any = 
     return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = {tail}"
 
 
-def gaussian_latex(model: Any, column: str, cls: Any, config: Any = None) -> str:
-    """The class mean and variance of one Gaussian feature with its numbers   [seed 000, Eq. 13-14]."""
-    row = model.gaussian(column).loc[cls]
-    variance = model.features_[column].variance or model.variance
-    divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)", "pooled": r"n \text{ (pooled over classes)}"}.get(variance, "n_c")
-    x = latex_text(column)
-    c = latex_text(cls)
-    mean = (rf"\mu_{{{c}}} = \frac{{1}}{{n_c}} \sum_{{i: y_i = {c}}} {x}_i "
-            rf"= {num(row['mean'], digits=6)} \quad (n_c = {num(row['n'])})")
-    var = (rf"\sigma^2_{{{c}}} = \frac{{1}}{{{divisor}}} \sum (x_i - \mu_{{{c}}})^2 + \varepsilon "
-           rf"= {num(row['var_raw'], digits=6)} + {num(row['epsilon'], digits=3)} = {num(row['var'], digits=6)}")
-    density = (r"p(x \mid c) = \frac{1}{\sqrt{2\pi\sigma_c^2}}"
-               r"\exp\!\left(-\frac{(x-\mu_c)^2}{2\sigma_c^2}\right)")
-    return rf"\begin{{aligned}} &{mean} \\ &{var} \\ &{density} \end{{aligned}}"
-
-
-def density_latex(model: Any, column: str, x: float, cls: Any, *, digits: int = 4) -> str:
-    r"""The density of a Gaussian (or the pmf of a Poisson) feature at x, computed with its numbers:
-    N(6; 5.855, 0.0263) = \frac{1}{\sqrt{2\pi \cdot 0.0263}} \exp(...) = 1.65   [seed 000, Eq. 12]."""
-    value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
-    c = latex_text(cls)
-    xs = num(float(x), digits=digits)
-    if model.features_[column].kind == "poisson":
-        lam = num(float(model.parameters(column).loc[cls, "lambda"]), digits=digits)
-        return (rf"P({latex_text(column)} = {xs} \mid {c}) = \frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
-                rf"\frac{{{lam}^{{{xs}}} \cdot e^{{-{lam}}}}}{{{xs}!}} = {num(value, digits=digits)}")
-    row = model.gaussian(column).loc[cls]
-    mu, var = num(float(row["mean"]), digits=digits), num(float(row["var"]), digits=digits)
-    return (rf"p({latex_text(column)} = {xs} \mid {c}) = \mathcal{{N}}({xs};\, {mu},\, {var}) = "
-            rf"\frac{{1}}{{\sqrt{{2\pi \cdot {var}}}}}\exp\!\left(-\frac{{({xs} - {mu})^2}}{{2 \cdot {var}}}\right)"
-            rf" = {num(value, digits=digits)}")
-
-
-def probability_label(model: Any, column: str) -> str:
-    """What ``top_words``' probability column holds for this block: P(w present | c) for a
-    Bernoulli text column (seed 002), else P(w | c) (seed 000, Eq. 10)."""
-    bernoulli = getattr(model.features_[column], "event_model", "multinomial") == "bernoulli"
-    return "P(w present | c)" if bernoulli else "P(w | c)"
+def cpt_unreduced(counts: pd.DataFrame, smoothing: Any) -> pd.DataFrame:
+    """A count table's estimates as counted: every cell '(N + a)/(n_c + A)' unreduced, then
+    reduced ('3/9 = 1/3')."""
+    table = counts.to_numpy(dtype=float)
+    k = table.shape[0]
+    pseudo, extra = smoothing.pseudo_fractions(k), smoothing.pseudo_total(k)
+    totals = [exact_sum(table[:, c]) for c in range(table.shape[1])]     # once per class, not per cell
+    cells = [[unreduced(CellTerms(to_fraction(table[j, c]), pseudo[j], totals[c], extra))
+              for c in range(table.shape[1])] for j in range(k)]
+    return pd.DataFrame(cells, index=counts.index, columns=counts.columns)
 
 
 # ----------------------------------------------------------------------------- Explain, exact end to end
-
-
-def _prior_counts(model: Any, cls: Any) -> str:
-    """P(c) as counted: n_c/n (or (n_c + a)/(n + K a) with a Dirichlet pseudo-count)."""
-    if model.priors == "uniform":
-        return f"1/{len(model.classes_)}"
-    if isinstance(model.priors, dict):
-        return "given"
-    i = list(model.classes_).index(cls)
-    n_c, n = Fraction(model.class_counts_[i]).limit_denominator(), Fraction(model.class_counts_.sum()).limit_denominator()
-    a = to_fraction(model.prior_alpha) if model.prior_alpha else Fraction(0)
-    return f"{_plain(n_c + a)}/{_plain(n + len(model.classes_) * a)}"
-
-
-def factor_counts(model: Any, name: str, value: Any, kind: str, cls: Any,
-                  counts: pd.DataFrame | None = None) -> str:
-    """One used factor for one class as counted or as its density with numbers: '3/9',
-    '(7/18)^2', 'N(6; 5.855, 0.02628)', 'λ = 2.5'; '' where the factor has no such form."""
-    if name == "prior":
-        return _prior_counts(model, cls)
-    if kind in ("categorical", "bernoulli"):
-        return unreduced(cell_terms_of(model, name, value, cls, counts)).split(" = ")[0]
-    if kind == "multinomial":
-        raw = unreduced(cell_terms_of(model, name, name, cls, counts)).split(" = ")[0]
-        return f"({raw})^{fmt_number(float(value))}"
-    if kind == "gaussian":
-        row = model.gaussian(name).loc[cls]
-        return f"N({fmt_number(float(value))}; {fmt_number(row['mean'])}, {fmt_number(row['var'])})"
-    if kind == "poisson":
-        return f"Poisson({fmt_number(float(value))}; λ = {fmt_number(model.parameters(name).loc[cls, 'lambda'])})"
-    if kind == "text":
-        return "∏ words (below)"
-    return ""
-
-
-def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
-    """The factor table, wide: per class the factor as counted (3/9), reduced (1/3), as a decimal
-    and as a natural log, side by side   [seed 000, Eq. 5, 22]."""
-    probs, logs, fracs = e.probabilities, e.logs, e.fractions
-    kinds = e.factors["kind"]
-    out: dict[str, list[str]] = {"value": [], "status": []}
-    for c in classes:
-        for part in ("counts", "fraction", "decimal", "log"):
-            out[f"{c} {part}"] = []
-    tables: dict[int, pd.DataFrame] = {}   # one count table per block: a multinomial block's is shared
-    for name, row in e.factors.iterrows():
-        used = row["status"] == "used"
-        counts = None
-        if used and kinds[name] in ("categorical", "bernoulli", "multinomial"):
-            block = id(model.block_of(name))
-            if kinds[name] != "multinomial" or block not in tables:
-                tables[block] = count_table(model, name)
-            counts = tables[block]
-        value = row["value"]
-        shown = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else _short(value)
-        if kinds[name] == "bernoulli" and used:
-            shown += " (= 1)" if str(model.cpt(name).index[-1]) == str(value) else " (= 0)"
-        out["value"].append(shown)
-        out["status"].append(plain(row["status"]))        # a library status citing the notes obeys the toggle
-        for c in classes:
-            f = fracs.loc[name, c]
-            out[f"{c} counts"].append(factor_counts(model, name, value, kinds[name], c, counts) if used else "")
-            out[f"{c} fraction"].append(fraction_text(f) if used else "")
-            out[f"{c} decimal"].append(fmt_number(probs.loc[name, c]) if used else "")
-            out[f"{c} log"].append(fmt_log(logs.loc[name, c]) if used else "")
-    return pd.DataFrame(out, index=pd.Index([str(i) for i in e.factors.index], name="factor"))
-
-
-def _short(v: Any, limit: int = 40) -> str:
-    s = str(v)
-    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def evidence_fraction(e: Any, joint: pd.Series | None = None) -> Fraction | None:
@@ -387,7 +260,7 @@ def joint_fractions(e: Any) -> pd.Series:
     return e.joint_fractions
 
 
-def _posterior_fractions(joint: pd.Series, evidence: Fraction | None) -> dict[Any, Fraction | None]:
+def posterior_fractions(joint: pd.Series, evidence: Fraction | None) -> dict[Any, Fraction | None]:
     return {c: None if evidence in (None, 0) else j / evidence for c, j in joint.items()}
 
 
@@ -397,12 +270,12 @@ def totals_rows(e: Any, classes: list[Any]) -> pd.DataFrame:
     shown in its place and the row says so."""
     joint_f = joint_fractions(e)
     evidence = evidence_fraction(e, joint_f)
-    post_f = _posterior_fractions(joint_f, evidence)
+    post_f = posterior_fractions(joint_f, evidence)
     posterior_label = "prior in place of 0/0" if e.undetermined else "posterior P(c | x)"
     rows = {"joint P(c)·∏P(x_a | c)": [], "evidence P(x)": [], posterior_label: []}
     columns = []
-    for c in classes:
-        columns += [f"{c} fraction", f"{c} decimal", f"{c} log"]
+    for c, label in zip(classes, labels_of(classes)):
+        columns += [f"{label} fraction", f"{label} decimal", f"{label} log"]
         rows["joint P(c)·∏P(x_a | c)"] += [fraction_text(joint_f[c]),
                                             fmt_number(e.joint[c]), fmt_log(e.joint_log[c])]
         rows["evidence P(x)"] += [fraction_text(evidence), fmt_number(e.evidence),
@@ -413,46 +286,7 @@ def totals_rows(e: Any, classes: list[Any]) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 
 
-def word_rows(model: Any, column: str, words: pd.DataFrame, classes: list[Any]) -> pd.DataFrame:
-    """One row per distinct word of a document: its count in the document, then per class its
-    training count, status (used, UNK or unseen, per class: seed 004's UNK is per class),
-    P(w | c) as counted and reduced, and the contribution count × log P(w | c)."""
-    spec = model.features_[column]
-    per_class_unk = getattr(spec, "vocabulary", "global") == "per_class_unk"
-    multinomial = getattr(spec, "event_model", "multinomial") == "multinomial" and not getattr(spec, "complement", False)
-    counts = model.counts(column)
-    exact = multinomial and not per_class_unk      # P(w | c) as counted: the plain multinomial only
-    labels = [str(c) for c in classes]
-    out: dict[str, list[Any]] = {"word": [], "× in doc": []}
-    for c in labels:
-        for part in ("training count", "status", "P(w | c)", "decimal", "contribution"):
-            out[f"{c} {part}"] = []
-    for _, w in words.iterrows():
-        term = w["term"]
-        known = term in counts.index
-        out["word"].append(term)
-        out["× in doc"].append(int(w["count"]))
-        for c, label in zip(classes, labels):
-            n = float(counts.loc[term, c]) if known else 0.0
-            if not known:
-                status = w["status"]
-            elif per_class_unk and n == 0:
-                status = "UNK"
-            else:
-                status = "used"
-            log = w.get(f"log[{label}]", np.nan)
-            out[f"{label} training count"].append(num(n) if known else "–")
-            out[f"{label} status"].append(status)
-            if exact and known:
-                out[f"{label} P(w | c)"].append(unreduced(cell_terms_of(model, column, term, c, counts)))
-            else:
-                out[f"{label} P(w | c)"].append("")
-            out[f"{label} decimal"].append(fmt_number(np.exp(log)) if np.isfinite(log) else "")
-            out[f"{label} contribution"].append(fmt_log(w.get(f"contribution[{label}]", np.nan)))
-    return pd.DataFrame(out)
-
-
-def _exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10) -> str:
+def exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10) -> str:
     """A fraction with its decimal beside it (\\frac{8}{9} \\approx 0.8889), or the decimal alone."""
     if f is None:
         return num(decimal)
@@ -462,40 +296,3 @@ def _exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 1
     return shown if f.denominator == 1 else rf"{shown} \approx {num(decimal)}"
 
 
-def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int = 12,
-                      densities: bool = True) -> list[str]:
-    """The posterior of one example as equations, one string each, every number the explanation's:
-    the joint of each class as a product of its factors, the density of each Gaussian factor with
-    its numbers, the evidence P(x) and the posterior of each class, as fractions where rational
-    [seed 000, Eq. 3-5, 12; seed 004: posterior = likelihood × prior / normalisation]."""
-    equations = []
-    used = e.used
-    joint_f = joint_fractions(e)                     # exact products: computed once
-    evidence = evidence_fraction(e, joint_f)
-    post_f = _posterior_fractions(joint_f, evidence)
-    fracs, probs = e.fractions, e.probabilities      # properties that build a table on each access
-    for c in classes:
-        terms = [num(fracs.loc[n, c] if fracs.loc[n, c] is not None else probs.loc[n, c], max_digits=6)
-                 for n in used[:max_terms]]
-        product = r" \cdot ".join(terms) + (r" \cdots" if len(used) > max_terms else "")
-        cl = latex_text(c)
-        equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
-                         + _exact_or_decimal(joint_f[c], float(e.joint[c])))
-    kinds = e.factors["kind"]
-    for n in used if densities else []:
-        if kinds[n] in ("gaussian", "poisson"):
-            for c in classes:
-                equations.append(density_latex(model, n, float(e.factors.loc[n, "value"]), c))
-    joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
-                        else num(float(e.joint[c])) for c in classes)
-    equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
-                     + _exact_or_decimal(evidence, e.evidence))
-    if e.undetermined:
-        equations.append(r"P(x) = 0:\ P(c \mid x) = \tfrac{0}{0} \text{ is undefined; the prior } P(c) "
-                         r"\text{ stands in for it}")
-        return equations
-    for c in classes:
-        cl = latex_text(c)
-        equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
-                         + _exact_or_decimal(post_f[c], float(e.posterior[c])))
-    return equations

@@ -1,7 +1,7 @@
 """Lecture references ("seed 000, Eq. 22") in the app's text, shown only when the reader wants them.
 
 Teachers and students follow the lecture notes; an analyst never read them. One toggle in the
-sidebar (:func:`lecture_toggle_ui`) decides for the whole session: on for the built-in examples
+sidebar (``ui.widgets.lecture_toggle_ui``) decides for the work: on for the built-in examples
 (they come from the lectures), off for uploads, until the user sets it. Every reference in UI
 text goes through :func:`ref` (or :func:`cite` for a sentence of its own).
 """
@@ -12,21 +12,22 @@ import re
 
 import streamlit as st
 
-__all__ = ["show_references", "ref", "cite", "plain", "lecture_toggle_ui"]
+__all__ = ["show_references", "ref", "cite", "plain", "REFERENCES"]
 
 # " (seed 000, Eq. 22)", " [seed 004]", "; seed 004" inside the library's sentences.
 _REFERENCE = re.compile(r"\s*[(\[](?:see )?seed \d{3}\b[^()\[\]]*[)\]]|;\s*seed \d{3}\b[^.;()]*", re.IGNORECASE)
 
-_KEY = "lecture_refs"  # True / False once the user chose; absent: follow the data's source
+#: The work's choice of showing references: True / False once the user chose; absent: follow the data's source.
+REFERENCES = "app.references"
 
 
 def show_references() -> bool:
     """Whether lecture references are shown: the user's choice, else on for built-in examples."""
-    chosen = st.session_state.get(_KEY)
-    if chosen is not None:
-        return bool(chosen)
-    source = st.session_state.get("source")
-    return source is None or source.reader == "example"
+    work = st.session_state.get("work")
+    if work is None:
+        return True
+    chosen = work.choice(REFERENCES)
+    return bool(chosen) if chosen is not None else work.source.reader == "example"
 
 
 def ref(where: str) -> str:
@@ -42,13 +43,3 @@ def cite(sentence: str) -> str:
 def plain(text: str) -> str:
     """A sentence from the library with its lecture references taken out when they are hidden."""
     return str(text) if show_references() else _REFERENCE.sub("", str(text))
-
-
-def lecture_toggle_ui() -> None:
-    """The sidebar switch; the choice is kept in session state for every page."""
-    from ui.widgets import synced
-
-    synced(st.sidebar.toggle, "Show lecture references", key="_lecture_refs", value=show_references(),
-           on_set=lambda v: st.session_state.update({_KEY: bool(v)}),
-           help="References to the lecture notes (seed and equation numbers) beside formulas and settings. "
-                "On for the built-in examples, off for your own data, until you choose.")

@@ -1,5 +1,5 @@
-"""Work that survives a reload: the session's data reference, target, types and settings in the
-page's address (``st.query_params``), and uploaded files in a bounded store on the server.
+"""Work that survives a reload: the work (``ui.work.Work``) in the page's address
+(``st.query_params``), and uploaded files in a bounded store on the server.
 
 The address holds names and numbers only:
 
@@ -9,7 +9,12 @@ The address holds names and numbers only:
     model=<sha256>&name=<file>            a model file opened alone (no data)
     target=<column>                       the target column
     model=<sha256>&model_name=<file>      an imported model next to the data (beside data= or example=)
-    work=<base64url(zlib(JSON))>          {"types": ..., "weight": ..., "settings": ...}
+    work=<base64url(zlib(JSON))>          the rest of the work (:func:`encode_work`): every column's
+                                          spec, the weight, the settings, the Explain row, the
+                                          pages' choices; specs and settings as the model file
+                                          writes them (``nbapp.specs.spec_to_dict``, ``nbapp.Settings.to_dict``)
+
+This module depends on ``ui.work`` only; ``ui.state`` calls it to write and to restore the work.
 
 Safety: the address never names a path. A file is found only by a 64-hex-digit sha256 among
 the bytes this server process was given by an upload in some session; to know the hash one
@@ -39,10 +44,15 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+import nbapp
 from nbapp.errors import DataError
+from nbapp.specs import spec_from_dict, spec_to_dict
+from nbapp.text import TextOptions
+from nbapp.text.matching import LINEAR_PATTERNS
+from ui.work import IGNORE, Work
 
-__all__ = ["FileStore", "file_store", "work_params", "remember_work", "restore_work", "MAX_STORE_BYTES",
-           "STORE_DIR", "encode_work", "decode_work"]
+__all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
+           "hold_patterns", "held_note", "address_of", "write_address", "read_address", "kept_file", "STORE_DIR"]
 
 #: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
 #: uploader's limit) fits once. The files are on disk, so the store costs the server no memory.
@@ -168,13 +178,14 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} cannot be kept in the address")
 
 
-def encode_work(work: dict[str, Any]) -> str:
-    raw = json.dumps(work, default=_plain, allow_nan=False, separators=(",", ":")).encode()
+def pack(value: Any) -> str:
+    """JSON, compressed, as URL-safe text."""
+    raw = json.dumps(value, default=_plain, allow_nan=False, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
 
-def decode_work(text: str) -> dict[str, Any]:
-    """The dict of :func:`encode_work`; raises DataError for anything else."""
+def unpack(text: str) -> Any:
+    """The value of :func:`pack`; raises DataError for anything else, too long, or too big unpacked."""
     if len(text) > MAX_WORK_CHARS:
         raise DataError("the saved settings in the address are too long")
     try:
@@ -186,174 +197,243 @@ def decode_work(text: str) -> dict[str, Any]:
     if inflater.unconsumed_tail:
         raise DataError("the saved settings in the address are too long")
     try:
-        work = json.loads(raw)
+        return json.loads(raw)
     except ValueError as err:
         raise DataError("the saved settings in the address are damaged") from err
-    if not isinstance(work, dict):
+
+
+#: The work= format written today; a value without it is an older link's (``types``, ``settings``).
+WORK_VERSION = 2
+
+
+def encode_work(work: Work, *, query: bool = True) -> str:
+    """The work's columns, weight, settings, Explain row (``query``) and choices, packed; the
+    data reference and the target travel in their own parameters."""
+    data: dict[str, Any] = {
+        "v": WORK_VERSION,
+        "features": [[c, s if s == IGNORE else spec_to_dict(s)] for c, s in work.features.items()],
+        "weight": work.weight,
+        "settings": work.settings.to_dict(),
+        "choices": {k: v for k, v in work.choices.items() if _scalar(v)},
+    }
+    if query:
+        data["query"] = [[c, v] for c, v in work.query.items() if c in work.specs and _scalar(v)]
+        data["missing"] = sorted(c for c in work.missing if c in work.specs)
+    return pack(data)
+
+
+def _scalar(value: Any) -> bool:
+    """Can the address carry this value as it is (a string, a finite number, true or false)?"""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return isinstance(value, (str, bool, int)) or (isinstance(value, float) and np.isfinite(value))
+
+
+def decode_work(text: str, base: Work) -> tuple[Work, list[str]]:
+    """``base`` (the work of the data the address names) with what ``text`` (:func:`encode_work`'s,
+    or an older link's) says of it, and a sentence for each part that could not be read. Columns
+    the data lacks are left out; raises DataError when the whole value is damaged."""
+    data = unpack(text)
+    if not isinstance(data, dict):
         raise DataError("the saved settings in the address are damaged")
+    columns = {str(c): c for c in base.features}
+    if data.get("v") == WORK_VERSION:
+        return _decode(data, base, columns)
+    return _decode_older(data, base, columns)
+
+
+def _decode(data: dict[str, Any], base: Work, columns: dict[str, Any]) -> tuple[Work, list[str]]:
+    notes: list[str] = []
+    features = dict(base.features)
+    for item in _pairs(data.get("features")):
+        column = columns.get(str(item[0]))
+        if column is None:
+            continue
+        try:
+            spec = IGNORE if item[1] == IGNORE else spec_from_dict(item[1], f"column {item[0]!r}")
+        except DataError as err:
+            notes.append(f"the type of column {item[0]!r} could not be read ({err})")
+            continue
+        if _fits(base, column, spec):
+            features[column] = spec
+    work = base.replace(features=features)
+    try:
+        work = work.replace(settings=nbapp.Settings.from_dict(data.get("settings")))
+    except DataError as err:
+        notes.append(f"the model settings could not be read ({err})")
+    work = _with_weight(work, data.get("weight"), columns)
+    query = {columns[str(c)]: v for c, v in _pairs(data.get("query")) if str(c) in columns and _scalar(v)}
+    missing = data.get("missing")
+    missing = {columns[str(c)] for c in missing if str(c) in columns} if isinstance(missing, list) else set()
+    if query or missing:
+        work = work.replace(query=query, missing=missing)
+    choices = data.get("choices")
+    if isinstance(choices, dict):
+        work = work.replace(choices={**base.choices, **{str(k): v for k, v in choices.items() if _scalar(v)}})
+    return work, notes
+
+
+def _pairs(value: Any) -> list[list[Any]]:
+    return [p for p in value if isinstance(p, list) and len(p) == 2] if isinstance(value, list) else []
+
+
+def _fits(base: Work, column: Any, spec: Any) -> bool:
+    """A model file opened alone keeps its columns' types (its statistics are of those types);
+    the options of a type may change."""
+    if base.source.reader != "model":
+        return True
+    old = base.features.get(column)
+    return getattr(old, "kind", old) == getattr(spec, "kind", spec)
+
+
+def _with_weight(work: Work, weight: Any, columns: dict[str, Any]) -> Work:
+    if isinstance(weight, str) and weight in columns and work.source.reader != "model":
+        column = columns[weight]
+        return work.replace(weight=column, features=work.features.set(column, IGNORE))
     return work
 
 
-def settings_to_dict(config: Any) -> dict[str, Any]:
-    return dataclasses.asdict(config)
+# An older link's work= (before issue 22): {"types": {column: type}, "weight": ..., "settings": the
+# app's own settings mirror}. Its types, weight and model settings are read; what cannot be is said.
+_OLD_NUMBERS = ("alpha", "prior_alpha", "var_smoothing")
+_OLD_WORDS = ("variance", "var_smoothing_mode")
 
 
-def settings_from_dict(data: Any) -> Any:
-    """A Settings from :func:`settings_to_dict`'s dict; raises DataError naming what is wrong."""
-    from ui.state import Settings, TextSettings, feature_spec, make_model
+def _decode_older(data: dict[str, Any], base: Work, columns: dict[str, Any]) -> tuple[Work, list[str]]:
+    notes: list[str] = []
+    features = dict(base.features)
+    types = data.get("types")
+    if isinstance(types, dict):
+        known = set(nbapp.blocks.feature_types())
+        features.update({columns[c]: t for c, t in types.items()
+                         if c in columns and isinstance(t, str) and t in known and _fits(base, columns[c], t)})
+    work = base.replace(features=features)
+    old = data.get("settings")
+    if isinstance(old, dict):
+        work, unread = _older_settings(work, old)
+        if unread:
+            notes.append("this link is from an older version of the app: its " + ", ".join(unread)
+                         + " could not be read")
+    return _with_weight(work, data.get("weight"), columns), notes
 
-    if not isinstance(data, dict):
-        raise DataError("the saved settings are damaged")
-    fields = dict(data)
+
+def _older_settings(work: Work, old: dict[str, Any]) -> tuple[Work, list[str]]:
+    """The model settings of an older link, part by part (each part that fails is named)."""
+    unread = []
+    fields: dict[str, Any] = {k: old[k] for k in (*_OLD_NUMBERS, *_OLD_WORDS) if k in old}
+    if old.get("priors") in ("empirical", "uniform"):
+        fields["priors"] = old["priors"]
+    elif old.get("priors") == "custom":
+        unread.append("custom class priors")
     try:
-        text = tuple((str(col), TextSettings(**{**ts, "stop_words": None if ts.get("stop_words") is None
-                                                 else tuple(ts["stop_words"])}))
-                     for col, ts in fields.pop("text", []))
-        custom = tuple((c, float(p)) for c, p in fields.pop("custom_priors", []))
-        positives = tuple((str(c), v) for c, v in fields.pop("positives", []))
-        options = tuple((str(c), str(k), tuple((str(f), tuple(v) if isinstance(v, list) else v) for f, v in items))
-                        for c, k, items in fields.pop("column_options", []))
-        config = Settings(**fields, text=text, custom_priors=custom, positives=positives, column_options=options)
-        for _column, ts in config.text:
-            ts.spec()                                                # nbapp checks the text options
-        for column, kind, _items in config.column_options:
-            feature_spec(column, kind, config)                       # ... the per-column options
-        make_model({"x": "categorical"}, config, [c for c, _ in custom])  # ... and l, priors, variance
-    except (TypeError, ValueError, AttributeError, KeyError) as err:
-        raise DataError(f"the saved settings are damaged ({type(err).__name__})") from err
-    return config
+        if old.get("smoothing") == "m":
+            fields["smoothing"] = nbapp.MEstimate(old.get("m", 1.0), p=old.get("p"),
+                                                  normalised=bool(old.get("m_normalised")))
+        elif old.get("smoothing") == "beta":
+            fields["smoothing"] = nbapp.BetaPrior(old.get("beta_a", 1.0), old.get("beta_b", 1.0))
+        work = work.replace(settings=nbapp.Settings(**fields))
+    except (DataError, TypeError, ValueError):
+        unread.append("model settings")
+    if old.get("positives") or old.get("column_options") or old.get("text"):
+        unread.append("column options")
+    return work, unread
+
+
+# --------------------------------------------------------------------------- linked token patterns (issue 21)
+
+
+def hold_patterns(work: Work) -> tuple[Work, dict[Any, str]]:
+    """``work`` with every token pattern that needs the regex engine (anything but the linear
+    patterns of nbapp.text.matching) replaced by the default, and those patterns by column.
+
+    A pattern is a program: even bounded in time it should not run before the visitor has seen
+    it, and a link's work= carries the text columns' options, token patterns included. The Data
+    and Text pages show each held pattern with "Use this token pattern" and "Use the default"
+    (ui/held_patterns.py). A column's pattern is read from its options, whatever its type."""
+    held, features = {}, dict(work.features)
+    for column, spec in work.specs.items():
+        options = getattr(spec, "options", None)
+        pattern = getattr(options, "token_pattern", None)
+        if pattern is not None and pattern not in LINEAR_PATTERNS:
+            held[column] = pattern
+            features[column] = dataclasses.replace(
+                spec, options=dataclasses.replace(options, token_pattern=TextOptions.token_pattern))
+    return work.replace(features=features), held
+
+
+def held_note(held: dict[Any, str]) -> str | None:
+    """The sidebar's sentence while linked patterns wait, else None."""
+    if not held:
+        return None
+    columns = ", ".join(f"'{c}'" for c in held)
+    return (f"This link sets its own token pattern for the text column {columns}. It has not been run: "
+            f"confirm it on the Data or Text page. Until then the default {TextOptions.token_pattern} "
+            "is used.")
 
 
 # --------------------------------------------------------------------------- the address
 
 
-def work_params() -> tuple[dict[str, str], str | None]:
-    """The address of the current work, and why it cannot be kept (None when it is)."""
-    ss = st.session_state
-    source = ss["source"]
+def address_of(work: Work, *, data_bytes: bytes | None, model_bytes: bytes | None,
+               imported: Any) -> tuple[dict[str, str], str | None]:
+    """The address of ``work``, and why it cannot be kept (None when it is). The bytes of the
+    upload or model file in use are kept in the file store, so the address can name them."""
+    source = work.source
     params: dict[str, str] = {}
     store = file_store()
     if source.reader == "example":
         params["example"] = str(source.example)
     elif source.reader == "model":
-        if ss.get("model_bytes") is None or not store.keep(source.sha256, ss["model_bytes"]):
+        if model_bytes is None or not store.keep(source.sha256, model_bytes):
             return {}, "the model file is too big to keep"
         params.update(model=source.sha256, name=source.name)
     elif source.reader == "path":
         return {}, "a local path is never written into the page's address; open it again on the Data page"
     else:
-        data = ss.get("data_bytes")
-        if data is None:
+        if data_bytes is None:
             return {}, "this data is not kept on the server"
-        if not store.keep(source.sha256, data):
+        if not store.keep(source.sha256, data_bytes):
             return {}, "the file is too big to keep on the server"
         params.update(data=source.sha256, name=source.name, reader=source.reader)
-        if getattr(source, "sheet", None) is not None:
+        if source.sheet is not None:
             params["sheet"] = str(source.sheet)
-    imported = ss.get("imported")
     if source.reader != "model":
-        params["target"] = str(ss["target"])
-        if imported is not None and ss.get("model_bytes") is not None and store.keep(imported.sha256,
-                                                                                      ss["model_bytes"]):
+        params["target"] = str(work.target)
+        if imported is not None and model_bytes is not None and store.keep(imported.sha256, model_bytes):
             params.update(model=imported.sha256, model_name=imported.name)
-    work = {"settings": settings_to_dict(ss["settings"])}
-    if source.reader != "model":
-        work.update(types={str(c): t for c, t in ss["types"].items()}, weight=ss.get("weight"))
     try:
         params["work"] = encode_work(work)
+        if len(params["work"]) > MAX_WORK_CHARS:      # a long document in the Explain row: left out
+            params["work"] = encode_work(work, query=False)
     except (TypeError, ValueError):
         return params, "the settings hold values an address cannot carry"
+    if len(params["work"]) > MAX_WORK_CHARS:
+        return {}, "the settings are too long for an address"
     return params, None
 
 
-def remember_work() -> None:
-    """Write the current work into the page's address (only when it changed)."""
-    params, problem = work_params()
-    st.session_state["work_not_kept"] = problem
+def write_address(params: dict[str, str]) -> None:
+    """Make ``params`` the page's address (only when it changed)."""
     current = {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
     if current != params:
         st.query_params.from_dict(params)
 
 
-def restore_work() -> None:
-    """On a session's first run: rebuild the work the address names (else leave the default).
-
-    Every failure is a sentence in ``st.session_state["restore_note"]``, shown in the sidebar;
-    what could be restored stays.
-    """
-    from ui import state
-
-    query = {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
-    if not query:
-        return
-    ss = st.session_state
-    store = file_store()
-    try:
-        if query.get("data"):
-            data = store.get(query["data"])
-            name = _file_name(query.get("name"))
-            if data is None:
-                raise DataError(f"the file {name!r} of this link is no longer kept on the server (it is kept "
-                                "for a while after its upload); upload it again")
-            reader = query.get("reader") if query.get("reader") in state.READERS else "table"
-            sheet = query.get("sheet") if reader == "table" else None
-            state.load_upload_into_state(data, name, reader, *([sheet] if sheet else []))
-            ss["data_mode"] = "Upload a file"
-            ss["upload_reader"] = reader
-        elif query.get("model") and not query.get("example"):
-            data = store.get(query["model"])
-            name = _file_name(query.get("name"))
-            if data is None:
-                raise DataError(f"the model file {name!r} of this link is no longer kept on the server; "
-                                "load it again on the Model page")
-            state.open_model_alone(name, data)
-            _apply_work(query)
-            return
-        elif query.get("example"):
-            from nbapp.examples import EXAMPLES
-
-            if query["example"] not in {ex.key for ex in EXAMPLES}:
-                raise DataError(f"there is no built-in example {query['example']!r}")
-            state.load_example_into_state(query["example"])
-        target = query.get("target")
-        if target is not None and target != ss["target"]:
-            if target not in [str(c) for c in ss["frame"].columns]:
-                raise DataError(f"the data has no column {target!r} to predict")
-            state.set_target(next(c for c in ss["frame"].columns if str(c) == target))
-        _apply_work(query)
-        if query.get("model"):
-            data = store.get(query["model"])
-            if data is None:
-                raise DataError("the imported model file of this link is no longer kept on the server; "
-                                "load it again on the Model page")
-            state.import_model(_file_name(query.get("model_name")), data)
-    except DataError as err:
-        ss["restore_note"] = f"Not everything of this link could be restored: {err}"
-    else:
-        ss["restore_note"] = None
+def read_address() -> dict[str, str]:
+    """The parameters of the page's address that name a work (others are not read)."""
+    return {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
 
 
-def _apply_work(query: dict[str, str]) -> None:
-    from ui import state
-
-    if not query.get("work"):
-        return
-    ss = st.session_state
-    work = decode_work(query["work"])
-    if "settings" in work:
-        ss["settings"] = settings_from_dict(work["settings"])
-    if ss["source"].reader == "model":
-        return
-    columns = {str(c): c for c in ss["frame"].columns}
-    types = work.get("types")
-    if isinstance(types, dict):
-        kept = {columns[c]: t for c, t in types.items()
-                if c in columns and columns[c] in ss["types"] and t in state.FEATURE_TYPES}
-        ss["types"] = {**ss["types"], **kept}
-        ss["type_reasons"] = {**ss.get("type_reasons", {}), **{c: "kept from your last visit" for c in kept}}
-    weight = work.get("weight")
-    if isinstance(weight, str) and weight in columns:
-        state.set_weight(columns[weight])
+def kept_file(digest: str, name: Any, *, what: str) -> tuple[bytes, str]:
+    """The bytes the store keeps under ``digest`` and a display name; DataError saying what to do
+    when they are no longer kept (or ``digest`` is not a sha256)."""
+    shown = _file_name(name)
+    data = file_store().get(digest)
+    if data is None:
+        again = "upload it again" if what == "file" else "load it again on the Model page"
+        raise DataError(f"the {what} {shown!r} of this link is no longer kept on the server (it is kept for a "
+                        f"while after its upload); {again}")
+    return data, shown
 
 
 def _file_name(name: Any) -> str:

@@ -1,37 +1,55 @@
-"""Session state of the workbench: the dataset, its column types, the settings, the model.
+"""Session state of the workbench: the work (one value), the data it names, the model it makes.
 
-Everything a user chooses lives under plain ``st.session_state`` keys that no widget owns
-(widget keys are deleted when the user leaves their page; see
-shared/notes/streamlit-1.67.md, section 1.2). Every page calls :func:`ensure_state` first, so
-it also works when Streamlit runs it without ``app.py`` (cold deep links, AppTest).
+What the user is working on is one frozen value, :class:`ui.work.Work`, under the session key
+"work", written only through :func:`set_work` / :func:`update_work` (and the helpers here that
+call them). Every page calls :func:`ensure_state` first, so it also works when Streamlit runs it
+without ``app.py`` (cold deep links, AppTest). The address holds the work (``ui.remember``):
+:func:`ensure_state` restores it on a session's first run, :func:`remember_work` writes it.
 
-Keys:
-    source        Source (name, sha256, reader, example key)
-    data_bytes    the uploaded bytes (None for a built-in example)
-    frame         the parsed DataFrame
-    load_notes    sentences from the loader (delimiter, encoding, dropped rows)
-    target        the target column
-    types         column -> feature type ("categorical", ..., "ignore"), every non-target column
-    type_reasons  column -> why that type was proposed
-    weight        the frequency-weight column or None
-    settings      Settings (smoothing, priors, Gaussian variance, text settings per text column)
-    text_errors   text column -> (refused changes, the DataError's sentence) of a refused text setting
-    text_docs     text column -> the sample document typed on the Text page (text_doc_mode, text_row: its source)
-    query         column -> value of the test example on the Explain page
-    query_missing set of columns marked missing in the test example
-    model         the model last fitted from the settings above; deleted when a fit fails, so no
-                  page ever reads a model of earlier settings (an imported model is not stored here)
-    imported      Imported (file name, NaiveBayes, sha256 of the file) of a model loaded from JSON, or None
-    data_upload   the last upload (bytes, file name, reader), kept while a built-in example is in use
-    pending_upload an upload received by the uploader's callback, read (with a progress bar) by the Data page
-    path_models   fit_key -> (model, rows) of the local path fitted out of core (frame is then its sample)
-    model_bytes   the bytes of the imported (or opened-alone) model file, so a reload can find it again
-    model_file    Imported of a model file opened alone (source.reader == "model": no data, an empty
-                  frame of the model's columns; the model is its statistics under the settings)
-    restore_note  what the page's address named but could not be restored (ui.remember), or None
-    work_not_kept why a reload would lose the current work, or None (ui.remember)
-    upload_failed_name  the file of the last failed upload (upload_error holds the reason)
-    lecture_refs  the "Show lecture references" choice; absent: on for built-in examples (ui.lecture)
+The session's keys, all of them (``tests/test_session_keys.py`` checks that no module uses
+another). Plain keys that no widget owns (widget keys start with "_" or hold a "." and belong to
+their page's widgets):
+
+    work            the Work: data reference, target, weight, a spec per column, settings, the
+                    Explain row, the pages' choices
+    frame           the DataFrame the work's source names (a sample of a local path; an empty
+                    frame of the model's columns for a model file opened alone)
+    model           the model last fitted from the work; deleted when a fit fails, so no page ever
+                    reads a model of an earlier work (an imported model is not stored here)
+    imported        Imported (file name, NaiveBayes, sha256) of a model loaded from JSON that
+                    stands in for the fit until the work changes, or None
+    model_file      Imported of a model file opened alone (source reader "model"): its statistics
+                    are smoothed again under the work's settings
+    model_bytes     the bytes of the imported (or opened-alone) model file, kept for the address
+    data_bytes      the upload in use (None for an example, a local path or a model file)
+    data_upload     the last upload (bytes, file name, reader), kept while a built-in example is in use
+    pending_upload  an upload received by the uploader's callback, read (with a progress bar) by the Data page
+    load_notes      sentences from the loader (delimiter, encoding, dropped rows)
+    type_reasons    column -> why its type was proposed or chosen
+    path_models     model_key -> (model, rows) of the local path fitted out of core
+    restore_note    what the page's address named but could not be restored (or a linked token pattern
+                    waiting for the visitor's word), or None
+    held_token_patterns
+                    text column -> the token pattern a link carried, not run until the visitor confirms it
+    work_not_kept   why a reload would lose the current work, or None
+    upload_error    the sentence of the last failed upload, or None
+    upload_failed_name
+                    the file of the last failed upload
+    option_errors   column -> (refused changes, the DataError's sentence) of a column option nbapp refused
+    text_docs       text column -> the sample document typed on the Text page
+    download_cache  download name -> (key, bytes) built once per key
+    data_mode, upload_reader, data_path, path_error, last_example
+                    the Data page's source mode, reader choice, typed path, its error, and the
+                    built-in example to go back to
+    eval_result, eval_extras, eval_three_way
+                    the Evaluate page's results, kept while their work is the same
+    lessons_inc_key, lessons_inc_rows
+                    the incremental-learning lesson's rows typed in, for one model
+    model_choice_plot, model_choice_cv, model_cmi, model_drop, model_priors_shown, model_prior_error,
+    model_upload_seen
+                    the Model page's results kept once per model, and its custom-prior form's state
+    explain_applied_row
+                    the Explain page's row last clicked (so a later edit is kept)
 """
 
 from __future__ import annotations
@@ -39,7 +57,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -47,132 +64,26 @@ import pandas as pd
 import streamlit as st
 
 import nbapp
-from nbapp.blocks import FEATURE_TYPES
 from nbapp.errors import DataError
+from nbapp.examples import EXAMPLES, example, load_example
 from nbapp.ordering import classes_of
 from nbapp.persist import model_from_json
-from nbapp.examples import EXAMPLES, example, load_example
+from ui import remember
+from ui.work import IGNORE, Source, Work
 
 __all__ = [
-    "DEFAULT_EXAMPLE",
-    "FEATURE_TYPES",
-    "Imported",
-    "import_model",
-    "open_model_alone",
-    "settings_of_model",
-    "fit_key",
-    "model_key",
-    "set_query_from_row",
-    "Settings",
-    "Source",
-    "TextSettings",
-    "text_settings",
-    "set_text_settings",
-    "ensure_state",
-    "load_example_into_state",
-    "load_upload_into_state",
-    "load_path_into_state",
-    "big_data_note",
-    "path_rows",
-    "set_target",
-    "set_types",
-    "set_settings",
-    "features",
-    "model_kwargs",
-    "COLUMN_OPTIONS",
-    "column_options",
-    "with_column_options",
-    "set_column_options",
-    "feature_spec",
-    "make_model",
-    "current_model",
-    "require_model",
-    "frame",
-    "settings",
-    "parse_upload",
+    "DEFAULT_EXAMPLE", "READERS", "Imported", "Source", "Work", "IGNORE",
+    "work", "set_work", "update_work", "set_feature", "offer_change", "refused", "set_kinds", "set_settings",
+    "set_choice",
+    "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
+    "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
+    "import_model", "open_model_alone", "HELD", "data_root", "big_data_note", "path_rows", "parse_upload",
+    "frame", "specs", "settings", "model_key", "current_model", "require_model", "class_list", "download_bytes",
+    "sha256", "is_missing", "as_float",
 ]
 
 DEFAULT_EXAMPLE = "tennis14"
 READERS = {"table": "Table (CSV, TSV, Excel)", "corpus": "Text corpus (label + text)"}
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where the current data came from; ``sha256`` is of the file's bytes (and of the sheet
-    read, for a workbook sheet chosen by the user: two sheets are two datasets)."""
-
-    name: str
-    sha256: str
-    reader: str  # "example", "table", "corpus" or "path" (a local file, folder or glob fitted out of core)
-    example: str | None = None
-    path: str | None = None  # for reader "path": what the user typed; sha256 is then of the files' names, sizes and times
-    sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
-
-
-@dataclass(frozen=True)
-class TextSettings:
-    """One text column's preprocessing and model choices (issue 4); hashable, so it keys the
-    fitting cache. The defaults are the library's: lowercase, NFC, ``(?u)\\w+``, no stop
-    words, unigrams, no pruning, multinomial with a global vocabulary (scikit-learn's)."""
-
-    lowercase: bool = True
-    unicode_nfc: bool = True
-    token_pattern: str = r"(?u)\w+"
-    stop_words: tuple[str, ...] | None = None  # None = off; else the sorted list in use
-    stem: bool = False
-    ngram_max: int = 1  # 1 = words, 2 = words and bigrams (seed 004's SpamCop note)
-    min_df: int = 1
-    max_features: int | None = None  # None = no limit
-    event_model: str = "multinomial"  # "multinomial" [seed 000, Eq. 9-11] or "bernoulli" [seed 002]
-    vocabulary: str = "global"  # "global" (unseen ignored) or "per_class_unk" [seed 004]
-    complement: bool = False  # Complement NB (Rennie et al. 2003)
-
-    def options(self) -> Any:
-        """The nbapp TextOptions; raises DataError for a bad token pattern."""
-        from nbapp.text import TextOptions
-
-        return TextOptions(lowercase=self.lowercase, token_pattern=self.token_pattern,
-                           stop_words=None if self.stop_words is None else frozenset(self.stop_words),
-                           stem=self.stem, ngram_range=(1, int(self.ngram_max)), min_df=int(self.min_df),
-                           max_features=self.max_features, unicode_form="NFC" if self.unicode_nfc else None)
-
-    def spec(self) -> Any:
-        """The nbapp.Text feature spec; raises DataError for settings nbapp refuses."""
-        return nbapp.Text(options=self.options(), event_model=self.event_model, vocabulary=self.vocabulary,
-                          complement=self.complement)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The model settings of the Model page; hashable, so it keys the fitting cache."""
-
-    smoothing: str = "lidstone"  # "lidstone", "m", "beta"
-    alpha: float = 1.0  # Lidstone l (0 = MLE)
-    m: float = 1.0
-    p: float | None = None  # m-estimate prior; None = 1/K
-    m_normalised: bool = False  # m-estimate denominator n + K m p instead of seed 003's n + m
-    beta_a: float = 1.0
-    beta_b: float = 1.0
-    priors: str = "empirical"  # "empirical", "uniform", "custom"
-    custom_priors: tuple[tuple[Any, float], ...] = ()
-    prior_alpha: float = 0.0  # Dirichlet pseudo-count on the class prior
-    variance: str = "mle"  # "mle" or "unbiased"
-    var_smoothing: float = 1e-9
-    var_smoothing_mode: str = "global"  # "global" (scikit-learn) or "per_feature" Gaussian epsilon
-    text: tuple[tuple[str, TextSettings], ...] = ()  # text column -> its settings (default if absent)
-    positives: tuple[tuple[str, Any], ...] = ()  # Bernoulli column -> the value that counts as 1
-    # (column, type, ((option, value), ...)): a KDE, discretized or categorical column's options
-    # (COLUMN_OPTIONS); kept per type, so a column switched to another type and back keeps them
-    column_options: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = ()
-
-
-# The per-column options the Model page offers, by feature type: the spec's constructor and the
-# fields the app sets (any other field keeps the library's default).
-COLUMN_OPTIONS: dict[str, tuple[Any, tuple[str, ...]]] = {
-    "kde": (nbapp.KDE, ("bandwidth",)),
-    "discretized": (nbapp.Discretized, ("bins", "strategy")),
-    "categorical": (nbapp.Categorical, ("categories", "unseen")),
-}
 
 
 class Imported(NamedTuple):
@@ -181,6 +92,96 @@ class Imported(NamedTuple):
     name: str
     model: Any
     sha256: str
+
+
+# --------------------------------------------------------------------------- the work
+
+
+def work() -> Work:
+    """The work in use."""
+    return st.session_state["work"]
+
+
+def set_work(new: Work) -> None:
+    """Make ``new`` the work. A change of what the model depends on (:meth:`Work.model_key`) leaves
+    an imported model behind: the pages go back to fitting."""
+    ss = st.session_state
+    old = ss.get("work")
+    ss["work"] = new
+    if old is not None and old.model_key() != new.model_key():
+        ss["imported"] = None
+
+
+def update_work(**changes: Any) -> None:
+    """Change some fields of the work (see :class:`ui.work.Work`)."""
+    set_work(work().replace(**changes))
+
+
+def set_feature(column: Any, spec: Any) -> None:
+    """Type ``column`` as ``spec`` (a spec object, a type name, or IGNORE)."""
+    set_work(work().with_feature(column, spec))
+
+
+def offer_change(column: Any, changes: dict[str, Any],
+                 build: Callable[..., Any] = dataclasses.replace) -> None:
+    """Change ``column``'s spec to ``build(spec, **changes)`` (by default its options replaced). A
+    change nbapp refuses (a token pattern that is no regular expression) leaves the spec as it was
+    and is kept with its sentence for the page to show (:func:`refused`)."""
+    errors = dict(st.session_state.get("option_errors", {}))
+    try:
+        set_feature(column, build(work().features[column], **changes))
+    except DataError as err:
+        errors[column] = (changes, str(err))
+    else:
+        errors.pop(column, None)
+    st.session_state["option_errors"] = errors
+
+
+def refused(column: Any) -> tuple[dict[str, Any], str] | None:
+    """The last change of ``column``'s options that nbapp refused and its sentence, or None."""
+    return st.session_state.get("option_errors", {}).get(column)
+
+
+def set_kinds(kinds: dict[Any, Any]) -> None:
+    """Type several columns at once (column -> type name, spec or IGNORE); a column keeps its spec
+    (and its options) when its type does not change."""
+    current = work()
+    features = dict(current.features)
+    for column, kind in kinds.items():
+        if current.kinds.get(column) != getattr(kind, "kind", kind):
+            features[column] = kind
+    set_work(current.replace(features=features))
+
+
+def set_settings(**changes: Any) -> None:
+    """Change some model settings (``alpha=2``); nbapp.Settings refuses bad values with a DataError."""
+    update_work(settings=dataclasses.replace(work().settings, **changes))
+
+
+def set_choice(name: str, value: Any) -> None:
+    """A page choice that travels with the work ("explain.pair_mode", "lessons.view", ...)."""
+    set_work(work().with_choice(name, value))
+
+
+def settings() -> Any:
+    """The model settings in use (nbapp.Settings)."""
+    return work().settings
+
+
+def specs() -> dict[Any, Any]:
+    """The modelled columns and their specs."""
+    return work().specs
+
+
+def frame() -> pd.DataFrame:
+    return st.session_state["frame"]
+
+
+def model_key() -> tuple:
+    """What the model in use comes from (the work's model key, plus the imported file's sha256):
+    keys every cached computation on the model, so two imported files never share a result."""
+    imported = st.session_state.get("imported")
+    return (*work().model_key(), imported.sha256 if imported is not None else None)
 
 
 # --------------------------------------------------------------------------- caching
@@ -241,54 +242,58 @@ def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
 
 @st.cache_data(show_spinner="Fitting the model…", max_entries=32, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
-         config: Settings, _frame: pd.DataFrame) -> Any:
-    """Fit a NaiveBayes; keyed by the data's sha256 and the hashable configuration."""
+         config: Any, _frame: pd.DataFrame) -> Any:
+    """Fit a NaiveBayes; keyed by the work's model key (the data's sha256 first)."""
     from nbapp.propose import check_target
 
     data, _notes = check_target(_frame, target)
-    model = make_model(dict(feature_items), config, _classes(data, target))
-    model.fit(data, target=target, weight=weight)
-    return model
-
-
-def _classes(df: pd.DataFrame, target: str) -> list[Any]:
-    return classes_of(df[target])
+    return nbapp.NaiveBayes.from_settings(dict(feature_items), config).fit(data, target=target, weight=weight)
 
 
 # --------------------------------------------------------------------------- set-up
 
 
 def ensure_state() -> None:
-    """Put the default state in place on a session's first run: tennis14, loaded and fitted."""
-    if "source" not in st.session_state:
-        from ui.remember import restore_work
-
+    """Put the default state in place on a session's first run: tennis14, loaded and fitted, or
+    the work the page's address names (a reload, a link); then write the work into the address."""
+    if "work" not in st.session_state:
         load_example_into_state(DEFAULT_EXAMPLE)
-        restore_work()  # a reload, or a link: the work the page's address names
+        restore_work()
     st.session_state.setdefault("imported", None)
+    remember_work()
+
+
+def _new_data(new: Work, df: pd.DataFrame, *, notes: tuple[str, ...] = (), reasons: dict[Any, str],
+              data_bytes: bytes | None = None) -> None:
+    """Make ``new`` (a work of new data, ``df``) the work; the page choices of the old work stay."""
+    ss = st.session_state
+    old = ss.get("work")
+    if old is not None:
+        new = new.replace(choices=old.choices)
+    ss["frame"] = df
+    ss["load_notes"] = notes
+    ss["data_bytes"] = data_bytes
+    ss["type_reasons"] = reasons
+    ss["imported"] = None
+    ss["upload_error"] = None
+    ss["option_errors"] = {}         # no refused column option and no typed sample document carry over
+    ss["text_docs"] = {}
+    set_work(new)
 
 
 def load_example_into_state(key: str) -> None:
     """Make built-in example ``key`` the current dataset, with its types, l and test example."""
     ex = example(key)
     df = _example_frame(key)
-    ss = st.session_state
-    ss["source"] = Source(name=ex.file, sha256=_example_sha(key), reader="example", example=key)
-    ss["data_bytes"] = None
-    ss["frame"] = df
-    ss["load_notes"] = ()
-    ss["target"] = ex.target
-    ss["weight"] = ex.weight
-    ss["types"] = {c: ex.features.get(c, "ignore") for c in df.columns if c != ex.target}
-    ss["type_reasons"] = {c: ("set by the example" if c in ex.features else
-                              "frequency weight" if c == ex.weight else "not used by the example")
-                          for c in ss["types"]}
-    ss["settings"] = Settings(alpha=float(ex.alpha), positives=tuple(ex.positives.items()))
-    ss["query"] = dict(ex.query)
-    ss["query_missing"] = {c for c in ex.features if c not in ex.query}
-    ss["imported"] = None
-    ss["upload_error"] = None
-    _reset_text_state()
+    given = ex.feature_specs()
+    columns = [c for c in df.columns if c != ex.target]
+    new = Work(source=Source(name=ex.file, sha256=_example_sha(key), reader="example", example=key),
+               target=ex.target, weight=ex.weight, features={c: given.get(c, IGNORE) for c in columns},
+               settings=nbapp.Settings(alpha=float(ex.alpha)), query=dict(ex.query),
+               missing={c for c in ex.features if c not in ex.query})
+    reasons = {c: ("set by the example" if c in ex.features else
+                   "frequency weight" if c == ex.weight else "not used by the example") for c in columns}
+    _new_data(new, df, reasons=reasons)
 
 
 def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | None = None) -> None:
@@ -300,20 +305,13 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
     df, notes = parse_upload(data, name, reader, digest, sheet)
     if df.shape[1] < 2:
         raise DataError(f"{name!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
-    ss = st.session_state
     if sheet is not None:            # two sheets of one file are two datasets (fit cache keys)
         digest = sha256(data + b"\0sheet\0" + sheet.encode("utf-8"))
-    ss["source"] = Source(name=name, sha256=digest, reader=reader, sheet=sheet)
-    ss["data_bytes"] = data
-    ss["data_upload"] = (data, name, reader)
-    ss["frame"] = df
-    ss["load_notes"] = notes
-    ss["weight"] = None
-    ss["settings"] = Settings()
-    ss["imported"] = None
-    _reset_text_state()
+    st.session_state["data_upload"] = (data, name, reader)
     target = propose_target(proposal_rows(df))
-    set_target(target if target is not None else df.columns[-1])
+    new, reasons = _proposed(Source(name=name, sha256=digest, reader=reader, sheet=sheet), df,
+                             target if target is not None else df.columns[-1])
+    _new_data(new, df, notes=notes, data_bytes=data, reasons=reasons)
 
 
 # -------------------------------------------------------------------- big tables (issue 11)
@@ -323,6 +321,8 @@ def load_upload_into_state(data: bytes, name: str, reader: str, sheet: str | Non
 PROPOSAL_ROWS = 100_000
 # Rows of a local path read to propose types and to show on the pages; the model sees every row.
 PATH_SAMPLE_ROWS = 20_000
+# The environment variable naming the folder "Open a local path" may read (unset: the mode is off).
+DATA_ROOT_VARIABLE = "NBAPP_DATA_ROOT"
 
 
 def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -333,60 +333,61 @@ def proposal_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_path_into_state(path: str) -> None:
-    """Open a local CSV / Parquet file, folder or glob: a sample of its first rows becomes the
-    frame the pages show and propose types from; the model is fitted on every row, out of core
-    (:func:`nbapp.fit_file`). Raises DataError for a path that cannot be read."""
+    """Open a CSV / Parquet file, folder or glob under the server's data folder (data_root): a
+    sample of its first rows becomes the frame the pages show and propose types from; the model
+    is fitted on every row of the files resolved here, out of core (:func:`nbapp.fit_file`).
+    Raises DataError for a path that cannot be read."""
     from nbapp.propose import propose_target
     from nbapp.scale.files import sample_rows
 
+    path = str(path).strip()
     files = _path_files(path)
-    df = sample_rows(path, PATH_SAMPLE_ROWS)
+    df = sample_rows(files, PATH_SAMPLE_ROWS)
     if df.shape[1] < 2:
         raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
-    ss = st.session_state
-    ss["source"] = Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path)
-    ss["data_bytes"] = None
-    ss["frame"] = df
-    ss["load_notes"] = (f"A sample: the first {len(df):,} rows of {os.path.basename(files[0])!r} ({len(files)} file(s) "
-                        "in all). The model is fitted on every row of every file, out of core.",)
-    ss["weight"] = None
-    ss["settings"] = Settings()
-    ss["imported"] = None
-    _reset_text_state()
+    notes = (f"A sample: the first {len(df):,} rows of {os.path.basename(files[0])!r} ({len(files)} file(s) "
+             "in all). The model is fitted on every row of every file, out of core.",)
     target = propose_target(df)
-    set_target(target if target is not None else df.columns[-1])
+    target = target if target is not None else df.columns[-1]
+    new, reasons = _proposed(Source(name=path, sha256=sha256(signature.encode()), reader="path", path=path,
+                                    files=files), df, target)
+    _new_data(new, df, notes=notes, reasons=reasons)
 
 
-def _path_files(path: str) -> list[str]:
-    """The files of a path; only CSV / TSV / Parquet files by name, and (when the environment
-    variable NBAPP_DATA_ROOT is set, as on a shared server) only under that folder."""
-    from nbapp.scale.files import CSV_SUFFIXES, PARQUET_SUFFIXES, _sources
+def data_root() -> str | None:
+    """The folder visitors may open files under: the environment variable NBAPP_DATA_ROOT, set
+    by the person running the server (its real path). None (the default) turns "Open a local
+    path" off: a visitor then reaches only their own uploads and the built-in examples."""
+    root = os.environ.get(DATA_ROOT_VARIABLE, "").strip()
+    return os.path.realpath(root) if root and os.path.isdir(root) else None
 
-    path = os.path.expanduser(str(path).strip())
-    if not path:
+
+def _path_files(path: str) -> tuple[str, ...]:
+    """The files a typed path resolves to under the data root, checked once (nbapp.scale's
+    _sources: table files only, real paths under the root, one sentence for anything outside);
+    these are the files sampled and fitted."""
+    from nbapp.scale.files import _sources
+
+    root = data_root()
+    if root is None:
+        raise DataError(f"Opening files on the server is off; the person running it can turn it on by setting "
+                        f"{DATA_ROOT_VARIABLE} to a folder.")
+    text = str(path).strip()
+    if not text:
         raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
-    if os.path.isfile(path) and not path.lower().endswith(CSV_SUFFIXES + PARQUET_SUFFIXES):
-        raise DataError(f"{path!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet).")
-    files = list(_sources(path).files)
-    root = os.environ.get("NBAPP_DATA_ROOT")
-    if root:
-        root = os.path.realpath(root)
-        outside = [f for f in files if os.path.commonpath([root, os.path.realpath(f)]) != root]
-        if outside:
-            raise DataError(f"{outside[0]!r} is outside the data folder of this server ({root}); open files under it.")
-    return files
+    return _sources(text, root=root).files
 
 
 def path_rows() -> int | None:
     """Rows the model of a local path was fitted on (None before the fit or for other sources)."""
-    fitted = st.session_state.get("path_models", {}).get(fit_key())
+    fitted = st.session_state.get("path_models", {}).get(work().model_key())
     return None if fitted is None else fitted[1]
 
 
 def big_data_note() -> None:
     """On Model, Explain and Evaluate: for a local path, what the model saw and what the page shows."""
-    source: Source = st.session_state["source"]
+    source = work().source
     if source.reader != "path":
         return
     rows = path_rows()
@@ -395,12 +396,12 @@ def big_data_note() -> None:
             f"rows and plots of data on this page come from a sample of {len(frame()):,} rows.")
 
 
-def _fit_path(model: Any, source: Source) -> tuple[Any, int]:
-    """fit_file with a progress bar; the model and the rows it saw."""
+def _fit_path(model: Any, current: Work) -> tuple[Any, int]:
+    """fit_file with a progress bar: DuckDB computes the statistics where the file is (its share
+    done shown as rows; the last report is the rows read); the model and the rows it saw."""
     from nbapp.scale import fit_file
 
-    ss = st.session_state
-    bar = st.progress(0.0, text=f"Fitting on every row of {source.path}…")
+    bar = st.progress(0.0, text=f"Fitting on every row of {current.source.path} (DuckDB computes the statistics)…")
     seen = [0]
 
     def progress(done: int, total: int) -> None:
@@ -408,201 +409,105 @@ def _fit_path(model: Any, source: Source) -> tuple[Any, int]:
         bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
 
     try:
-        fit_file(model, source.path, ss["target"], ss.get("weight"), progress=progress)
+        fit_file(model, current.source.files, current.target, current.weight, progress=progress)
     finally:
         bar.empty()
     return model, seen[0]
 
 
-def _reset_text_state() -> None:
-    """New data: no refused text setting and no typed sample document carry over."""
-    st.session_state["text_errors"] = {}
-    st.session_state["text_docs"] = {}
+# --------------------------------------------------------------------------- target, weight, row
 
 
-def set_target(target: str) -> None:
-    """Choose the target column; the feature types are proposed again for the other columns."""
+def _proposal(df: pd.DataFrame, target: Any) -> tuple[dict[Any, str], dict[Any, str]]:
+    """The proposed type of every other column, and why."""
     from nbapp.propose import propose_feature_types
 
-    ss = st.session_state
-    df = ss["frame"]
-    ss["target"] = target
-    if ss.get("weight") == target:
-        ss["weight"] = None
     proposal = propose_feature_types(proposal_rows(df), target)
-    types = dict(zip(proposal["column"], proposal["type"]))
-    reasons = dict(zip(proposal["column"], proposal["reason"]))
-    ss["types"] = {c: types.get(c, "ignore") for c in df.columns if c != target}
-    ss["type_reasons"] = {c: reasons.get(c, "") for c in ss["types"]}
-    if ss.get("weight") in ss["types"]:
-        ss["types"][ss["weight"]] = "ignore"
-    reset_query()
-    ss["imported"] = None
+    types, reasons = dict(zip(proposal["column"], proposal["type"])), dict(zip(proposal["column"], proposal["reason"]))
+    columns = [c for c in df.columns if c != target]
+    return {c: types.get(c, IGNORE) for c in columns}, {c: reasons.get(c, "") for c in columns}
 
 
-def set_types(types: dict[str, str]) -> None:
-    st.session_state["types"] = dict(types)
-    st.session_state["imported"] = None
-
-
-def set_weight(weight: str | None) -> None:
-    ss = st.session_state
-    ss["weight"] = weight
+def _proposed(source: Source, df: pd.DataFrame, target: Any, *, base: Work | None = None
+              ) -> tuple[Work, dict[Any, str]]:
+    """A work of ``df`` predicting ``target`` (the other columns' types proposed, the first row as
+    the test example) and the reasons of the types. ``base``'s weight, settings and choices are
+    kept; custom priors name the old classes, so they go back to the empirical prior."""
+    types, reasons = _proposal(df, target)
+    weight = base.weight if base is not None and base.weight != target else None
     if weight is not None:
-        ss["types"] = {**ss["types"], weight: "ignore"}
-    ss["imported"] = None
+        types[weight] = IGNORE
+    config = base.settings if base is not None else nbapp.Settings()
+    if not isinstance(config.priors, str):
+        config = dataclasses.replace(config, priors="empirical")
+    new = Work(source=source, target=target, weight=weight, features=types, settings=config,
+               choices=base.choices if base is not None else {}, **_first_row(df, target))
+    return new, reasons
 
 
-def set_settings(**changes: Any) -> None:
-    """Change some settings (a new model is fitted, from the cache if seen before)."""
-    st.session_state["settings"] = dataclasses.replace(st.session_state["settings"], **changes)
+def set_target(target: Any) -> None:
+    """Choose the target column; the feature types are proposed again for the other columns."""
+    new, reasons = _proposed(work().source, frame(), target, base=work())
+    set_work(new)
+    st.session_state["type_reasons"] = reasons
     st.session_state["imported"] = None
 
 
-def text_settings(column: str, config: Settings | None = None) -> TextSettings:
-    """The settings of one text column (the library's defaults until the user changes one)."""
-    config = config if config is not None else settings()
-    return dict(config.text).get(column, TextSettings())
+def set_weight(weight: Any) -> None:
+    """The frequency-weight column (None: every row counts once); it is no feature."""
+    current = work()
+    features = current.features if weight is None else current.features.set(weight, IGNORE)
+    set_work(current.replace(weight=weight, features=features))
 
 
-def set_text_settings(column: str, **changes: Any) -> TextSettings:
-    """Change one text column's settings; raises DataError (settings unchanged) when nbapp
-    refuses them, e.g. a token pattern that is not a regular expression. Complement NB
-    needs the multinomial event model and the global vocabulary, so leaving either turns it off."""
-    new = dataclasses.replace(text_settings(column), **changes)
-    if new.complement and (new.event_model != "multinomial" or new.vocabulary != "global"):
-        new = dataclasses.replace(new, complement=False)
-    new.spec()  # validate before storing: a refused setting never reaches the fit
-    set_settings(text=tuple(sorted({**dict(settings().text), column: new}.items(), key=lambda kv: str(kv[0]))))
-    return new
+def _first_row(df: pd.DataFrame, target: Any) -> dict[str, Any]:
+    if len(df) == 0:
+        return {"query": {}, "missing": frozenset()}
+    return _row_query(df.iloc[0], target)
+
+
+def _row_query(row: pd.Series, target: Any) -> dict[str, Any]:
+    columns = [c for c in row.index if c != target]
+    return {"query": {c: _scalar(row[c]) for c in columns if not is_missing(row[c])},
+            "missing": frozenset(c for c in columns if is_missing(row[c]))}
+
+
+def _scalar(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
 
 
 def reset_query() -> None:
     """The test example becomes the data's first row (missing values stay missing)."""
-    df = st.session_state["frame"]
-    if len(df) == 0:
-        st.session_state["query"], st.session_state["query_missing"] = {}, set()
-        return
-    set_query_from_row(df.iloc[0])
+    update_work(**_first_row(frame(), work().target))
 
 
 def set_query_from_row(row: pd.Series) -> None:
     """A row of the data becomes the test example: its values, and its missing cells marked missing."""
-    ss = st.session_state
-    columns = [c for c in row.index if c != ss["target"]]
-    ss["query"] = {c: row[c] for c in columns if not _isna(row[c])}
-    ss["query_missing"] = {c for c in columns if _isna(row[c])}
+    update_work(**_row_query(row, work().target))
 
 
-def _isna(v: Any) -> bool:
-    return v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+def set_query(column: Any, value: Any = None, *, missing: bool | None = None) -> None:
+    """One value of the test example (and whether it is marked missing)."""
+    current = work()
+    query = current.query if value is None else current.query.set(column, _scalar(value))
+    gone = current.missing if missing is None else (current.missing | {column} if missing
+                                                    else current.missing - {column})
+    set_work(current.replace(query=query, missing=gone))
 
 
-# --------------------------------------------------------------------------- accessors
+def is_missing(v: Any) -> bool:
+    return v is None or (pd.api.types.is_scalar(v) and bool(pd.isna(v)))     # a list cell is a value
 
 
-def frame() -> pd.DataFrame:
-    return st.session_state["frame"]
+def as_float(v: Any, default: float = 0.0) -> float:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return default
+    return x if np.isfinite(x) else default
 
 
-def settings() -> Settings:
-    return st.session_state["settings"]
-
-
-def features() -> dict[str, str]:
-    """The feature columns and their types (ignored columns, target and weight left out)."""
-    ss = st.session_state
-    return {c: t for c, t in ss["types"].items()
-            if t != "ignore" and c != ss["target"] and c != ss.get("weight")}
-
-
-def smoothing(config: Settings) -> Any:
-    """The nbapp smoothing object for the settings (None: plain Lidstone l via alpha)."""
-    if config.smoothing == "m":
-        return nbapp.MEstimate(config.m, p=config.p, normalised=bool(config.m_normalised))
-    if config.smoothing == "beta":
-        return nbapp.BetaPrior(config.beta_a, config.beta_b)
-    return None
-
-
-def column_options(config: Settings, column: str, kind: str) -> dict[str, Any]:
-    """The options set for ``column`` as a ``kind`` feature ({} = the library's defaults)."""
-    for c, k, items in config.column_options:
-        if c == column and k == kind:
-            return dict(items)
-    return {}
-
-
-def with_column_options(config: Settings, column: str, kind: str, **changes: Any) -> Settings:
-    """``config`` with ``column``'s options as a ``kind`` feature changed; an option set to its
-    library default is dropped, so a default column keeps no entry."""
-    spec_type, fields = COLUMN_OPTIONS[kind]
-    default = spec_type()
-    merged = {**column_options(config, column, kind), **changes}
-    items = tuple((f, merged[f]) for f in fields if f in merged and merged[f] != getattr(default, f))
-    rest = [(c, k, i) for c, k, i in config.column_options if (c, k) != (column, kind)]
-    entries = sorted([*rest, *([(column, kind, items)] if items else [])], key=lambda e: (str(e[0]), e[1]))
-    return dataclasses.replace(config, column_options=tuple(entries))
-
-
-def set_column_options(column: str, kind: str, **changes: Any) -> None:
-    """Change one column's options (the Model page's per-column pickers)."""
-    set_settings(column_options=with_column_options(settings(), column, kind, **changes).column_options)
-
-
-def feature_spec(column: str, kind: str, config: Settings) -> Any:
-    """The nbapp feature spec of one column under the settings: text options, the Bernoulli
-    positive value, KDE / discretized / categorical options; else the type's name (defaults)."""
-    if kind == "text":
-        text = dict(config.text)
-        return text[column].spec() if column in text else kind
-    if kind == "bernoulli":
-        positives = dict(config.positives)
-        return nbapp.Bernoulli(positive=positives[column]) if column in positives else kind
-    options = column_options(config, column, kind) if kind in COLUMN_OPTIONS else {}
-    return COLUMN_OPTIONS[kind][0](**options) if options else kind
-
-
-def model_kwargs(feature_types: dict[str, str], config: Settings, classes: list[Any]) -> dict[str, Any]:
-    """Keyword arguments of nbapp.NaiveBayes for these features and settings."""
-    if config.priors == "custom":
-        given = dict(config.custom_priors)
-        priors: Any = {c: float(given.get(c, 0.0)) for c in classes}
-    else:
-        priors = config.priors
-    kwargs: dict[str, Any] = {
-        "features": {c: feature_spec(c, t, config) for c, t in feature_types.items()},
-        "alpha": float(config.alpha),
-        "priors": priors,
-        "var_smoothing": float(config.var_smoothing),
-        "variance": config.variance,
-        "var_smoothing_mode": config.var_smoothing_mode,
-    }
-    smooth = smoothing(config)
-    if smooth is not None:
-        kwargs["smoothing"] = smooth
-    if config.prior_alpha:
-        kwargs["prior_alpha"] = float(config.prior_alpha)
-    return kwargs
-
-
-def make_model(feature_types: dict[str, str], config: Settings, classes: list[Any]) -> Any:
-    """An unfitted NaiveBayes for these features and settings."""
-    return nbapp.NaiveBayes(**model_kwargs(feature_types, config, classes))
-
-
-def fit_key() -> tuple:
-    """What the model of the current settings is fitted from: data, target, features, weight, settings."""
-    ss = st.session_state
-    source: Source = ss["source"]
-    return (source.sha256, source.reader, ss["target"], tuple(features().items()), ss.get("weight"), settings())
-
-
-def model_key() -> tuple:
-    """What the model in use comes from (:func:`fit_key`, plus the imported file's sha256): keys
-    every cached computation on the model, so two imported files never share a result."""
-    imported = st.session_state.get("imported")
-    return (*fit_key(), imported.sha256 if imported is not None else None)
+# --------------------------------------------------------------------------- the model
 
 
 def download_bytes(name: str, key: Any, build: Callable[[], bytes]) -> bytes:
@@ -624,16 +529,17 @@ def current_model() -> Any:
     ss = st.session_state
     if ss.get("imported") is not None:
         return ss["imported"].model
-    if ss["source"].reader == "model":
-        ss["model"] = _model_alone_refitted()
+    current = work()
+    if current.source.reader == "model":
+        ss["model"] = _refit_stats(current.model_key(), _model=ss["model_file"].model)
         return ss["model"]
     try:
-        if not features():
+        if not current.specs:
             raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
-        if ss["source"].reader == "path":
-            model = _path_model()
+        if current.source.reader == "path":
+            model = _path_model(current)
         else:
-            model = _fit(*fit_key(), _frame=ss["frame"])
+            model = _fit(*current.model_key(), _frame=ss["frame"])
     except DataError:
         ss.pop("model", None)  # never leave the model of earlier settings behind
         raise
@@ -641,141 +547,25 @@ def current_model() -> Any:
     return model
 
 
-def _path_model() -> Any:
-    """The out-of-core model of a local path, fitted once per configuration (kept in the session:
-    a click that changes nothing refits nothing)."""
-    ss = st.session_state
-    key = fit_key()
-    store = ss.setdefault("path_models", {})
+def _path_model(current: Work) -> Any:
+    """The out-of-core model of a local path, fitted once per work (kept in the session: a click
+    that changes nothing refits nothing)."""
+    key = current.model_key()
+    store = st.session_state.setdefault("path_models", {})
     if key not in store:
-        model = make_model(features(), settings(), class_list(ss["frame"], ss["target"]))
+        model = current.make_model()
         store.clear()                                  # one big model per session at a time
-        store[key] = _fit_path(model, ss["source"])
+        store[key] = _fit_path(model, current)
     return store[key][0]
-
-
-def import_model(name: str, data: bytes) -> Imported:
-    """Load a model file (JSON) and make it the model in use, its settings those of every input.
-
-    Raises DataError, leaving the current model in use, for a pickle or a file nbapp cannot
-    read. A model whose target or feature columns the current data lacks is opened alone
-    (:func:`open_model_alone`); a model of another target column of the same data makes that
-    column the target.
-    """
-    model = _read_model(name, data)
-    if model.missing_columns(frame()):
-        return open_model_alone(name, data, model=model)
-    if model.target_ != st.session_state["target"]:
-        set_target(model.target_)
-    types, config = settings_of_model(model)
-    ss = st.session_state
-    ss["types"] = {**{c: "ignore" for c in ss["types"]}, **types}
-    ss["type_reasons"] = {c: "set by the imported model" if c in types else "not used by the imported model"
-                          for c in ss["types"]}
-    ss["weight"] = model.weight_ if model.weight_ in ss["types"] else None
-    ss["settings"] = config
-    ss["model_bytes"] = data
-    imported = Imported(name=name, model=model, sha256=sha256(data))
-    ss["imported"] = imported
-    return imported
-
-
-def open_model_alone(name: str, data: bytes, *, model: Any = None) -> Imported:
-    """A model file without data: Model and Explain work from the file's statistics, Evaluate
-    predicts a new file. The data in use is set aside (an empty frame of the model's columns)."""
-    model = model if model is not None else _read_model(name, data)
-    types, config = settings_of_model(model)
-    ss = st.session_state
-    imported = Imported(name=name, model=model, sha256=sha256(data))
-    if ss["source"].reader == "example":
-        ss["_data_last_example"] = ss["source"].example  # "Back to the built-in example" returns here
-    columns = [*types, model.target_]
-    ss["source"] = Source(name=name, sha256=imported.sha256, reader="model")
-    ss["data_bytes"] = None
-    ss["frame"] = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
-    ss["load_notes"] = ()
-    ss["target"] = model.target_
-    ss["weight"] = None
-    ss["types"] = types
-    ss["type_reasons"] = {c: "set by the model file" for c in types}
-    ss["settings"] = config
-    ss["query"], ss["query_missing"] = {}, set()
-    ss["model_bytes"] = data
-    ss["model_file"] = imported
-    ss["imported"] = imported
-    ss["upload_error"] = None
-    _reset_text_state()
-    return imported
-
-
-def _read_model(name: str, data: bytes) -> Any:
-    try:
-        return model_from_json(data, name=name)      # the library's pickle refusal, size cap and schema
-    except DataError as err:
-        raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
-
-
-def settings_of_model(model: Any) -> tuple[dict[str, str], Settings]:
-    """The column types and the Settings that rebuild ``model`` (smoothing, priors, variance, text)."""
-    params = model.params()
-    smooth = params["smoothing"]
-    fields: dict[str, Any] = {"alpha": float(params["alpha"]), "prior_alpha": float(params["prior_alpha"]),
-                              "var_smoothing": float(params["var_smoothing"]), "variance": params["variance"],
-                              "var_smoothing_mode": params.get("var_smoothing_mode", "global")}
-    if isinstance(smooth, nbapp.MEstimate):
-        fields.update(smoothing="m", m=float(smooth.m), p=None if smooth.p is None else float(smooth.p),
-                      m_normalised=bool(smooth.normalised))
-    elif isinstance(smooth, nbapp.BetaPrior):
-        fields.update(smoothing="beta", beta_a=float(smooth.a), beta_b=float(smooth.b))
-    elif isinstance(smooth, nbapp.Lidstone):
-        fields["alpha"] = float(smooth.l)
-    priors = params["priors"]
-    if isinstance(priors, str):
-        fields["priors"] = priors
-    else:
-        fields.update(priors="custom", custom_priors=tuple((c, float(p)) for c, p in dict(priors).items()))
-    specs = params["features"]
-    fields["text"] = tuple(sorted(((c, _text_settings_of(s)) for c, s in specs.items() if s.kind == "text"),
-                                  key=lambda kv: str(kv[0])))
-    fields["positives"] = tuple((c, s.positive) for c, s in specs.items()
-                                if s.kind == "bernoulli" and getattr(s, "positive", None) is not None)
-    config = Settings(**fields)
-    for c, s in specs.items():
-        if s.kind in COLUMN_OPTIONS:
-            config = with_column_options(config, c, s.kind, **{f: getattr(s, f) for f in COLUMN_OPTIONS[s.kind][1]})
-    return {c: s.kind for c, s in specs.items()}, config
-
-
-def _text_settings_of(spec: Any) -> TextSettings:
-    o = spec.options
-    if o is None:
-        return TextSettings(event_model=spec.event_model, vocabulary=spec.vocabulary, complement=spec.complement)
-    return TextSettings(lowercase=o.lowercase, unicode_nfc=o.unicode_form == "NFC", token_pattern=o.token_pattern,
-                        stop_words=None if o.stop_words is None else tuple(sorted(o.stop_words)), stem=o.stem,
-                        ngram_max=int(o.ngram_range[1]), min_df=int(o.min_df), max_features=o.max_features,
-                        event_model=spec.event_model, vocabulary=spec.vocabulary, complement=spec.complement)
-
-
-def _model_alone_refitted() -> Any:
-    """A model opened alone under the current settings: its own statistics, smoothed again."""
-    ss = st.session_state
-    file: Imported = ss["model_file"]
-    return _refit_stats(fit_key(), _model=file.model)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _refit_stats(key: tuple, _model: Any) -> Any:
-    """The statistics of ``_model`` under the settings in ``key`` (fit_key: sha256 of the file
-    first); text options and the per-column options of COLUMN_OPTIONS come from the settings (which
-    the file's own set on opening), a per-column alpha from the file."""
-    config: Settings = key[-1]
-    kwargs = model_kwargs(dict(key[3]), config, list(_model.classes_))
-    own = _model.params()["features"]
-    # the file's own spec wins only where the page offers no option for it (a per-column l)
-    chosen = {c for c, s in own.items() if s.kind == "text"
-              or s.kind in COLUMN_OPTIONS and getattr(s, "alpha", None) is None}
-    kwargs["features"] = {c: kwargs["features"][c] if c in chosen else own[c] for c in own}
-    return nbapp.NaiveBayes(**kwargs).fit_stats(_model.stats_, _model.target_, _model.weight_)
+    """The statistics of a model opened alone (``_model``) under the work's specs and settings in
+    ``key`` (:meth:`Work.model_key`: the file's sha256 first)."""
+    _sha, _reader, _target, feature_items, _weight, config = key
+    return nbapp.NaiveBayes.from_settings(dict(feature_items), config).fit_stats(_model.stats_, _model.target_,
+                                                                             _model.weight_)
 
 
 def require_model() -> Any:
@@ -789,24 +579,141 @@ def require_model() -> Any:
         st.stop()
 
 
-def example_options() -> list[str]:
-    return [ex.key for ex in EXAMPLES]
-
-
-def class_list(df: pd.DataFrame, target: str) -> list[Any]:
+def class_list() -> list[Any]:
     """The target's classes, sorted like the model's ``classes_`` (a model opened alone: its own)."""
-    if df.empty and st.session_state.get("source") is not None and st.session_state["source"].reader == "model":
+    current = work()
+    if current.source.reader == "model":
         return list(st.session_state["model_file"].model.classes_)
-    return _classes(df, target)
+    return classes_of(frame()[current.target])
 
 
-def is_missing(v: Any) -> bool:
-    return _isna(v)
+# --------------------------------------------------------------------------- model files
 
 
-def as_float(v: Any, default: float = 0.0) -> float:
+def import_model(name: str, data: bytes) -> Imported:
+    """Load a model file (JSON) and make it the model in use, its specs and settings the work's.
+
+    Raises DataError, leaving the current model in use, for a pickle or a file nbapp cannot
+    read. A model whose target or feature columns the current data lacks is opened alone
+    (:func:`open_model_alone`); a model of another target column of the same data makes that
+    column the target.
+    """
+    model = _read_model(name, data)
+    if model.missing_columns(frame()):
+        return open_model_alone(name, data, model=model)
+    if model.target_ != work().target:
+        set_target(model.target_)
+    current = work()
+    used = dict(model.features_)
+    features = {c: used.get(c, IGNORE) for c in current.features}
+    weight = model.weight_ if model.weight_ in current.features else None
+    set_work(current.replace(features=features, weight=weight, settings=model.settings))
+    ss = st.session_state
+    ss["type_reasons"] = {c: "set by the imported model" if c in used else "not used by the imported model"
+                          for c in features}
+    ss["model_bytes"] = data
+    imported = Imported(name=name, model=model, sha256=sha256(data))
+    ss["imported"] = imported
+    return imported
+
+
+def open_model_alone(name: str, data: bytes, *, model: Any = None) -> Imported:
+    """A model file without data: Model and Explain work from the file's statistics, Evaluate
+    predicts a new file. The data in use is set aside (an empty frame of the model's columns)."""
+    model = model if model is not None else _read_model(name, data)
+    ss = st.session_state
+    imported = Imported(name=name, model=model, sha256=sha256(data))
+    if work().source.reader == "example":
+        ss["last_example"] = work().source.example  # "Back to the built-in example" returns here
+    columns = [*model.features_, model.target_]
+    new = Work(source=Source(name=name, sha256=imported.sha256, reader="model"), target=model.target_,
+               features=dict(model.features_), settings=model.settings)
+    _new_data(new, pd.DataFrame({c: pd.Series(dtype=object) for c in columns}),
+              reasons={c: "set by the model file" for c in model.features_})
+    ss["model_bytes"] = data
+    ss["model_file"] = imported
+    ss["imported"] = imported
+    return imported
+
+
+def _read_model(name: str, data: bytes) -> Any:
     try:
-        x = float(v)
-    except (TypeError, ValueError):
-        return default
-    return x if np.isfinite(x) else default
+        return model_from_json(data, name=name)      # the library's pickle refusal, size cap and schema
+    except DataError as err:
+        raise DataError(f"{name!r} is not a model file this app can read: {err}") from err
+
+
+# --------------------------------------------------------------------------- the address
+
+
+def remember_work() -> None:
+    """Write the current work into the page's address (only when it changed); say in
+    ``work_not_kept`` why a reload would lose it."""
+    ss = st.session_state
+    params, problem = remember.address_of(work(), data_bytes=ss.get("data_bytes"),
+                                          model_bytes=ss.get("model_bytes"), imported=ss.get("imported"))
+    ss["work_not_kept"] = problem
+    remember.write_address(params)
+
+
+def restore_work() -> None:
+    """On a session's first run: rebuild the work the address names (else leave the default).
+
+    Every failure is a sentence in ``restore_note``, shown in the sidebar; what could be restored
+    stays.
+    """
+    ss = st.session_state
+    query = remember.read_address()
+    if not query:
+        return
+    notes: list[str] = []
+    try:
+        if query.get("data"):
+            data, name = remember.kept_file(query["data"], query.get("name"), what="file")
+            reader = query.get("reader") if query.get("reader") in READERS else "table"
+            sheet = query.get("sheet") if reader == "table" else None
+            load_upload_into_state(data, name, reader, *([sheet] if sheet else []))
+            ss["data_mode"] = "Upload a file"
+            ss["upload_reader"] = reader
+        elif query.get("model") and not query.get("example"):
+            data, name = remember.kept_file(query["model"], query.get("name"), what="model file")
+            open_model_alone(name, data)
+            notes += _apply_work(query)
+            return
+        elif query.get("example"):
+            if query["example"] not in {ex.key for ex in EXAMPLES}:
+                raise DataError(f"there is no built-in example {query['example']!r}")
+            load_example_into_state(query["example"])
+        target = query.get("target")
+        if target is not None and target != work().target:
+            columns = {str(c): c for c in frame().columns}
+            if target not in columns:
+                raise DataError(f"the data has no column {target!r} to predict")
+            set_target(columns[target])
+        notes += _apply_work(query)
+        if query.get("model"):
+            data, name = remember.kept_file(query["model"], query.get("model_name"), what="imported model file")
+            import_model(name, data)
+    except DataError as err:
+        notes.append(str(err))
+    finally:
+        ss["restore_note"] = ("Not everything of this link could be restored: " + "; ".join(notes) if notes
+                              else remember.held_note(ss.get(HELD)))     # a linked token pattern waits
+
+
+#: session key: text column -> the token pattern a link carried, not yet confirmed (ui.held_patterns)
+HELD = "held_token_patterns"
+
+
+def _apply_work(query: dict[str, str]) -> list[str]:
+    """The work= part of the address on the work just loaded (its token patterns held back until
+    the visitor confirms them); what could not be read, in sentences."""
+    if not query.get("work"):
+        return []
+    before = work()
+    restored, notes = remember.decode_work(query["work"], before)
+    restored, st.session_state[HELD] = remember.hold_patterns(restored)
+    set_work(restored)
+    kept = {c: "kept from your last visit" for c, spec in restored.features.items() if spec != before.features.get(c)}
+    st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
+    return notes

@@ -1,6 +1,6 @@
 """The notes' own terms and order on screen (issue 14): which built-in example is loaded, its
 smoothing symbol (l in seed 000, α in 001 and 004), its classes and values in the order the
-notes list them, and the Bernoulli "1" of each binary column."""
+notes list them; seed 004's three-way split; the presentation mode."""
 
 from __future__ import annotations
 
@@ -13,21 +13,21 @@ import streamlit as st
 from nbapp.errors import DataError
 from nbapp.examples import Example, example
 from nbapp.lessons.three_way import tune_on_development
-from nbapp.ordering import in_declared_order, sort_values
+from nbapp.ordering import in_declared_order
 from nbapp.propose import check_target
 from ui.lecture import ref
-from ui.state import class_list, features, fit_key, frame, make_model, set_settings, settings
+from ui.state import frame, set_choice, work
 from ui.text import md
 from ui.widgets import show_error, synced
 
 __all__ = ["current_example", "smoothing_symbol", "display_classes", "display_values", "in_display_order",
-           "positives_ui", "three_way_ui", "PRESENTATION_CSS", "presentation_toggle", "query_row", "query_caption"]
+           "three_way_ui", "PRESENTATION", "PRESENTATION_CSS", "presentation_toggle", "query_row", "query_caption"]
 
 
 def current_example() -> Example | None:
     """The built-in example in use, or None for an upload."""
-    source = st.session_state.get("source")
-    key = getattr(source, "example", None)
+    current = st.session_state.get("work")
+    key = current.source.example if current is not None else None
     return example(key) if key else None
 
 
@@ -57,49 +57,26 @@ def in_display_order(table: pd.DataFrame, column: str | None = None) -> pd.DataF
     return table
 
 
-def positives_ui(model: Any, frame: pd.DataFrame) -> None:
-    """One picker per Bernoulli column: which value is the '1' (seed 002: Red, SUV, Domestic)."""
-    binary = [c for c, spec in model.features_.items() if spec.kind == "bernoulli"]
-    if not binary:
-        return
-    st.markdown('**Binary features: the value that counts as "1"**')
-    cells = st.columns(min(len(binary), 4))
-    for i, col in enumerate(binary):
-        options = sort_values(dict.fromkeys(v for v in frame[col].dropna().tolist()))
-        current = model.cpt(col).index[-1]   # Bernoulli values are (negative, positive)
-        if current not in options:
-            options.append(current)
-        with cells[i % len(cells)]:
-            synced(st.selectbox, md(col), key=f"_positive::{i}", value=current, options=options, format_func=str,
-                   on_set=lambda v, col=col: set_settings(positives=_with(settings().positives, col, v)))
-    st.caption(f"θ = P(x = 1 | c) counts the rows holding the chosen value{ref('seed 002')}; the other value is 0.")
-
-
-def _with(pairs: tuple[tuple[str, Any], ...], column: str, value: Any) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted({**dict(pairs), column: value}.items(), key=lambda kv: str(kv[0])))
-
-
 def three_way_ui() -> None:
     """Seed 004's training / development / test data: l chosen on development rows, test scored once."""
     ss = st.session_state
+    current = work()
     st.subheader(f"Training, development and test data{ref('seed 004')}")
-    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if ss["source"].reader == "path" else "")
+    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if current.source.reader == "path" else "")
     st.caption("Training rows estimate the counts, development rows choose the smoothing "
                f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
     left, middle, right = st.columns(3)
     dev = left.slider("Development share", 0.1, 0.4, 0.2, 0.05, key="eval.three_dev")
     test = middle.slider("Test share", 0.1, 0.4, 0.2, 0.05, key="eval.three_test")
     seed = right.number_input("Seed", min_value=0, value=0, step=1, key="eval.three_seed")
-    key = (fit_key(), dev, test, int(seed))
+    key = (current.model_key(), dev, test, int(seed))
     if st.button("Tune on the development data", key="eval.three_run", icon=":material/tune:"):
-        df, target, config = frame(), ss["target"], settings()
-        feats, classes = features(), class_list(df, target)
-        lidstone = dataclasses.replace(config, smoothing="lidstone")
+        lidstone = dataclasses.replace(current.settings, smoothing=None)
         try:
-            data, _ = check_target(df, target)
+            data, _ = check_target(frame(), current.target)
             ss["eval_three_way"] = (key, tune_on_development(
-                lambda l: make_model(feats, dataclasses.replace(lidstone, alpha=l), classes), data, target,
-                dev_size=dev, test_size=test, seed=int(seed), weight=ss.get("weight")))
+                lambda l: current.replace(settings=dataclasses.replace(lidstone, alpha=l)).make_model(), data,
+                current.target, dev_size=dev, test_size=test, seed=int(seed), weight=current.weight))
         except DataError as err:
             show_error(err)
             return
@@ -137,26 +114,27 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 </style>"""
 
 
+#: The work's choice of presentation mode (on or off).
+PRESENTATION = "app.presentation"
+
+
 def presentation_toggle() -> bool:
-    """The presentation-mode switch (kept in session state under a plain key); True when on."""
-    ss = st.session_state
-    ss.setdefault("presentation", False)
+    """The presentation-mode switch (a choice of the work, so a link opens in it); True when on."""
+    on = bool(work().choice(PRESENTATION, False))
     _, right = st.columns([3, 1])
     with right:
-        synced(st.toggle, "Presentation mode", key="_presentation", value=bool(ss["presentation"]),
-               on_set=lambda v: ss.update(presentation=bool(v)),
+        synced(st.toggle, "Presentation mode", key="_presentation", value=on,
+               on_set=lambda v: set_choice(PRESENTATION, bool(v)),
                help="Hide the sidebar and the inputs; the factor table and the equations of this example on one "
                     "screen, in large type (1280x720).")
-    if ss["presentation"]:
+    if on:
         st.html(PRESENTATION_CSS)
-    return bool(ss["presentation"])
+    return on
 
 
 def query_row(model: Any) -> dict[str, Any]:
     """The test example as set on the Explain page (missing features as NaN), without its inputs."""
-    ss = st.session_state
-    query, missing = ss.get("query", {}), ss.get("query_missing", set())
-    return {c: (float("nan") if c in missing or c not in query else query[c]) for c in model.features_}
+    return work().row(model.features_)
 
 
 def query_caption(row: dict[str, Any]) -> str:

@@ -1,4 +1,5 @@
-"""The text views of issue 4: the text settings section and the figures of the Text page.
+"""The text views of issue 4: the tables and figures of the Text page (the text settings are the
+text type's view, ``ui.views.text``).
 
 Every number drawn here comes from nbapp (``nbapp.text``, ``nbapp.text.words``, the model's
 ``top_words`` and ``explain``); this module only lays them out. User text (tokens, class
@@ -13,18 +14,11 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
-from nbapp.errors import DataError
-from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from ui.charts import colour, layout
-from ui.lecture import ref
-from ui.state import TextSettings, set_text_settings, text_settings
-from ui.text import md, plot_text
-from ui.widgets import synced
+from ui.text import plot_text
 
 __all__ = [
-    "text_settings_ui",
     "pipeline_table",
     "top_words_figure",
     "informative_figure",
@@ -33,137 +27,8 @@ __all__ = [
     "TOKEN_MARKS",
 ]
 
-BUILT_IN_STOP_WORDS = tuple(sorted(ENGLISH_STOP_WORDS))
-STOP_MODES = {"off": "off", "english": "built-in English list (editable)"}
-NGRAMS = {1: "words (1-grams)", 2: "words and bigrams (1-2-grams)"}
-EVENT_MODELS = {"multinomial": "multinomial (word counts)", "bernoulli": "Bernoulli (presence / absence)"}
-VOCABULARIES = {"global": "global vocabulary, unseen words ignored (scikit-learn)",
-                "per_class_unk": "per-class vocabulary with an UNK word"}
 # How a token's status is marked in the coloured document (the colour is its log-odds).
 TOKEN_MARKS = {"used": "", "UNK": "UNK", "unseen": "unseen", "removed": "removed"}
-
-
-
-# --------------------------------------------------------------------------- settings
-
-
-def text_settings_ui(columns: Sequence[str], *, prefix: str, heading: bool = True) -> None:
-    """The "Text preprocessing" section: every text setting of one text column (a select
-    chooses the column when there are several).
-
-    Values live in ``Settings.text`` (they key the fitting cache); a setting nbapp refuses
-    (a bad regular expression) is kept in its box and answered with its DataError sentence.
-    """
-    if heading:
-        st.subheader("Text preprocessing")
-    column = columns[0]
-    if len(columns) > 1:
-        column = st.selectbox("Text column", list(columns), format_func=str, key=f"{prefix}.text_column")
-    index = list(columns).index(column)
-    ts = text_settings(column)
-    key = f"_{prefix}_text::{index}"
-    left, middle, right = st.columns(3)
-    with left:
-        _tokenising_ui(column, ts, key)
-    with middle:
-        _stop_words_ui(column, ts, key)
-    with right:
-        _model_choice_ui(column, ts, key)
-    error = st.session_state.get("text_errors", {}).get(column)
-    if error is not None:
-        st.error(md(error[1]))
-
-
-def _set(column: str, **changes: Any) -> None:
-    """Store a change, or keep the refused value and its sentence for the page to show."""
-    errors = dict(st.session_state.get("text_errors", {}))
-    try:
-        set_text_settings(column, **changes)
-    except DataError as err:
-        errors[column] = (changes, str(err))
-    else:
-        errors.pop(column, None)
-    st.session_state["text_errors"] = errors
-
-
-def _refused(column: str, name: str, fallback: Any) -> Any:
-    """The value the user typed and nbapp refused (so it stays in its box), else ``fallback``."""
-    error = st.session_state.get("text_errors", {}).get(column)
-    return error[0].get(name, fallback) if error is not None else fallback
-
-
-def _tokenising_ui(column: str, ts: TextSettings, key: str) -> None:
-    st.markdown("**Tokens**")
-    synced(st.checkbox, "Lowercase", key=f"{key}::lowercase", value=ts.lowercase,
-           on_set=lambda v: _set(column, lowercase=bool(v)))
-    synced(st.checkbox, "Unicode NFC normalisation", key=f"{key}::nfc", value=ts.unicode_nfc,
-           on_set=lambda v: _set(column, unicode_nfc=bool(v)))
-    synced(st.text_input, "Token pattern (regular expression)", key=f"{key}::pattern",
-           value=_refused(column, "token_pattern", ts.token_pattern),
-           on_set=lambda v: _set(column, token_pattern=str(v)),
-           help=r"Each match is a token. (?u)\w+ is word characters, as scikit-learn's CountVectorizer "
-                r"with token_pattern=r'(?u)\w+'; scikit-learn's own default (?u)\b\w\w+\b drops 1-letter words.")
-    synced(st.checkbox, f"Stemming (Snowball English, Porter's revised algorithm){ref('seed 004')}", key=f"{key}::stem",
-           value=ts.stem, on_set=lambda v: _set(column, stem=bool(v)))
-    synced(st.radio, "n-grams", key=f"{key}::ngrams", value=ts.ngram_max, options=list(NGRAMS),
-           format_func=NGRAMS.get, on_set=lambda v: _set(column, ngram_max=int(v)))
-
-
-def _stop_words_ui(column: str, ts: TextSettings, key: str) -> None:
-    st.markdown(f"**Stop words**{ref('seed 000, ex. 2.2')}")
-    mode = synced(st.radio, "Stop words", key=f"{key}::stop", value="off" if ts.stop_words is None else "english",
-                  options=list(STOP_MODES), format_func=STOP_MODES.get, label_visibility="collapsed",
-                  on_set=lambda v: _set(column, stop_words=None if v == "off" else BUILT_IN_STOP_WORDS))
-    if mode == "off" or ts.stop_words is None:
-        return
-    synced(st.text_area, "Stop-word list (separate words by spaces, commas or new lines)",
-           key=f"{key}::stop_list", value=" ".join(ts.stop_words), height=150,
-           on_set=lambda v: _set(column, stop_words=_parse_words(v)))
-    added = sorted(set(ts.stop_words) - set(BUILT_IN_STOP_WORDS))
-    dropped = sorted(set(BUILT_IN_STOP_WORDS) - set(ts.stop_words))
-    if added or dropped:
-        st.caption(f"{len(ts.stop_words)} words: {len(added)} added to and {len(dropped)} taken from the "
-                   "built-in list.")
-        st.button("Reset to the built-in list", key=f"{key}::stop_reset",
-                  on_click=lambda: _set(column, stop_words=BUILT_IN_STOP_WORDS))
-    else:
-        st.caption(f"The built-in list: {len(ts.stop_words)} words. Stop words are matched after lowercasing.")
-
-
-def _parse_words(text: str) -> tuple[str, ...]:
-    return tuple(sorted({w for w in text.replace(",", " ").split() if w}))
-
-
-def _model_choice_ui(column: str, ts: TextSettings, key: str) -> None:
-    st.markdown("**Vocabulary and model**")
-    synced(st.number_input, "Minimum document frequency (min_df)", key=f"{key}::min_df", value=int(ts.min_df),
-           min_value=1, step=1, on_set=lambda v: _set(column, min_df=int(v)))
-    synced(st.number_input, "Maximum vocabulary size (0 = no limit)", key=f"{key}::max_features",
-           value=int(ts.max_features or 0), min_value=0, step=100,
-           on_set=lambda v: _set(column, max_features=int(v) or None))
-    synced(st.radio, "Event model", key=f"{key}::event_model", value=ts.event_model, options=list(EVENT_MODELS),
-           format_func=EVENT_MODELS.get, on_set=lambda v: _set(column, event_model=v))
-    if ts.event_model == "multinomial":
-        synced(st.radio, "Vocabulary convention", key=f"{key}::vocabulary", value=ts.vocabulary,
-               options=list(VOCABULARIES), format_func=VOCABULARIES.get,
-               on_set=lambda v: _set(column, vocabulary=v))
-    if ts.event_model == "multinomial" and ts.vocabulary == "global":
-        synced(st.checkbox, "Complement Naive Bayes (Rennie et al. 2003; for imbalanced classes)",
-               key=f"{key}::complement", value=ts.complement, on_set=lambda v: _set(column, complement=bool(v)))
-    st.caption(_formula_caption(ts))
-
-
-def _formula_caption(ts: TextSettings) -> str:
-    if ts.event_model == "bernoulli":
-        return ("P(w present | c) = (D_wc + l) / (N_c + 2l); every vocabulary word absent from a document "
-                f"adds log(1 − P){ref('seed 002')}.")
-    if ts.complement:
-        return ("Complement NB scores class c with the word counts of all other classes, as scikit-learn's "
-                "ComplementNB; its weights are not likelihoods.")
-    if ts.vocabulary == "per_class_unk":
-        return ("P(w | c) = (count(w) + a) / (n + a(V + 1)), P(UNK | c) = a / (n + a(V + 1)), V = word types "
-                f"seen in class c; any token unseen in c counts as UNK{ref('seed 004')}.")
-    return f"P(w | c) = (N_wc + l) / (N_c + l V); words outside the vocabulary are ignored{ref('seed 000, Eq. 10')}."
 
 
 # --------------------------------------------------------------------------- tables
@@ -182,15 +47,17 @@ def pipeline_table(steps: Sequence[Any]) -> pd.DataFrame:
 # --------------------------------------------------------------------------- figures
 
 
-def top_words_figure(words: pd.DataFrame, cls: Any, *, colour_index: int, count_label: str) -> go.Figure:
-    """One class's top words from ``model.top_words``: bars of the count, the log-weight on hover."""
+def top_words_figure(words: pd.DataFrame, cls: Any, *, colour_index: int, count_label: str,
+                     title: str | None = None) -> go.Figure:
+    """One class's top words from ``model.top_words``: bars of the count, the log-weight on hover;
+    ``title`` is the class's label (its text unless given)."""
     part = words[words["class"] == cls].iloc[::-1]
     fig = go.Figure(go.Bar(
         x=part["count"].to_numpy(dtype=float), y=[plot_text(t, limit=30) for t in part["term"]], orientation="h",
         marker_color=colour(colour_index),
         customdata=part["log_weight"].to_numpy(dtype=float), hovertemplate="%{y}: %{x:g}<br>log-weight %{customdata:.4f}"
         "<extra></extra>"))
-    fig.update_layout(title=plot_text(cls, limit=40), xaxis_title=count_label,
+    fig.update_layout(title=plot_text(cls if title is None else title, limit=40), xaxis_title=count_label,
                       **layout(max(260, 60 + 22 * len(part))))
     return fig
 

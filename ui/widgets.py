@@ -1,4 +1,5 @@
-"""Widgets whose values survive page changes, and the sidebar summary shared by all pages."""
+"""Widgets whose values survive page changes, the page header, errors in place, and the
+lecture-references switch."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui.state import Source, TextSettings, features, settings, text_settings
+from ui.lecture import REFERENCES, show_references
+from ui.state import set_choice
 from ui.text import md
 
-__all__ = ["synced", "sidebar_summary", "page_header", "show_error", "text_label"]
+__all__ = ["synced", "page_header", "show_error", "lecture_toggle_ui"]
 
 
 def synced(widget: Callable[..., Any], label: str, *, key: str, value: Any,
@@ -38,88 +40,9 @@ def show_error(err: Exception) -> None:
     st.error(md(err))
 
 
-def sidebar_summary() -> None:
-    """The current dataset and model in a few lines in the sidebar; the work is written into the
-    page's address (ui.remember), and the sidebar says when a reload would lose it."""
-    from ui.remember import remember_work
-
-    ss = st.session_state
-    remember_work()
-    source: Source = ss["source"]
-    df = ss["frame"]
-    config = settings()
-    with st.sidebar:
-        st.subheader("Current work")
-        if ss.get("upload_error"):
-            st.warning(f"The upload of {md(ss.get('upload_failed_name') or 'a file')} failed; the data below "
-                       "is still in use.")
-        if source.reader == "model":
-            st.markdown(f"**Data:** none: the model file {md(source.name)} is open alone")
-        else:
-            kind = {"example": "built-in example", "path": "local path, fitted out of core"}.get(source.reader,
-                                                                                                  "upload")
-            rows = f"a sample of {len(df):,} rows" if source.reader == "path" else f"{len(df):,} rows"
-            st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
-                        f"{rows} × {df.shape[1]} columns")
-        st.markdown(f"**Target:** {md(ss['target'])}")
-        feats = features()
-        counts: dict[str, int] = {}
-        for t in feats.values():
-            counts[t] = counts.get(t, 0) + 1
-        described = ", ".join(f"{n} {t}" for t, n in counts.items()) or "none"
-        st.markdown(f"**Features:** {described}")
-        if ss.get("weight"):
-            st.markdown(f"**Weight:** {md(ss['weight'])}")
-        st.markdown(f"**Smoothing:** {md(smoothing_label(config))}  \n"
-                    f"**Class prior:** {md(config.priors)}")
-        for col in (c for c, t in feats.items() if t == "text"):
-            st.markdown(f"**{md(col)} (text):** {md(text_label(text_settings(col, config)))}")
-        if ss.get("imported") is not None:
-            st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
-        _kept_ui()
-    from ui.lecture import lecture_toggle_ui
-
-    lecture_toggle_ui()
-
-
-def _kept_ui() -> None:
-    """Whether a reload keeps this work, and what a link could not restore."""
-    ss = st.session_state
-    if ss.get("restore_note"):
-        st.warning(md(ss["restore_note"]))
-    if ss.get("work_not_kept"):
-        st.warning(f"A reload of this page loses this work: {md(ss['work_not_kept'])}.", icon=":material/warning:")
-    else:
-        st.caption("Your data, types and settings are kept in this page's address: a reload or a bookmark "
-                   "brings them back.")
-
-
-def smoothing_label(config: Any) -> str:
-    if config.smoothing == "m":
-        p = "1/K" if config.p is None else f"{config.p:g}"
-        form = ", normalised" if getattr(config, "m_normalised", False) and config.p is not None else ""
-        return f"m-estimate m = {config.m:g}, p = {p}{form}"
-    if config.smoothing == "beta":
-        return f"Beta({config.beta_a:g}, {config.beta_b:g}) for binary features, l = {config.alpha:g} elsewhere"
-    return "l = 0 (MLE, no smoothing)" if config.alpha == 0 else f"Lidstone l = {config.alpha:g}"
-
-
-def text_label(ts: TextSettings) -> str:
-    """A text column's settings in a few words, e.g. "multinomial, stop words, stemmed, 1-2-grams"."""
-    parts = [ts.event_model + (" (per-class UNK)" if ts.vocabulary == "per_class_unk" else "")
-             + (", Complement NB" if ts.complement else "")]
-    if ts.stop_words is not None:
-        parts.append("stop words")
-    if ts.stem:
-        parts.append("stemmed")
-    if ts.ngram_max > 1:
-        parts.append(f"1-{ts.ngram_max}-grams")
-    if ts.min_df > 1:
-        parts.append(f"min_df {ts.min_df}")
-    if ts.max_features:
-        parts.append(f"at most {ts.max_features:,} words")
-    if not ts.lowercase:
-        parts.append("case kept")
-    if ts.token_pattern != TextSettings.token_pattern:
-        parts.append(f"tokens {ts.token_pattern}")
-    return ", ".join(parts)
+def lecture_toggle_ui() -> None:
+    """The sidebar switch of lecture references; the choice travels with the work."""
+    synced(st.sidebar.toggle, "Show lecture references", key="_lecture_refs", value=show_references(),
+           on_set=lambda v: set_choice(REFERENCES, bool(v)),
+           help="References to the lecture notes (seed and equation numbers) beside formulas and settings. "
+                "On for the built-in examples, off for your own data, until you choose.")

@@ -14,7 +14,17 @@ Every feature type is two things (the split of pomegranate's ``summarize`` /
 
 The model (:mod:`nbapp.model`) loops over its blocks through this protocol only; the
 registry (:mod:`nbapp.blocks`) maps a type name to its block class, so a new feature type is
-one module plus one registry line.
+one module plus one registry line (``nbapp.blocks.register(MyBlock)``).
+
+The edges (the file scanners, the baseline, the lessons, the app) never test a type's name
+either: the block class *declares* what they need (:class:`Block`'s class attributes
+``kind``, ``title``, ``description``, ``value_kind``, ``baseline``, ``density_choice``) and
+answers the few questions whose answer differs by type (``suits``, ``density_points``,
+``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
+``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``), each with a
+default here that a type overrides where it differs. Its statistics as aggregates for an engine
+(``aggregates`` / ``from_aggregates``, :mod:`nbapp.scale.aggregates`) default to none: the
+engines then stream the type's rows into ``summarize``.
 
 Classes are indexed 0..K-1 in the model's class order; when classes are added (a merge, a
 ``partial_fit`` with a new class), :meth:`Stats.reindex_classes` moves every class axis.
@@ -22,10 +32,12 @@ Classes are indexed 0..K-1 in the model's class order; when classes are added (a
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping, Sequence
+from itertools import chain
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,9 +45,36 @@ from scipy import sparse
 
 from nbapp.errors import DataError
 from nbapp.factor import Factor
+from nbapp.smoothing import CellTerms
 
-__all__ = ["Stats", "Block", "BlockSettings", "frozen", "take_classes", "state_matrix", "state_vector",
-           "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts"]
+__all__ = ["Stats", "Block", "BlockSettings", "Spec", "NotesTerms", "frozen", "take_classes", "state_matrix",
+           "state_vector", "check_class_sums", "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts",
+           "CATEGORY", "NUMBER", "COUNT", "TEXT", "VALUE_KINDS",
+           "ONE_HOT", "STANDARDISED", "COUNTS", "BAG_OF_WORDS", "OWN", "BASELINE_ENCODINGS",
+           "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES", "ParameterCount"]
+
+# What a cell of a column holds (``Block.value_kind``): how a file's cell is read (NUMBER and
+# COUNT as numbers, the rest as they come), how an input asks for it, how dependence codes it.
+CATEGORY = "category"      # one value among some (strings or numbers compared as values)
+NUMBER = "number"          # a real number
+COUNT = "count"            # a whole number >= 0
+TEXT = "text"              # a document
+VALUE_KINDS = (CATEGORY, NUMBER, COUNT, TEXT)
+
+# How a discriminative baseline (logistic regression, :mod:`nbapp.baseline`) encodes a column
+# (``Block.baseline``); None: it cannot, and the baseline refuses the column by name.
+ONE_HOT = "one-hot"                # an indicator per value, a missing value its own value
+STANDARDISED = "standardised"      # the number, missing = the training mean, then standardised
+COUNTS = "counts"                  # the count, missing = 0, then standardised
+BAG_OF_WORDS = "bag of words"      # word counts with the column's own text pipeline
+OWN = "own"                        # the block's baseline_transform, then as STANDARDISED
+BASELINE_ENCODINGS = (ONE_HOT, STANDARDISED, COUNTS, BAG_OF_WORDS, OWN)
+
+# The causes Block.far_value_cause may name for a row that dominates the log-loss (the
+# diagnostics add causes of their own: a class missing from the training part, a zero count).
+TINY_VARIANCE = "tiny class variance"
+FAR_VALUE = "value far from the class"
+FAR_VALUE_CAUSES = (TINY_VARIANCE, FAR_VALUE)
 
 
 class Stats(ABC):
@@ -73,6 +112,79 @@ class Stats(ABC):
         """Read and validate a model file's state for ``columns`` columns; errors name the field
         path after ``where``."""
 
+    def rows_counted(self) -> tuple[str, np.ndarray] | None:
+        """The weight of the rows these statistics counted, per class and column (classes x
+        columns), and the field it comes from; None where the statistics are not counts of rows.
+        A model file is checked against it: no block counts more rows of a class than the class
+        has, nor a positive weight too small to be part of the class's total."""
+        return None
+
+
+class Spec:
+    """What a column's feature type says of that column: a frozen, hashable dataclass whose
+    fields are the type's options, each with a default, checked in ``__post_init__`` (a
+    DataError naming the option). ``kind`` is the type's name in the registry.
+
+    ``to_dict`` / ``from_dict`` are the spec's JSON form (model files, the app's address); the
+    defaults here write every field as it is, which suits options that are JSON values; a
+    spec with a richer option (Text's TextOptions) overrides ``to_dict`` and
+    ``_options_from_dict``.
+    """
+
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """{"kind": ..., option: value, ...}, JSON-safe."""
+        return {"kind": self.kind, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "feature") -> "Spec":
+        """The spec of a JSON form, refusing unknown and malformed options by name (after ``where``)."""
+        options = {k: v for k, v in data.items() if k != "kind"}
+        unknown = set(options) - {f.name for f in dataclasses.fields(cls)}
+        if unknown:
+            raise DataError(f"{where}: the model file gives unknown options {sorted(unknown)} for a {cls.kind} feature.")
+        try:
+            return cls(**cls._options_from_dict(options, where))
+        except TypeError as exc:
+            raise DataError(f"{where}: the {cls.kind} feature's options are malformed ({exc}).") from None
+        except DataError as exc:        # the spec's own check, e.g. a bandwidth whose square underflows
+            raise DataError(f"{where}: {exc}") from None
+
+    @classmethod
+    def _options_from_dict(cls, options: dict[str, Any], where: str) -> dict[str, Any]:
+        """The constructor's arguments from the JSON options (as they are, by default)."""
+        return options
+
+
+@dataclass(frozen=True)
+class NotesTerms:
+    """One column's part of the linear form as seed 000 writes it (Eq. 17-20), every feature
+    observed: its weights by name, what it adds to the bias b, the notes' label of the form
+    ("BER", "GNB", "CAT", "MULT", or the type's own title), ``features(frame)``: the column's x
+    in that form (rows x weights, in the order of ``weights``), and, for a binary feature, the
+    value that is x = 1."""
+
+    weights: Mapping[str, float]
+    bias: float
+    label: str
+    features: Callable[[pd.DataFrame], np.ndarray]
+    one: Any = None
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    """The free parameters a block estimates from the data for one column (or for a grouped
+    type's columns together), counted as seed 000's Ex. 2.4 counts them: ``count``, its
+    ``formula`` in symbols ("C (K − 1)") and with the model's numbers ("2 × (3 − 1)"), and in
+    words what is counted (``reason``)."""
+
+    columns: tuple[str, ...]
+    count: int
+    formula: str
+    numbers: str
+    reason: str
+
 
 @dataclass(frozen=True)
 class BlockSettings:
@@ -87,16 +199,36 @@ class BlockSettings:
 class Block(ABC):
     """One feature type's likelihood P(x_a | c) for its columns, built from statistics.
 
-    ``grouped`` types put all the model's columns of that type into one block (all count
-    columns form one multinomial; the Gaussian columns are scored together); others have one
-    block per column.
+    The class declares what the edges need of the type (every type sets the first four):
+
+    * ``kind``: its name in specs, model files, the app's address and the command line;
+    * ``title``: words for people, one or two ("Gaussian", "KDE");
+    * ``description``: one sentence for people, what P(x_a | c) is;
+    * ``value_kind``: what a cell holds, :data:`CATEGORY`, :data:`NUMBER`, :data:`COUNT` or
+      :data:`TEXT` (how a file's cell is read, how an input asks for it, how dependence codes it);
+    * ``baseline``: how logistic regression encodes the column (:data:`ONE_HOT`,
+      :data:`STANDARDISED`, :data:`COUNTS`, :data:`BAG_OF_WORDS`, :data:`OWN` with
+      :meth:`baseline_transform`), or None: it cannot, and the baseline refuses the column;
+    * ``density_choice``: offered when the app compares densities of a numeric column;
+    * ``grouped``: all the model's columns of the type form one block (all count columns one
+      multinomial; the Gaussian columns are scored together); else one block per column;
+    * ``smoothed`` / ``accepts_beta``: uses the model's discrete smoothing / a Beta prior;
+    * ``count_exponent``: a value x's factor is one probability to the power x (theta^x,
+      seed 000 Eq. 9), so a lesson may show it as x equal factors;
+    * ``spec_type`` / ``stats_type``: its spec (:class:`Spec`) and statistics (:class:`Stats`).
     """
 
     kind: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str] = ""
+    value_kind: ClassVar[str]
+    baseline: ClassVar[str | None] = None
+    density_choice: ClassVar[bool] = False
     spec_type: ClassVar[type]
     grouped: ClassVar[bool] = False
     smoothed: ClassVar[bool] = True       # does the block use the model's discrete smoothing?
     accepts_beta: ClassVar[bool] = False  # may a BetaPrior smooth it (binary features only)?
+    count_exponent: ClassVar[bool] = False  # is a value x's factor theta^x?
     stats_type: ClassVar[type[Stats]]
 
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: BlockSettings, stats: Stats) -> None:
@@ -130,6 +262,23 @@ class Block(ABC):
             block.check()
         return block
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any] | None:
+        """The statistics as aggregates over a table, for an engine (DuckDB, PostgreSQL, Spark SQL)
+        to compute where the rows are: a list of :class:`nbapp.scale.aggregates.Sums` written with
+        ``table``'s vocabulary (a column as a number or grouped by its values, the row weight,
+        sum / min / max). None, the default: the type states no aggregates, and the engines
+        stream its rows into :meth:`summarize` (or say the column cannot be pushed down)."""
+        return None
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> Stats:
+        """The statistics from the engine's answers to :meth:`aggregates` (one
+        :class:`nbapp.scale.aggregates.Result` per Sums, in order): those of :meth:`summarize` on
+        the same rows. DataError where summarize would refuse the rows."""
+        raise NotImplementedError(f"{cls.__name__} states no aggregates")
+
     def check(self) -> None:
         """Refuse statistics that cannot be a fitted block (override where needed)."""
 
@@ -161,6 +310,96 @@ class Block(ABC):
     @abstractmethod
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
         """Values of the block's columns drawn from P(x | c) for the classes y."""
+
+    # -- what the edges ask of a type (defaults; a type overrides where it differs) ----------
+    @classmethod
+    def suits(cls, x: np.ndarray) -> bool:
+        """May a numeric column with these finite values be this type? (Poisson: whole counts >= 0.)"""
+        return True
+
+    @classmethod
+    def density_points(cls, grid: np.ndarray) -> np.ndarray:
+        """Where to draw the fitted density over a grid of the column's range (Poisson: whole
+        numbers >= 0)."""
+        return grid
+
+    @classmethod
+    def baseline_transform(cls, values: pd.Series, spec: Any) -> np.ndarray:
+        """For ``baseline = OWN``: one number per row (NaN where missing) that logistic
+        regression takes, standardised, in place of the column."""
+        raise DataError(f"The {cls.title} type declares no transform of its own for the baseline.")
+
+    @classmethod
+    def dependence_codes(cls, column: str, spec: Any, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray,
+                         n_classes: int, bins: int) -> np.ndarray | None:
+        """The column as value codes 0, 1, ... (-1 where missing) for the conditional mutual
+        information (:mod:`nbapp.dependence`), by ``value_kind``: categories as they are, numbers
+        and counts cut into ``bins`` intervals of about equal weight; None (text): not checked."""
+        if cls.value_kind == TEXT:
+            return None
+        if cls.value_kind == CATEGORY:
+            codes, _ = pd.factorize(frame[column], use_na_sentinel=True)
+            return codes
+        from nbapp.blocks.discretized import interval_codes   # it imports this module
+        from nbapp.numbers import numeric_column
+
+        x = numeric_column(frame[column], column, cls.title)
+        return interval_codes(x, np.zeros(len(x), dtype=np.int64), w, 1, bins, "quantile")
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """``column``'s part of :meth:`nbapp.LinearForm.notes_form` (seed 000, Eq. 18-20), from
+        the form's ``weights``: by default the column's own terms as they are, except a term
+        "<column> observed" (the constant of an observed value), which goes into b since the
+        notes' form assumes every feature observed. A one-column block's terms are all its
+        own; a grouped type overrides this."""
+        _, names, _ = self.linear_terms(pd.DataFrame(index=[]))
+        observed = f"{column} observed"
+        kept = [n for n in names if n != observed]
+
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            x, terms, _ = self.linear_terms(frame)
+            return x[:, [terms.index(n) for n in kept]].toarray()
+
+        return NotesTerms({n: float(weights[n]) for n in kept},
+                          float(weights[observed]) if observed in names else 0.0, self.title, features)
+
+    def density_latex(self, column: str, value: Any, c: int, number: Callable[[float], str]) -> str | None:
+        r"""The factor p(value | c) of class index ``c`` as a LaTeX formula with the class's fitted
+        numbers, each written by ``number`` (e.g. ``\mathcal{N}(6;\ \mu=5.855,\ \sigma^2=0.02628)``);
+        None where the type has no closed form to show."""
+        return None
+
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The row of ``cpt(column)`` that ``value`` is counted in (its category, interval or
+        count column), or None: a missing or unseen value, or a type with no table."""
+        return None
+
+    def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str] | None:
+        """Why ``value`` makes ``true_class`` improbable, when the type knows a cause: one of
+        :data:`FAR_VALUE_CAUSES` and a sentence with the numbers; None: the diagnostics
+        (:func:`nbapp.diagnostics.log_loss_report`) say how much better it fits the rival class."""
+        return None
+
+    def epsilon_report(self, classes: list[Any]) -> Any:
+        """The variance floor the type adds and what it swamps (:class:`GaussianEpsilon`), or None."""
+        return None
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """The numbers the cell (``row``, class index ``c``) of ``cpt(column)`` is made of, unreduced:
+        (count + pseudo) / (n + pseudo_total), as :func:`nbapp.smoothing.cell_terms` keeps them
+        (tennis, P(Humidity = High | Yes) at l = 0: (3 + 0) / (9 + 0) = 3/9 before it is 1/3); ``row``
+        is a row of that table (what :meth:`cpt_row` returns; a word of a text column). None where
+        the type's numbers are no smoothed counts (a density) or ``row`` is not in its table."""
+        return None
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """The free parameters the block estimates from the data for ``n_classes`` classes, one
+        :class:`ParameterCount` per column (one for a grouped type's columns when they share their
+        parameters)   [seed 000, Ex. 2.4: a categorical column with K values has C (K − 1), a
+        Gaussian 2 C]. Settings (l, epsilon, a bandwidth) are not counted. A type that does not
+        say raises DataError, and no count of the model's parameters is given."""
+        raise DataError(f"Column {self.column!r} is {self.title}: its type does not say how many parameters it "
+                        "estimates, so the model's parameters cannot be counted.")
 
     # -- what the block shows (DataError where the type has no such table) -----------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
@@ -243,9 +482,10 @@ def subtract_counts(total: np.ndarray, part: np.ndarray) -> np.ndarray:
 def state_matrix(value: Any, shape: tuple[int, ...], where: str, *, non_negative: bool = True) -> np.ndarray:
     """A model file's table as a float array of the given shape, every cell a finite number
     (>= 0 for counts); the error names the cell, e.g. "counts[2][1] is -3"."""
-    if not _numbers_shaped(value, shape):
+    flat = _numbers_flat(value, shape)
+    if flat is None:
         raise DataError(f"{where} should be a table of {' x '.join(map(str, shape))} numbers.")
-    m = np.array(value, dtype=float).reshape(shape)
+    m = np.array(flat, dtype=float).reshape(shape)
     bad = ~np.isfinite(m) | ((m < 0) if non_negative else False)
     if bad.any():
         cell = tuple(int(i) for i in np.argwhere(bad)[0])
@@ -258,13 +498,33 @@ def state_vector(value: Any, length: int, where: str, *, non_negative: bool = Tr
     return state_matrix(value, (length,), where, non_negative=non_negative)
 
 
-def _numbers_shaped(value: Any, shape: tuple[int, ...]) -> bool:
-    """True if value is nested lists of JSON numbers (not booleans) of exactly this shape."""
-    if not shape:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not isinstance(value, list) or len(value) != shape[0]:
-        return False
-    return all(_numbers_shaped(v, shape[1:]) for v in value)
+def check_class_sums(counts: np.ndarray, where: str) -> None:
+    """Every class's counts (a values x classes table; or one count per class, then their total)
+    add up to a finite number: cells near 1e308 overflow their sum, and the smoothed fractions
+    become NaN. The error names the class by its position."""
+    with np.errstate(over="ignore"):
+        sums = np.atleast_1d(counts.sum(axis=0))
+    bad = np.flatnonzero(~np.isfinite(sums))
+    if len(bad):
+        which = f" of class {int(bad[0])}" if counts.ndim == 2 else ""
+        raise DataError(f"{where}{which} add up beyond the largest number float64 holds (about 1.8e308); "
+                        "no fit counts that much.")
+
+
+def _numbers_flat(value: Any, shape: tuple[int, ...]) -> list[Any] | None:
+    """The numbers of nested lists of exactly this shape, flattened; None unless every leaf is
+    a JSON number (not a boolean).
+
+    Checked a level at a time with C-speed type and length sets: a model file's tables hold
+    millions of numbers, and a call per number held the GIL for seconds."""
+    level = [value]
+    for size in shape:
+        if set(map(type, level)) - {list} or set(map(len, level)) - {size}:
+            return None
+        level = list(chain.from_iterable(level))
+    if all(issubclass(t, (int, float)) and not issubclass(t, bool) for t in set(map(type, level))):
+        return level
+    return None
 
 
 def exact_power(value: Fraction | None, count: float) -> Fraction | None:

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
+import pandas as pd
 
+from nbapp.blocks.base import CATEGORY, ONE_HOT, NotesTerms, Spec
 from nbapp.blocks.categorical import CategoricalBlock, CategoricalStats
 from nbapp.errors import DataError
 from nbapp.ordering import python_scalar, sort_values
@@ -36,7 +38,7 @@ BINARY_PAIRS = (
 
 
 @dataclass(frozen=True)
-class Bernoulli:
+class Bernoulli(Spec):
     """A binary feature, P(x = 1 | c) = (N_c1 + l) / (N_c + 2 l)   [seed 002].
 
     ``positive`` is the value that counts as 1. Left out, it is read off the two values
@@ -73,6 +75,10 @@ class BernoulliBlock(CategoricalBlock):
     """A binary column: categories fixed to [negative, positive]."""
 
     kind = "bernoulli"
+    title = "Bernoulli"
+    description = "a binary value per class, P(x = 1 | c) = (N_c1 + l) / (N_c + 2 l)"
+    value_kind = CATEGORY
+    baseline = ONE_HOT
     spec_type = Bernoulli
     stats_type = BernoulliStats
     accepts_beta: ClassVar[bool] = True
@@ -95,6 +101,17 @@ class BernoulliBlock(CategoricalBlock):
 
     def positive(self) -> Any:
         return self.categories[1]
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """x in {0, 1} (1 = the positive value): w_BER = log theta+ (1 - theta-) / (theta- (1 - theta+)),
+        and the x = 0 term log (1 - theta+) / (1 - theta-) goes into b_BER   [seed 000, Eq. 18]."""
+        negative, positive = self.categories[:2]
+        w_negative, w_positive = float(weights[f"{column} = {negative}"]), float(weights[f"{column} = {positive}"])
+
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            return (self.codes(frame[column]) == 1).astype(float)[:, None]
+
+        return NotesTerms({column: w_positive - w_negative}, w_negative, "BER", features, one=positive)
 
 
 def _check_two(column: str, values: list[Any]) -> None:

@@ -25,6 +25,7 @@ A value never seen in training (and not declared), by the column's ``unseen`` po
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Mapping, Sequence
@@ -33,13 +34,16 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (CATEGORY, ONE_HOT, Block, NotesTerms, Spec, Stats, check_class_sums,
+                               check_table_budget, frozen, state_matrix, subtract_counts, take_classes)
 from nbapp.derived import derived
 from nbapp.encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, UNSEEN, UNSEEN_SMOOTHED, USED, Factor
 from nbapp.ordering import python_scalar, sort_key, sort_values
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms, cell_terms
 
 __all__ = ["Categorical", "CategoricalStats", "CategoricalBlock", "MISSING_CODE", "UNSEEN_CODE", "UNSEEN_POLICIES",
            "UNSEEN_LABEL"]
@@ -51,7 +55,7 @@ UNSEEN_LABEL = "(unseen)"      # the CPT row of the pseudo-category of unseen="s
 
 
 @dataclass(frozen=True)
-class Categorical:
+class Categorical(Spec):
     """A categorical CPT per class, (count + l) / (n_c + l K)   [seed 000, Eq. 6-8].
 
     ``alpha`` overrides the model's l for this column. ``categories`` declares the domain
@@ -79,13 +83,13 @@ def _declared(categories: Any) -> tuple[Any, ...]:
     values = [python_scalar(v) for v in categories]
     if not values:
         raise DataError("Categorical categories is empty; declare at least one category (or leave it out).")
-    keys = []
+    keys: set[Any] = set()        # a set: 100,000 declared categories are checked in linear time
     for v in values:
         if not isinstance(v, (str, int, float)) or isinstance(v, float) and not np.isfinite(v):
             raise DataError(f"The declared category {v!r} is not a string or a finite number.")
         if CategoricalStats.key(v) in keys:
             raise DataError(f"The category {v!r} is declared twice.")
-        keys.append(CategoricalStats.key(v))
+        keys.add(CategoricalStats.key(v))
     return tuple(values)
 
 
@@ -143,11 +147,17 @@ class CategoricalStats(Stats):
                 raise DataError(f"{where}: categories[{i}] is {v!r}; a category is a string or a finite number.")
         keys = [cls.key(v) for v in values]
         if len(set(keys)) != len(keys):
-            repeated = next(v for v, k in zip(values, keys) if keys.count(k) > 1)
+            seen: set[Any] = set()
+            repeated = next(v for v, k in zip(values, keys) if k in seen or seen.add(k))
             raise DataError(f"{where}: the category {repeated!r} is listed twice.")
         counts = state_matrix(state.get("counts"), (len(values), n_classes), f"{where}: counts")
+        check_class_sums(counts, f"{where}: counts")
         order = sorted(range(len(values)), key=lambda i: sort_key(values[i]))
         return cls(tuple(values[i] for i in order), counts[order])
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        """Rows with a value, per class: the counts summed over the values."""
+        return "the sum of counts", self.counts.sum(axis=0)[:, None]
 
     @classmethod
     def count(cls, series: pd.Series, y: np.ndarray, w: np.ndarray, n_classes: int) -> "CategoricalStats":
@@ -176,6 +186,10 @@ class CategoricalBlock(Block):
     """The CPT of one categorical column."""
 
     kind = "categorical"
+    title = "Categorical"
+    description = "a probability table per class, (count + l) / (n_c + l K)"
+    value_kind = CATEGORY
+    baseline = ONE_HOT
     spec_type = Categorical
     stats_type: ClassVar[type] = CategoricalStats
 
@@ -223,6 +237,21 @@ class CategoricalBlock(Block):
                 raise DataError(f"Column {columns[0]!r} holds {python_scalar(series[row])!r} in row {row}, which "
                                 "is not among its declared categories; add it to categories=[...] or fix the value.")
         return cls.stats_type.count(frame[columns[0]], y, w, n_classes)
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """N_cj: the weight of each (class, value), grouped by the engine; the values are read
+        back in Python by the column's own rule (there are few of them)."""
+        return [table.sums({"weight": table.sum(table.weight)}, key=table.value(columns[0]))]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> CategoricalStats:
+        """summarize over one row per (class, value) weighted by its rows' weight: the same counts,
+        and the same refusals (an undeclared value, a third value of a binary column)."""
+        answer = results[0]
+        return cls.summarize(columns, specs, pd.DataFrame({columns[0]: answer.values}), answer.classes,
+                             answer.column("weight"), n_classes)
 
     # -- parameters ------------------------------------------------------------------------
     @derived
@@ -338,6 +367,14 @@ class CategoricalBlock(Block):
             self._refuse(value)
         return self.n_values if code == UNSEEN_CODE and self.unseen == "smooth" else code
 
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """The category (or interval) of the value; None if missing or never seen."""
+        try:
+            code = self.code_of(value)
+        except DataError:               # unseen under the policy "error", or not a number
+            return None
+        return self.categories[code] if code >= 0 else None
+
     def factors(self, row: Mapping[str, Any], classes: list[Any]) -> list[Factor]:
         n_classes = len(classes)
         value = row.get(self.column)
@@ -365,6 +402,34 @@ class CategoricalBlock(Block):
         rows = np.flatnonzero(codes >= 0)
         x = sparse.csr_matrix((np.ones(len(rows)), (rows, codes[rows])), shape=(n, len(names)))
         return x, names, log_ratio(self.log_probabilities())
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """An indicator per value, as the notes' CAT form keeps it (seed 000, Eq. 18 for K > 2)."""
+        return dataclasses.replace(super().notes_terms(column, weights), label="CAT")
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """(N_cj + a_j) / (n_c + sum_j a_j) of the table's row ``row`` (a category, or the
+        pseudo-category of unseen="smooth"), unreduced   [seed 000, Eq. 7]."""
+        j = self._row_position(row)
+        return None if j is None else cell_terms(self.counts_, j, c, self.smoothing)
+
+    def _row_position(self, row: Any) -> int | None:
+        """The position of a row of the table: a value seen or declared, or the pseudo-row."""
+        try:
+            j = self._positions().get(self._key(python_scalar(row)))
+        except TypeError:               # an unhashable value is no row
+            return None
+        if j is None and self.n_values < len(self.categories) and row == self.categories[-1]:
+            return self.n_values
+        return j
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (K - 1): a probability per row of the table (K of them) and class, less one per
+        class since each class's K probabilities sum to 1   [seed 000, Eq. 6-7; Ex. 2.4]."""
+        k = len(self.categories)
+        return [ParameterCount((self.column,), n_classes * (k - 1), "C (K − 1)", f"{n_classes} × ({k} − 1)",
+                               f"P(value | class) for each of the K = {k} values and C = {n_classes} classes; "
+                               "each class's K probabilities sum to 1")]
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

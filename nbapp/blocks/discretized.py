@@ -16,9 +16,12 @@ CPT's rows, labelled "[2.5, 4.1)". Strategies:
   Delta = log2(3^k - 2) - [k Ent(S) - k1 Ent(S1) - k2 Ent(S2)]  (k_i: classes present in S_i,
   Ent in bits, N the weight of S), and both halves are split again the same way.
 
-Statistics stay additive: they are the KDE's fine per-class histogram on a dyadic grid
+Statistics stay additive: they are the KDE's fine per-class histogram on a sparse dyadic grid
 (:class:`nbapp.blocks.grid.GridStats`), and the cut points are computed from it, so a merge
-or a partial fit gives the cut points of one fit on all the rows. A cut point is the midpoint
+or a partial fit gives the cut points of one fit on all the rows. The grid's level follows
+where the values are, not their range, so one far value (a 999999 sentinel among 10,000
+values) moves the "quantile" and "mdl" cut points no more than one more row would; "uniform"
+cuts the range into equal widths by definition, so such a value stretches it. A cut point is the midpoint
 of the centroids of the two neighbouring non-empty bins (the midpoint of the two values, as
 Weka, when each bin holds one distinct value, the rule for small data), kept inside the gap
 between them; a "uniform" cut that falls inside a non-empty bin moves to the nearer edge of
@@ -34,15 +37,16 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.base import check_table_budget
+from nbapp.blocks.base import NUMBER, STANDARDISED, Spec, check_table_budget
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
-from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite
+from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
+from nbapp.blocks.base import ParameterCount
 
-__all__ = ["Discretized", "DiscretizedBlock", "cut_points", "mdl_cuts", "interval_labels", "STRATEGIES"]
+__all__ = ["Discretized", "DiscretizedBlock", "cut_points", "interval_codes", "mdl_cuts", "interval_labels", "STRATEGIES"]
 
 _KIND = "discretized"
 STRATEGIES = ("quantile", "uniform", "mdl")
@@ -50,7 +54,7 @@ MAX_INTERVALS = 1000
 
 
 @dataclass(frozen=True)
-class Discretized:
+class Discretized(Spec):
     """A numeric column cut into intervals at fit time, then a CPT over them   [seed 000, Eq. 7].
 
     ``bins``: intervals for "quantile" and "uniform" (fewer when values repeat); ``strategy``
@@ -83,11 +87,9 @@ class _Bins:
 
     @classmethod
     def of(cls, stats: GridStats) -> "_Bins":
-        total = stats.mass.sum(axis=1)
-        used = total > 0
-        edges = stats.edges()
-        return cls(edges[:-1][used], edges[1:][used], edges[:-1][used] + stats.first.sum(axis=1)[used] / total[used],
-                   stats.mass[used])
+        total = stats.mass.sum(axis=1)      # > 0: only bins that hold weight are stored
+        left = stats.left_edges()
+        return cls(left, left + stats.width, left + stats.first.sum(axis=1) / total, stats.mass)
 
     def cut_after(self, i: int) -> float:
         """The cut between non-empty bins i and i + 1: the centroids' midpoint, kept in the gap."""
@@ -152,6 +154,14 @@ def mdl_cuts(counts: np.ndarray) -> list[int]:
     return sorted(out)
 
 
+def interval_codes(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, bins: int,
+                   strategy: str) -> np.ndarray:
+    """The interval 0, 1, ... of each value (-1 where missing) under the cut points the strategy
+    learns from these rows (classes y, weights w)."""
+    cuts = cut_points(GridStats.count(x, y, w, n_classes), bins, strategy)
+    return np.where(np.isnan(x), -1, np.searchsorted(cuts, x, side="right"))
+
+
 def interval_labels(cuts: np.ndarray) -> list[str]:
     """"(-inf, 2.5)", "[2.5, 4.1)", ..., "[7, inf)": the intervals between the cut points."""
     bounds = [-np.inf, *cuts, np.inf]
@@ -162,14 +172,25 @@ class DiscretizedBlock(CategoricalBlock):
     """One numeric column as a CPT over intervals learned at fit time."""
 
     kind = "discretized"
+    title = "Discretized"
+    description = "a probability table per class over intervals of the number, cut at fit time"
+    value_kind = NUMBER
+    baseline = STANDARDISED
     spec_type = Discretized
     stats_type = GridStats
+
+    @classmethod
+    def dependence_codes(cls, column: str, spec: Any, frame: pd.DataFrame, y: np.ndarray, w: np.ndarray,
+                         n_classes: int, bins: int) -> np.ndarray:
+        """The column's own intervals (its strategy's cut points on these rows)."""
+        x = numeric_column(frame[column], column, _KIND)
+        return interval_codes(x, y, w, n_classes, spec.bins, spec.strategy)
 
     def _table(self, stats: GridStats) -> tuple[list[Any], np.ndarray]:
         spec = self.specs[0]
         self.cuts = cut_points(stats, spec.bins, spec.strategy)
         self.cuts.setflags(write=False)
-        interval = np.searchsorted(self.cuts, stats.edges()[:-1], side="right")
+        interval = np.searchsorted(self.cuts, stats.left_edges(), side="right")
         counts = np.zeros((len(self.cuts) + 1, stats.mass.shape[1]))
         np.add.at(counts, interval, stats.mass)
         return interval_labels(self.cuts), counts
@@ -186,6 +207,17 @@ class DiscretizedBlock(CategoricalBlock):
         check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
         return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """The histogram in passes over the rows (:func:`nbapp.blocks.grid.grid_aggregates`)."""
+        return grid_aggregates(columns[0], table)
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> GridStats:
+        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
+        return grid_from_aggregates(columns[0], table, results, n_classes)
+
     def _interval(self, x: np.ndarray) -> np.ndarray:
         return np.where(np.isnan(x), MISSING_CODE, np.searchsorted(self.cuts, x, side="right"))
 
@@ -201,6 +233,15 @@ class DiscretizedBlock(CategoricalBlock):
         if code >= 0:
             out = [dataclasses.replace(f, detail=f"in the interval {self.categories[code]}") for f in out]
         return out
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (B - 1) + (B - 1): the table over B intervals (each class's B probabilities sum to 1)
+        and the B - 1 cut points, which are learned from the training values too."""
+        b = len(self.categories)
+        return [ParameterCount((self.column,), n_classes * (b - 1) + (b - 1), "C (B − 1) + (B − 1)",
+                               f"{n_classes} × ({b} − 1) + ({b} − 1)",
+                               f"P(interval | class) for each of the B = {b} intervals and C = {n_classes} classes "
+                               "(each class's B sum to 1), and the B − 1 cut points learned from the data")]
 
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
         """The intervals: lower and upper cut point and the weighted count of training values."""

@@ -32,21 +32,24 @@ class impossible; values so small that their variance underflows are refused by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Literal, Mapping, Sequence, get_args
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, frozen, state_matrix, take_classes
+from nbapp.blocks.base import (FAR_VALUE, NUMBER, STANDARDISED, TINY_VARIANCE, Block, NotesTerms, Spec, Stats, frozen,
+                               state_matrix, take_classes)
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
-from nbapp.moments import merge_moments, pooled_moments, unmerge_moments
+from nbapp.moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.threads import ROW_ALIGN
+from nbapp.blocks.base import ParameterCount
 
-__all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "VAR_SMOOTHING_MODES"]
+__all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "column_variance",
+           "gaussian_epsilons", "VARIANCES", "VAR_SMOOTHING_MODES"]
 
 # Relative floor for a zero variance: float64's machine epsilon. Below it, (x - mu)^2 / var
 # for the nearest representable x would overflow the useful range of the density.
@@ -55,8 +58,8 @@ _LOG_2PI = np.log(2.0 * np.pi)
 _KIND = "Gaussian"
 # Rows scored at a time: a block's temporaries (rows x columns) stay in the CPU cache.
 _BLOCK_ROWS = ROW_ALIGN
-VARIANCES = ("mle", "unbiased", "pooled")
 VarianceKind = Literal["mle", "unbiased", "pooled"]
+VARIANCES: tuple[str, ...] = get_args(VarianceKind)        # the one list of the variance options
 VAR_SMOOTHING_MODES = ("global", "per_feature")
 
 
@@ -81,7 +84,7 @@ class GaussianEpsilon:
 
 
 @dataclass(frozen=True)
-class Gaussian:
+class Gaussian(Spec):
     """A normal density per class, N(mu_c, var_c)   [seed 000, Eq. 12-14].
 
     ``variance``: "mle" (1/n_c, Eq. 14), "unbiased" (1/(n_c - 1)) or "pooled" (one
@@ -128,7 +131,15 @@ class MomentStats(Stats):
         n = state_matrix(state.get("n"), shape, f"{where}: n")
         mean = state_matrix(state.get("mean"), shape, f"{where}: mean", non_negative=False)
         m2 = state_matrix(state.get("m2"), shape, f"{where}: m2")
+        spread_without_rows = np.argwhere((m2 > 0) & (n == 0))
+        if len(spread_without_rows):
+            c, a = (int(i) for i in spread_without_rows[0])
+            raise DataError(f"{where}: n[{c}][{a}] is 0 but m2[{c}][{a}] is {m2[c, a]:g}; a spread needs the rows "
+                            "it was measured on.")
         return cls(n, mean, m2)
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        return "n", self.n
 
 
 def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> MomentStats:
@@ -167,10 +178,31 @@ def class_moments(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -
     return MomentStats(n, mean, m2)
 
 
+def column_variance(stats: MomentStats) -> np.ndarray:
+    """Var(x_a) of each whole training column (1/n), merged from the class moments."""
+    n, _, m2 = pooled_moments(stats.n, stats.mean, stats.m2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
+
+
+def gaussian_epsilons(stats: MomentStats, var_smoothing: float, mode: str = "global") -> np.ndarray:
+    """eps_a per column, the one rule for the variance floor: var_smoothing * max_a Var(x_a) for
+    every column ("global", as scikit-learn's GaussianNB), or var_smoothing * Var(x_a) ("per_feature")."""
+    variance = column_variance(stats)
+    if mode == "per_feature":
+        return var_smoothing * variance
+    return np.full(len(variance), var_smoothing * float(variance.max(initial=0.0)))
+
+
 class GaussianBlock(Block):
     """All Gaussian columns of a model (each column still an independent factor)."""
 
     kind = "gaussian"
+    title = "Gaussian"
+    description = "a normal density per class (mean and variance)"
+    value_kind = NUMBER
+    baseline = STANDARDISED
+    density_choice = True
     spec_type = Gaussian
     stats_type = MomentStats
     grouped = True
@@ -190,6 +222,49 @@ class GaussianBlock(Block):
         _check_representable(x, w, stats, columns)
         return stats
 
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """Per class and column, in one pass: n = sum of w over the present values, and
+        S1 = sum w (x - k), S2 = sum w (x - k)^2 about a shift k near the class mean (its mean
+        over the first rows), so that M2 = S2 - S1^2 / n loses no digits to cancellation (a
+        second pass about the class means when the first rows' mean was more than a standard
+        deviation off); the smallest and largest value of weight > 0, which tell a column whose
+        spread underflows from a constant one."""
+        aggregates = {}
+        w = table.weight
+        counted = table.greater(w, table.zero())
+        for a, column in enumerate(columns):
+            x = table.number(column)
+            d = table.deviation(column)
+            aggregates.update({f"n{a}": table.sum(table.where(table.present(x), w)), f"s{a}": table.sum(table.times(w, d)),
+                               f"q{a}": table.sum(table.times(w, d, d)), f"lo{a}": table.least(table.where(counted, x)),
+                               f"hi{a}": table.most(table.where(counted, x))})
+        return [table.sums(aggregates)]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> MomentStats:
+        """mean = k + S1 / n and M2 = S2 - S1^2 / n per class; compared with the two-pass moments
+        of :func:`class_moments` they differ by rounding only (tests/test_engines.py)."""
+        answer = results[0]
+        n, mean, m2 = (np.zeros((n_classes, len(columns))) for _ in range(3))
+        far = {}
+        for a, column in enumerate(columns):
+            n[:, a] = answer.per_class(f"n{a}")
+            mean[:, a], m2[:, a], off = shifted_moments(n[:, a], answer.per_class(f"s{a}"), answer.per_class(f"q{a}"),
+                                                        table.shifts(column))
+            if off.any():
+                far[column] = mean[:, a]
+        if far and "shift" not in table.memo:       # once: the second pass is about the class means
+            table.memo["shift"] = far
+            table.again()
+        stats = MomentStats(n, mean, m2)
+        _check_finite_moments(stats.m2, columns)
+        lo = np.array([np.nanmin(answer.per_class(f"lo{a}"), initial=np.inf) for a in range(len(columns))])
+        hi = np.array([np.nanmax(answer.per_class(f"hi{a}"), initial=-np.inf) for a in range(len(columns))])
+        _check_spread(columns, pooled_moments(stats.n, stats.mean, stats.m2)[2] == 0, lo, hi)
+        return stats
+
     def check(self) -> None:
         _check_finite_moments(self.m2, self.columns)
 
@@ -197,18 +272,12 @@ class GaussianBlock(Block):
     @derived
     def column_variance(self) -> np.ndarray:
         """Var(x_a) of each whole training column (1/n), merged from the class moments."""
-        n, _, m2 = pooled_moments(self.n, self.mean, self.m2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(n > 0, m2 / np.where(n > 0, n, 1.0), 0.0)
+        return column_variance(self.stats)
 
     @derived
     def epsilons(self) -> np.ndarray:
-        """eps_a per column: var_smoothing * max_a Var(x_a) for all ("global", as GaussianNB),
-        or var_smoothing * Var(x_a) ("per_feature")."""
-        column_var = self.column_variance()
-        if self.settings.var_smoothing_mode == "per_feature":
-            return self.settings.var_smoothing * column_var
-        return np.full(len(self.columns), self.settings.var_smoothing * float(column_var.max(initial=0.0)))
+        """eps_a per column (:func:`gaussian_epsilons` under the model's var_smoothing and mode)."""
+        return gaussian_epsilons(self.stats, self.settings.var_smoothing, self.settings.var_smoothing_mode)
 
     def epsilon(self) -> float:
         """The largest epsilon; in the "global" mode the one epsilon of every column."""
@@ -348,6 +417,53 @@ class GaussianBlock(Block):
         matrix = np.column_stack(cols) if cols else np.zeros((len(frame), 0))
         return sparse.csr_matrix(matrix), names, np.array(weights, dtype=float)
 
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """x (and x^2 when the two variances differ): with a shared variance w_GNB = (mu+ - mu-) / sigma^2,
+        and the constant (mu-^2 - mu+^2) / (2 sigma^2) goes into b_GNB   [seed 000, Eq. 20]."""
+        names = [column, *([f"{column}^2"] if f"{column}^2" in weights.index else [])]
+
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            x = self._values(frame, [column])[:, 0]
+            return np.column_stack([x, x**2][:len(names)])
+
+        return NotesTerms({n: float(weights[n]) for n in names}, float(weights[f"{column} observed"]), "GNB", features)
+
+    def density_latex(self, column: str, value: Any, c: int, number: Callable[[float], str]) -> str:
+        r"""\mathcal{N}(x;\ \mu=..., \sigma^2=...) with the class's mean and variance (eps included)   [seed 000, Eq. 12]."""
+        a, x = self.columns.index(column), scalar_number(value, column, _KIND)
+        return (rf"\mathcal{{N}}({number(x)};\ \mu={number(float(self.mean[c, a]))},"
+                rf"\ \sigma^2={number(float(self.variance()[c, a]))})")
+
+    def far_value_cause(self, column: str, value: Any, true_class: Any, classes: list[Any]) -> tuple[str, str]:
+        """How many standard deviations the value lies from the class's mean, and whether the
+        class's variance is tiny (below 1/100 of the median over the classes)."""
+        fit = self.parameters(column, classes)
+        mean, var = float(fit.at[true_class, "mean"]), float(fit.at[true_class, "var"])
+        x = scalar_number(value, column, _KIND)
+        z = abs(x - mean) / np.sqrt(var)
+        spread = fit["var"].median()
+        if var < spread / 100:
+            return TINY_VARIANCE, (f"{column!r} has a tiny variance in class {true_class!r} ({var:.3g}, against a "
+                                   f"median of {spread:.3g} over the classes), so {x:g} lies {z:,.0f} "
+                                   f"standard deviations from its mean {mean:.3g}; a larger var_smoothing "
+                                   "or another type for the column helps")
+        return FAR_VALUE, (f"{column!r} = {x:g} lies {z:,.1f} standard deviations from class {true_class!r}'s "
+                           f"mean {mean:.3g}")
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """Per column 2 C: a mean and a variance per class   [seed 000, Eq. 13-14; Ex. 2.4: 2 d K
+        for d columns]; C + 1 where the variance is pooled (one variance shared by the classes).
+        Epsilon is a setting, not counted."""
+        out = []
+        for column, variance in zip(self.columns, self.variances):
+            if variance == "pooled":
+                out.append(ParameterCount((column,), n_classes + 1, "C + 1", f"{n_classes} + 1",
+                                          f"a mean per class (C = {n_classes}) and one variance pooled over the classes"))
+            else:
+                out.append(ParameterCount((column,), 2 * n_classes, "2 C", f"2 × {n_classes}",
+                                          f"a mean and a variance for each of the C = {n_classes} classes"))
+        return out
+
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:
         """Per class: n, mean, var (with eps), std, the raw variance, eps and a note   [seed 000, Eq. 13-14]."""
@@ -457,11 +573,18 @@ def _check_representable(x: np.ndarray, w: np.ndarray, stats: MomentStats, colum
     if not zero.any():
         return
     x = np.where((w > 0)[:, None], x[:, zero], np.nan)     # rows that count
-    hi = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
-    lo = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
-    spread = np.where(hi > lo, hi - lo, 0.0)
+    hi = np.full(len(columns), -np.inf)
+    lo = np.full(len(columns), np.inf)
+    hi[zero] = np.where(np.isnan(x), -np.inf, x).max(axis=0, initial=-np.inf)
+    lo[zero] = np.where(np.isnan(x), np.inf, x).min(axis=0, initial=np.inf)
+    _check_spread(columns, zero, lo, hi)
+
+
+def _check_spread(columns: Sequence[str], zero: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Refuse a column whose pooled M2 is 0 although its values (of weight > 0) span lo..hi."""
+    spread = np.where(zero & (hi > lo), hi - lo, 0.0)
     lost = spread > 0
     if lost.any():
-        column = [c for c, z in zip(columns, zero) if z][int(np.flatnonzero(lost)[0])]
-        raise DataError(f"Column {column!r} holds values so small (around {spread[lost][0]:.1e}) that their "
+        a = int(np.flatnonzero(lost)[0])
+        raise DataError(f"Column {columns[a]!r} holds values so small (around {spread[a]:.1e}) that their "
                         "variance underflows to 0; rescale the column (e.g. multiply by a power of ten).")

@@ -4,11 +4,15 @@ The KDE (:mod:`nbapp.blocks.kde`) and discretised (:mod:`nbapp.blocks.discretize
 need more of a column than its moments, yet their statistics must still add exactly over any
 split of the rows (merge, partial_fit, files, clusters, k-fold). Both use :class:`GridStats`:
 
-* a **dyadic grid**: bin k of level e is [k 2^e, (k + 1) 2^e). The lattice is fixed before any
-  data is seen; only its level e depends on the data: the smallest e at which the observed
-  range [min, max] spans at most ``MAX_BINS`` bins (and at least 2^-52 of the largest |x|, so
-  bin indices stay exact integers). Bins of level e + 1 are unions of two bins of level e,
-  so a histogram is coarsened *exactly* by adding pairs of bins;
+* a **sparse dyadic grid**: bin k of level e is [k 2^e, (k + 1) 2^e), and only the bins that
+  hold a value are stored (their indices k in ``keys``), so a value far from the others costs
+  one bin, not the empty bins between. The lattice is fixed before any data is seen; only its
+  level e depends on the data: the smallest e at which the values fill at most ``MAX_BINS``
+  bins (and at least 2^-52 of the largest |x|, so bin indices stay exact integers). The level
+  is set by where the values are, not by their range: 10,000 normal values and one 999999
+  share the level of the 10,000 alone. Up to ``MAX_BINS`` distinct values each keep a bin of
+  their own (the statistics are then the values themselves). Bins of level e + 1 are unions of
+  two bins of level e, so a histogram is coarsened *exactly* by adding pairs of bins;
 * per bin and class: the weighted count (``mass``) and the weighted first and second moments
   of the values about the bin's left edge L (``first`` = sum w (x - L), ``second`` = sum
   w (x - L)^2; about L, not 0, so no digits cancel), so a bin stands for its values by their
@@ -16,14 +20,16 @@ split of the rows (merge, partial_fit, files, clusters, k-fold). Both use :class
 * per class: n, mean and M2 (Chan's merge, :mod:`nbapp.moments`) and the sum of squared
   weights w2, which the bandwidth rules need (the effective sample size n^2 / w2).
 
-Adding two statistics coarsens both to the larger level, unites their bin ranges and
-coarsens further while the union spans more than ``MAX_BINS`` bins. The result is the
-histogram one pass over all the rows would have made: the level of the union is the larger
-of the parts' levels or the first level at which the union's range fits, and a part's range
-is never wider than the union's (see ``tests/test_kde.py`` for the property test).
+Adding two statistics coarsens both to the larger level, unites their bins and coarsens
+further while the union fills more than ``MAX_BINS`` bins. The result is the histogram one
+pass over all the rows would have made: the bins a part fills at a level are among those the
+union fills, so no level below a part's own can hold the union either, and the first level at
+or above both parts' at which the union fits is the one a single pass finds (see
+``tests/test_kde.py`` for the property test). Merging in any order gives the same statistics.
 
-Only rows with a value and a weight > 0 are counted (a zero-weight row must not widen the
-range, or the level of a fit would depend on rows that do not count).
+Only rows with a value and a weight > 0 are counted, and only bins that hold weight are
+stored (a zero-weight row must not add a bin, or the level of a fit would depend on rows that
+do not count).
 """
 
 from __future__ import annotations
@@ -32,85 +38,90 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
+import pandas as pd
 
 from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_classes
 from nbapp.errors import DataError
-from nbapp.moments import merge_moments, unmerge_moments
+from nbapp.moments import merge_moments, shifted_moments, unmerge_moments
 
-__all__ = ["GridStats", "MAX_BINS", "grid_level", "coarsen", "coarsen_bins", "check_finite"]
+__all__ = ["GridStats", "MAX_BINS", "precision_level", "steps_to_fit", "coarsen_bins", "check_finite", "grid_aggregates",
+           "grid_from_aggregates"]
 
-# Bins of the finest grid a column gets: its range / 4096 <= bin width < range / 2047.
-# 3 x 4096 bins x classes numbers per column: a 3-class KDE column of 100,000 rows is 172 kB of JSON.
-MAX_BINS = 4096
+# Non-empty bins of a column at most. 2048 distinct values keep a bin each; beyond, the grid
+# is coarsened until they fill at most 2048 bins (width 1/256 of the standard deviation for
+# 10,000 normal values: a KDE within 1e-8 of the exact one, quantile cuts within 0.004 sd). At
+# most 3 x 2048 x classes numbers per column: a 3-class KDE column of 100,000 rows is about 170 kB
+# of JSON, of 1,000 rows about 100 kB (the dense grid of range / 4096 took about 180 kB for either).
+MAX_BINS = 2048
+# Format 2's dense grids listed up to 4096 bins, the empty ones too.
+_DENSE_BINS = 4096
 # The finest level: below 2^(exponent of max|x| - 52) bin indices would exceed 2^53 and stop
 # being exact in float64 (and the last bits of x carry no information anyway).
 _MANTISSA_BITS = 52
 _LOWEST_LEVEL = -1074            # 2^-1074, the smallest float64; the level of an all-zero column
 _HIGHEST_LEVEL = 1024
+_MAX_KEY = 2**53
+# Coarsening more than 62 steps gives the same bins as 62 (keys are below 2^53 in size, so they
+# all fall into bin 0 or -1), and int64 shifts stop at 63.
+_MAX_SHIFT = 62
+# After a subtraction, a cell left with at most this share of its weight holds only the rounding
+# of float sums taken in another order (the part's rows were all of it): it is emptied, or its
+# centroid (first / mass) would be rounding divided by rounding.
+_RESIDUE = 1e-12
 
 
-def _span(start: int, stop: int, steps: int) -> int:
-    """Bins of a coarser level (steps up) that bins start .. stop - 1 fall into."""
-    shift = min(steps, 62)
-    return ((stop - 1) >> shift) - (start >> shift) + 1
+def precision_level(top: float) -> int:
+    """The finest level for values up to |top|: 52 binary digits below top's leading digit."""
+    return max(int(np.frexp(top)[1]) - _MANTISSA_BITS, _LOWEST_LEVEL) if top > 0 else _LOWEST_LEVEL
 
 
-def _bin_count(lo: float, hi: float, level: int) -> int:
-    return int(np.floor(np.ldexp(hi, -level)) - np.floor(np.ldexp(lo, -level))) + 1
+def _filled(keys: np.ndarray, steps: int) -> int:
+    """Bins of level e + steps that the sorted distinct bins ``keys`` of level e fall into."""
+    coarse = keys >> min(steps, _MAX_SHIFT)
+    return 1 + int(np.count_nonzero(coarse[1:] != coarse[:-1])) if len(keys) else 0
 
 
-def grid_level(lo: float, hi: float) -> int:
-    """The level e of the values' range [lo, hi]: the smallest e >= the precision floor at which
-    [lo, hi] spans at most MAX_BINS bins of width 2^e."""
-    top = max(abs(lo), abs(hi))
-    floor = max(int(np.frexp(top)[1]) - _MANTISSA_BITS, _LOWEST_LEVEL) if top > 0 else _LOWEST_LEVEL
-    span = hi / 2 - lo / 2                 # halves: hi - lo may overflow
-    if span <= 0:
-        return floor
-    level = int(np.ceil(np.log2(span) + 1 - np.log2(MAX_BINS - 2)))
-    if _bin_count(lo, hi, level - 1) <= MAX_BINS:
-        level -= 1
-    while _bin_count(lo, hi, level) > MAX_BINS:   # float rounding of log2 only
-        level += 1
-    return max(level, floor)
+def steps_to_fit(keys: np.ndarray) -> int:
+    """The fewest coarsening steps after which the sorted distinct bin indices ``keys`` fill at
+    most MAX_BINS bins (the bins filled only shrink as the grid coarsens: a binary search)."""
+    low, high = 0, _MAX_SHIFT
+    while low < high:
+        middle = (low + high) // 2
+        if _filled(keys, middle) <= MAX_BINS:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
-def coarsen(offset: int, arrays: tuple[np.ndarray, ...], steps: int) -> tuple[int, tuple[np.ndarray, ...]]:
-    """Bins offset, offset + 1, ... of level e summed into the bins of level e + steps."""
-    if steps <= 0 or len(arrays[0]) == 0:
-        return offset, arrays
-    index = _coarse_index(offset, len(arrays[0]), steps)
-    start = int(index[0])
-    out = []
-    for a in arrays:
-        target = np.zeros((int(index[-1]) - start + 1,) + a.shape[1:])
-        np.add.at(target, index - start, a)
-        out.append(target)
-    return start, tuple(out)
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array."""
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]]
 
 
-def _coarse_index(offset: int, size: int, steps: int) -> np.ndarray:
-    shift = min(steps, 62)        # indices are below 2^53: any larger shift gives the same floor
-    return (offset + np.arange(size, dtype=np.int64)) >> shift
+def _sum_by_key(keys: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The rows of each array summed over equal keys: (distinct keys sorted, summed arrays...)."""
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.r_[0, np.flatnonzero(keys[1:] != keys[:-1]) + 1]
+    return (keys[starts], *(np.add.reduceat(a[order], starts, axis=0) for a in arrays))
 
 
-def coarsen_bins(offset: int, level: int, mass: np.ndarray, first: np.ndarray, second: np.ndarray,
-                 to_level: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """A histogram with per-bin moments about each bin's left edge, coarsened to ``to_level``: a fine
-    bin's left edge lies delta >= 0 right of its coarse bin's, so
-    first' = sum (first + delta mass), second' = sum (second + 2 delta first + delta^2 mass)."""
+def coarsen_bins(keys: np.ndarray, level: int, mass: np.ndarray, first: np.ndarray, second: np.ndarray,
+                 to_level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Bins ``keys`` of level ``level`` with per-bin moments about each bin's left edge, summed
+    into the bins of ``to_level``: a fine bin's left edge lies delta >= 0 right of its coarse
+    bin's, so first' = sum (first + delta mass), second' = sum (second + 2 delta first + delta^2 mass)."""
     steps = to_level - level
-    if steps <= 0 or len(mass) == 0:
-        return offset, mass, first, second
-    index = _coarse_index(offset, len(mass), steps)
-    fine = np.arange(offset, offset + len(mass), dtype=np.int64)
-    # delta = (k - K 2^steps) 2^level; for steps beyond 62 the coarse index is 0 or -1 (see above)
-    delta = np.ldexp((fine - index * 2 ** min(steps, 62)).astype(float), level) if steps <= 62 \
-        else np.ldexp(fine.astype(float), level) - np.ldexp(index.astype(float), to_level)
+    if steps <= 0 or len(keys) == 0:
+        return keys, mass, first, second
+    shift = min(steps, _MAX_SHIFT)
+    coarse = keys >> shift
+    # delta = (k - K 2^steps) 2^level; beyond 62 steps K is 0 or -1 (see _MAX_SHIFT)
+    delta = np.ldexp((keys - (coarse << shift)).astype(float), level) if steps <= _MAX_SHIFT \
+        else np.ldexp(keys.astype(float), level) - np.ldexp(coarse.astype(float), to_level)
     delta = delta[:, None]
-    start, (mass2, first2, second2) = coarsen(offset, (mass, first + delta * mass,
-                                                       second + 2 * delta * first + delta**2 * mass), steps)
-    return start, mass2, first2, second2
+    return _sum_by_key(coarse, mass, first + delta * mass, second + 2 * delta * first + delta**2 * mass)
 
 
 def check_finite(stats: "GridStats", column: str) -> None:
@@ -122,12 +133,12 @@ def check_finite(stats: "GridStats", column: str) -> None:
 
 @dataclass(frozen=True, eq=False)
 class GridStats(Stats):
-    """Per class: a histogram on the dyadic grid of level ``exponent`` (bins ``offset`` ...; bins x
-    classes: ``mass`` = sum w, ``first`` = sum w (x - left edge), ``second`` = sum w (x - left edge)^2)
-    and the moments n, mean, M2 and w2 (classes)."""
+    """Per class: a histogram on the sparse dyadic grid of level ``exponent`` (the non-empty bins
+    ``keys``, sorted; bins x classes: ``mass`` = sum w, ``first`` = sum w (x - left edge),
+    ``second`` = sum w (x - left edge)^2) and the moments n, mean, M2 and w2 (classes)."""
 
     exponent: int
-    offset: int
+    keys: np.ndarray
     mass: np.ndarray
     first: np.ndarray
     second: np.ndarray
@@ -139,8 +150,10 @@ class GridStats(Stats):
     def __post_init__(self) -> None:
         for name in ("mass", "first", "second", "n", "mean", "m2", "w2"):
             object.__setattr__(self, name, frozen(getattr(self, name)))
+        keys = np.array(self.keys, dtype=np.int64)
+        keys.setflags(write=False)
+        object.__setattr__(self, "keys", keys)
         object.__setattr__(self, "exponent", int(self.exponent))
-        object.__setattr__(self, "offset", int(self.offset))
 
     # -- counting --------------------------------------------------------------------------
     @classmethod
@@ -156,46 +169,55 @@ class GridStats(Stats):
             w2 = np.bincount(y, weights=w * w, minlength=n_classes)
         if not len(x):
             empty = np.zeros((0, n_classes))
-            return cls(_LOWEST_LEVEL, 0, empty, empty, empty, n, mean, m2, w2)
-        level = grid_level(float(x.min()), float(x.max()))
-        k = np.floor(np.ldexp(x, -level))
-        inside = x - np.ldexp(k, level)            # exact: the remainder of a power-of-two grid
-        k = k.astype(np.int64)
-        offset = int(k.min())
-        size = int(k.max()) - offset + 1
-        cell = (k - offset) * n_classes + y
+            return cls(_LOWEST_LEVEL, np.zeros(0, dtype=np.int64), empty, empty, empty, n, mean, m2, w2)
+        finest = precision_level(float(np.abs(x).max()))
+        fine = np.floor(np.ldexp(x, -finest)).astype(np.int64)       # |fine| <= 2^53
+        distinct = _distinct(np.sort(fine))
+        steps = steps_to_fit(distinct)
+        level, shift = finest + steps, min(steps, _MAX_SHIFT)
+        keys = _distinct(distinct >> shift)
+        k = fine >> shift                                            # = floor(x / 2^level)
+        inside = x - np.ldexp(k.astype(float), level)   # exact: the remainder of a power-of-two grid
+        cell = pd.Index(keys).get_indexer(k) * n_classes + y        # a hash lookup: keys may be far apart
 
         def per_bin(weights: np.ndarray) -> np.ndarray:
-            return np.bincount(cell, weights=weights, minlength=size * n_classes).reshape(size, n_classes)
+            return np.bincount(cell, weights=weights, minlength=len(keys) * n_classes).reshape(len(keys), n_classes)
 
         with np.errstate(over="ignore", invalid="ignore"):     # refused by name in check_finite
-            return cls(level, offset, per_bin(w), per_bin(w * inside), per_bin(w * inside**2), n, mean, m2, w2)
+            return cls(level, keys, per_bin(w), per_bin(w * inside), per_bin(w * inside**2), n, mean, m2, w2)
 
     @property
     def bins(self) -> int:
-        return len(self.mass)
+        """Non-empty bins."""
+        return len(self.keys)
 
     @property
     def width(self) -> float:
         return float(np.ldexp(1.0, self.exponent))
 
-    def edges(self) -> np.ndarray:
-        """Left edges of the bins, then the right edge of the last one."""
-        return np.ldexp(np.arange(self.offset, self.offset + self.bins + 1, dtype=float), self.exponent)
+    def left_edges(self) -> np.ndarray:
+        """Left edges of the non-empty bins (their right edges are one width further)."""
+        return np.ldexp(self.keys.astype(float), self.exponent)
 
-    def at_level(self, level: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-        """(offset, mass, first, second) coarsened to a level >= self.exponent."""
-        return coarsen_bins(self.offset, self.exponent, self.mass, self.first, self.second, level)
+    def at_level(self, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(keys, mass, first, second) coarsened to a level >= self.exponent."""
+        return coarsen_bins(self.keys, self.exponent, self.mass, self.first, self.second, level)
 
     def bin_moments(self, level: int, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Class c's non-empty bins at ``level``: mass, centroid and the variance of the values in
-        the bin (0 when the bin holds one distinct value)."""
-        offset, mass, first, second = self.at_level(level)
+        """Class c's non-empty bins at ``level``, in order: mass, centroid and the variance of the
+        values in the bin (0 when the bin holds one distinct value)."""
+        keys, mass, first, second = self.at_level(level)
         used = mass[:, c] > 0
         m = mass[used, c]
         inside = first[used, c] / m
-        left = np.ldexp((offset + np.flatnonzero(used)).astype(float), level)
+        left = np.ldexp(keys[used].astype(float), level)
         return m, left + inside, np.maximum(second[used, c] / m - inside**2, 0.0)
+
+    def _with_bins(self, exponent: int, keys: np.ndarray, arrays: list[np.ndarray], n: np.ndarray,
+                   mean: np.ndarray, m2: np.ndarray, w2: np.ndarray) -> "GridStats":
+        """Statistics of these bins, the empty ones left out (a bin is stored only if it holds weight)."""
+        kept = arrays[0].sum(axis=1) > 0
+        return GridStats(exponent, keys[kept], *(a[kept] for a in arrays), n, mean, m2, w2)
 
     # -- the Stats protocol ----------------------------------------------------------------
     def __add__(self, other: "GridStats") -> "GridStats":
@@ -203,67 +225,74 @@ class GridStats(Stats):
         w2 = self.w2 + other.w2
         if not other.bins or not self.bins:
             grid = self if self.bins else other
-            return GridStats(grid.exponent, grid.offset, grid.mass, grid.first, grid.second, n, mean, m2, w2)
-        level = max(self.exponent, other.exponent)
-        ends = [(g.offset >> min(level - g.exponent, 62), (g.offset + g.bins - 1) >> min(level - g.exponent, 62))
-                for g in (self, other)]
-        start, stop = min(a for a, _ in ends), max(b for _, b in ends) + 1
-        while _span(start, stop, 0) > MAX_BINS:      # the union's range decides the level, as in one pass
-            start, stop, level = start >> 1, ((stop - 1) >> 1) + 1, level + 1
-        parts = [self.at_level(level), other.at_level(level)]
-        arrays = [np.zeros((stop - start, len(n))) for _ in range(3)]
-        for first, *values in parts:
-            for target, v in zip(arrays, values):
-                target[first - start:first - start + len(v)] += v
-        return GridStats(level, start, *arrays, n, mean, m2, w2)
+            return GridStats(grid.exponent, grid.keys, grid.mass, grid.first, grid.second, n, mean, m2, w2)
+        common = max(self.exponent, other.exponent)
+        parts = [self.at_level(common), other.at_level(common)]
+        level = common + steps_to_fit(np.union1d(parts[0][0], parts[1][0]))   # the union's bins decide, as one pass
+        parts = [coarsen_bins(keys, common, *arrays, level) for keys, *arrays in parts]
+        keys, *arrays = _sum_by_key(*(np.concatenate(a) for a in zip(*parts)))
+        return GridStats(level, keys, *arrays, n, mean, m2, w2)
 
     def __sub__(self, other: "GridStats") -> "GridStats":
         """The statistics of self's rows without other's (other's rows must be among self's): the
         histogram at self's level (a level never refines back), the moments by Chan's formula
         solved for one part."""
+        outside = DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
         if other.bins and (other.exponent > self.exponent or not self.bins):
-            raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
+            raise outside
         n, mean, m2 = unmerge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2)
         arrays = [self.mass.copy(), self.first.copy(), self.second.copy()]
         if other.bins:
-            first, *values = other.at_level(self.exponent)
-            start = first - self.offset
-            if start < 0 or start + len(values[0]) > self.bins:
-                raise DataError("These statistics cannot be subtracted: the part has rows outside the whole.")
+            keys, *values = other.at_level(self.exponent)
+            at = np.searchsorted(self.keys, keys)
+            if (at >= self.bins).any() or (self.keys[np.minimum(at, self.bins - 1)] != keys).any():
+                raise outside
             for target, v in zip(arrays, values):
-                target[start:start + len(v)] -= v
-        return GridStats(self.exponent, self.offset, *(np.maximum(a, 0.0) for a in arrays), n,
-                         mean, m2, np.maximum(self.w2 - other.w2, 0.0))
+                target[at] -= v
+            residue = arrays[0] <= _RESIDUE * self.mass      # all of the cell's weight was taken
+            for a in arrays:
+                a[residue] = 0.0
+        return self._with_bins(self.exponent, self.keys, [np.maximum(a, 0.0) for a in arrays], n, mean, m2,
+                               np.maximum(self.w2 - other.w2, 0.0))
 
     def reindex_classes(self, take: np.ndarray) -> "GridStats":
-        return GridStats(self.exponent, self.offset,
-                         *(take_classes(v, take, axis=1) for v in (self.mass, self.first, self.second)),
-                         *(take_classes(v, take, axis=0) for v in (self.n, self.mean, self.m2, self.w2)))
+        return self._with_bins(self.exponent, self.keys,
+                               [take_classes(v, take, axis=1) for v in (self.mass, self.first, self.second)],
+                               *(take_classes(v, take, axis=0) for v in (self.n, self.mean, self.m2, self.w2)))
 
     def to_state(self) -> dict[str, Any]:
-        return {"exponent": self.exponent, "offset": self.offset, "mass": self.mass.tolist(),
-                "first": self.first.tolist(), "second": self.second.tolist(), "n": self.n.tolist(),
-                "mean": self.mean.tolist(), "m2": self.m2.tolist(), "w2": self.w2.tolist()}
+        """The bins as ``offset`` (the first bin's index) and ``keys`` (each bin's index minus
+        offset): small numbers in the file."""
+        offset = int(self.keys[0]) if self.bins else 0
+        return {"exponent": self.exponent, "offset": offset, "keys": (self.keys - offset).tolist(),
+                "mass": self.mass.tolist(), "first": self.first.tolist(), "second": self.second.tolist(),
+                "n": self.n.tolist(), "mean": self.mean.tolist(), "m2": self.m2.tolist(), "w2": self.w2.tolist()}
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "GridStats":
+        """The state of :meth:`to_state`. A state without ``keys`` is the dense layout of model
+        files version 2 (bins offset, offset + 1, ... each listed, empty ones too); its empty
+        bins are left out."""
         exponent, offset = state.get("exponent"), state.get("offset")
         if isinstance(exponent, bool) or not isinstance(exponent, int) \
                 or not _LOWEST_LEVEL <= exponent <= _HIGHEST_LEVEL:
             raise DataError(f"{where}: exponent is {exponent!r}; it should be a whole number between "
                             f"{_LOWEST_LEVEL} and {_HIGHEST_LEVEL}.")
-        if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) > 2**53:
+        if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) > _MAX_KEY:
             raise DataError(f"{where}: offset is {offset!r}; it should be a whole number of at most 2^53.")
         mass = state.get("mass")
         bins = len(mass) if isinstance(mass, list) else -1
-        if not 0 <= bins <= MAX_BINS:
-            raise DataError(f"{where}: mass should be a table of at most {MAX_BINS} bins x {n_classes} numbers.")
-        if not np.isfinite(np.ldexp(float(abs(offset) + bins), exponent)):
+        most = MAX_BINS if "keys" in state else _DENSE_BINS
+        if not 0 <= bins <= most:
+            raise DataError(f"{where}: mass should be a table of at most {most} bins x {n_classes} numbers.")
+        keys = offset + _state_keys(state.get("keys", list(range(bins))), bins, where)
+        if bins and (abs(int(keys[-1])) > _MAX_KEY
+                     or not np.isfinite(np.ldexp(float(max(abs(int(keys[0])), abs(int(keys[-1]))) + 1), exponent))):
             raise DataError(f"{where}: the grid (exponent {exponent}, offset {offset}) lies beyond float64's range.")
         shape = (bins, n_classes)
-        stats = cls(exponent, offset, state_matrix(mass, shape, f"{where}: mass"),
-                    state_matrix(state.get("first"), shape, f"{where}: first"),
-                    state_matrix(state.get("second"), shape, f"{where}: second"),
+        arrays = [state_matrix(mass, shape, f"{where}: mass"), state_matrix(state.get("first"), shape, f"{where}: first"),
+                  state_matrix(state.get("second"), shape, f"{where}: second")]
+        stats = cls(exponent, keys, *arrays,
                     state_vector(state.get("n"), n_classes, f"{where}: n"),
                     state_vector(state.get("mean"), n_classes, f"{where}: mean", non_negative=False),
                     state_vector(state.get("m2"), n_classes, f"{where}: m2"),
@@ -273,4 +302,116 @@ class GridStats(Stats):
         width = stats.width
         if (stats.first > stats.mass * width * (1 + 1e-9)).any() or (stats.second > stats.first * width * (1 + 1e-9)).any():
             raise DataError(f"{where}: a bin's first or second moment lies outside the bin.")
-        return stats
+        return stats._with_bins(exponent, stats.keys, [stats.mass, stats.first, stats.second],
+                                stats.n, stats.mean, stats.m2, stats.w2)
+
+
+def _state_keys(value: Any, bins: int, where: str) -> np.ndarray:
+    """A model file's bin indices (after the offset): one whole number >= 0 per bin, increasing."""
+    if not isinstance(value, list) or len(value) != bins \
+            or not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= 2 * _MAX_KEY for k in value):
+        raise DataError(f"{where}: keys should list {bins} whole numbers from 0 to 2^54, one per bin.")
+    keys = np.array(value, dtype=np.int64)
+    if (np.diff(keys) <= 0).any():
+        raise DataError(f"{where}: keys should increase from bin to bin (each bin listed once).")
+    return keys
+
+
+# -- the statistics as aggregates (nbapp.scale.aggregates) ----------------------------------------------
+# A first histogram pass groups at this many levels below the pooled standard deviation (bins of
+# sd / 4096, 16 times finer than the 2048 bins normal values end at), so that continuous values
+# fill more than MAX_BINS bins and their level follows from the keys at once.
+_FIRST_LEVEL_BELOW_SD = 12
+# When the values fit into MAX_BINS bins at a level and some bin holds two values, the next pass
+# groups 2^11 times finer: at most MAX_BINS x 2048 bins come back.
+_REFINE_STEPS = 11
+# 2^-level must be a finite double in the engine's x * 2^-level.
+_LOWEST_QUERY_LEVEL = -1000
+
+
+def grid_aggregates(column: str, table: Any) -> list[Any]:
+    """GridStats as aggregates over the rows with a value and a weight > 0, in passes:
+
+    1. per class: n, the sums of w (x - k) and w (x - k)^2 about a shift k (the moments, as for
+       a Gaussian), the sum of w^2, and the largest |x| (which sets the finest level);
+    2. per class and bin floor(x / 2^e) at a level e chosen from the pooled standard deviation:
+       the bin's weight, the sums of w (x - L) and w (x - L)^2 about its left edge L, and its
+       smallest and largest value. If the values fill more than MAX_BINS bins, their level
+       follows from the keys (:func:`steps_to_fit`) and the bins are coarsened to it
+       (:func:`coarsen_bins`), as one pass over the rows would; if every bin holds one value,
+       the values themselves are the statistics (:meth:`GridStats.count` of them); else a
+       pass 2^11 times finer.
+    """
+    x, w = table.number(column), table.weight
+    kept = table.both(table.present(x), table.greater(w, table.zero()))
+    d = table.deviation(column)
+    requests = [table.sums({"n": table.sum(table.where(kept, w)), "s": table.sum(table.where(kept, table.times(w, d))),
+                            "q": table.sum(table.where(kept, table.times(w, d, d))),
+                            "w2": table.sum(table.where(kept, table.times(w, w))),
+                            "top": table.most(table.where(kept, table.absolute(x)))})]
+    level = table.memo.get("level")
+    if level is not None:
+        scale, width = table.literal(2.0 ** -level), table.literal(2.0 ** level)
+        key = table.key(f"{column}_{level}", table.floor(table.times(x, scale)))
+        inside = table.computed(f"{column}_{level}", table.minus(x, table.times(table.floor(table.times(x, scale)),
+                                                                             width)))
+        counted = table.greater(w, table.zero())
+        requests.append(table.sums({
+            "mass": table.sum(table.where(counted, w)), "first": table.sum(table.where(counted, table.times(w, inside))),
+            "second": table.sum(table.where(counted, table.times(w, inside, inside))),
+            "lo": table.least(table.where(counted, x)), "hi": table.most(table.where(counted, x))}, key=key))
+    return requests
+
+
+def grid_from_aggregates(column: str, table: Any, results: list[Any], n_classes: int) -> "GridStats":
+    """The GridStats of :func:`grid_aggregates`' passes (asking for the next pass while the level
+    is not settled); equal to :meth:`GridStats.count` of the rows to rounding."""
+    moments = results[0]
+    n, w2 = moments.per_class("n"), moments.per_class("w2")
+    mean, m2, far = shifted_moments(n, moments.per_class("s"), moments.per_class("q"), table.shifts(column))
+    if far.any() and "shift" not in table.memo:
+        table.memo["shift"] = {column: mean}
+    if not n.any():
+        empty = np.zeros((0, n_classes))
+        return GridStats(_LOWEST_LEVEL, np.zeros(0, dtype=np.int64), empty, empty, empty, n, mean, m2, w2)
+    finest = precision_level(float(np.nanmax(moments.per_class("top"))))
+    level = table.memo.get("level")
+    if level is None:
+        sd = _pooled_sd(n, mean, m2)
+        first = int(np.floor(np.log2(sd))) - _FIRST_LEVEL_BELOW_SD if sd > 0 else finest
+        table.memo["level"] = max(finest, first, _LOWEST_QUERY_LEVEL)
+        table.again()
+    bins = results[1]
+    mass = bins.column("mass")
+    keep = bins.values.notna().to_numpy() & (np.nan_to_num(mass) > 0)
+    keys = bins.values.to_numpy()[keep].astype(np.float64).astype(np.int64)
+    classes = bins.classes[keep]
+    distinct = np.unique(keys)
+    if len(distinct) > MAX_BINS or level <= max(finest, _LOWEST_QUERY_LEVEL):
+        at = np.searchsorted(distinct, keys)
+
+        def per_bin(name: str) -> np.ndarray:
+            out = np.zeros((len(distinct), n_classes))
+            np.add.at(out, (at, classes), bins.column(name)[keep])
+            return out
+
+        final = level + steps_to_fit(distinct)
+        keys_final, *arrays = coarsen_bins(distinct, level, per_bin("mass"), per_bin("first"), per_bin("second"), final)
+        return GridStats(final, keys_final, *arrays, n, mean, m2, w2)
+    lo, hi = bins.column("lo")[keep], bins.column("hi")[keep]
+    order = np.lexsort((lo, keys))
+    same_bin = keys[order][1:] == keys[order][:-1]
+    if (lo == hi).all() and not (same_bin & (lo[order][1:] != lo[order][:-1])).any():
+        values = GridStats.count(lo, classes, mass[keep], n_classes)      # every bin holds one value
+        return GridStats(values.exponent, values.keys, values.mass, values.first, values.second, n, mean, m2, w2)
+    table.memo["level"] = max(finest, level - _REFINE_STEPS, _LOWEST_QUERY_LEVEL)
+    table.again()
+    raise AssertionError("unreachable")
+
+
+def _pooled_sd(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> float:
+    """The standard deviation of the whole column, merged from the class moments."""
+    from nbapp.moments import pooled_moments
+
+    total, _, spread = (float(v[0]) for v in pooled_moments(n[:, None], mean[:, None], m2[:, None]))
+    return float(np.sqrt(spread / total)) if total > 0 and spread > 0 else 0.0

@@ -21,13 +21,16 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from nbapp.blocks.base import Block, Stats, exact_power, frozen, state_matrix, subtract_counts, take_classes
+from nbapp.blocks.base import (COUNT, COUNTS, Block, NotesTerms, Spec, Stats, check_class_sums, exact_power, frozen,
+                               state_matrix, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms, cell_terms
 
 __all__ = ["Multinomial", "CountStats", "MultinomialBlock", "counts_matrix"]
 
@@ -35,7 +38,7 @@ _KIND = "a count (multinomial)"
 
 
 @dataclass(frozen=True)
-class Multinomial:
+class Multinomial(Spec):
     """A count column; all multinomial columns form one multinomial   [seed 000, Eq. 9-11]."""
 
     kind: ClassVar[str] = "multinomial"
@@ -68,7 +71,9 @@ class CountStats(Stats):
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "CountStats":
-        return cls(state_matrix(state.get("counts"), (columns, n_classes), f"{where}: counts"))
+        counts = state_matrix(state.get("counts"), (columns, n_classes), f"{where}: counts")
+        check_class_sums(counts, f"{where}: counts")
+        return cls(counts)
 
 
 def counts_matrix(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -96,6 +101,11 @@ class MultinomialBlock(Block):
     """The one multinomial over all count columns."""
 
     kind = "multinomial"
+    title = "Multinomial"
+    description = "one multinomial over all count columns, theta_ac = (N_ac + l) / (N_c + l d)"
+    value_kind = COUNT
+    baseline = COUNTS
+    count_exponent = True
     spec_type = Multinomial
     stats_type = CountStats
     grouped = True
@@ -113,6 +123,27 @@ class MultinomialBlock(Block):
         for a in range(len(columns)):
             counts[a] = np.bincount(y, weights=x[:, a] * w, minlength=n_classes)
         return CountStats(counts)
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """N_ac = sum of w x_a per class (a missing count adds nothing), and the negative counts (refused)."""
+        aggregates = {}
+        for a, column in enumerate(columns):
+            x = table.number(column)
+            aggregates.update({f"c{a}": table.sum(table.times(table.weight, x)),
+                               f"bad{a}": table.count(table.less(x, table.zero()))})
+        return [table.sums(aggregates)]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> CountStats:
+        answer = results[0]
+        for a, column in enumerate(columns):
+            bad = int(answer.per_class(f"bad{a}").sum())
+            if bad:
+                raise DataError(f"Column {column!r} is a count (multinomial) but {bad:,} row(s) hold a negative "
+                                "count; counts must be >= 0: fix the values or type the column Gaussian.")
+        return CountStats(np.array([answer.per_class(f"c{a}") for a in range(len(columns))]))
 
     # -- parameters ------------------------------------------------------------------------
     @derived
@@ -171,6 +202,32 @@ class MultinomialBlock(Block):
         """The counts themselves, w = log theta_c1 / theta_c0   [seed 000, Eq. 19]."""
         x = counts_matrix(frame, self.columns)[0] if len(frame) else sparse.csr_matrix((0, len(self.columns)))
         return x, list(self.columns), log_ratio(self.log_probabilities())
+
+    def cpt_row(self, column: str, value: Any) -> Any:
+        """A count column is one row of the multinomial's table, whatever its count."""
+        return column
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """The count itself, w_MULT = log theta+ / theta-   [seed 000, Eq. 19]."""
+        def features(frame: pd.DataFrame) -> np.ndarray:
+            return _dense_counts(frame, [column])[0]
+
+        return NotesTerms({column: float(weights[column])}, 0.0, "MULT", features)
+
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """theta_ac = (N_ac + l) / (sum_b N_bc + l d) of the count column ``row``, unreduced
+        [seed 000, Eq. 10]."""
+        if row not in self.columns:
+            return None
+        return cell_terms(self.counts_, self.columns.index(row), c, self.smoothing)
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C (d - 1) for the one multinomial over d count columns: theta_ac per column and class,
+        and each class's d thetas sum to 1   [seed 000, Eq. 10]."""
+        d = len(self.columns)
+        return [ParameterCount(tuple(self.columns), n_classes * (d - 1), "C (d − 1)", f"{n_classes} × ({d} − 1)",
+                               f"θ_ac for each of the d = {d} count columns and C = {n_classes} classes; "
+                               "each class's d thetas sum to 1")]
 
     # -- tables ----------------------------------------------------------------------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:

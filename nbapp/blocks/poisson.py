@@ -24,12 +24,14 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import gammaln
 
-from nbapp.blocks.base import Block, Stats, frozen, state_vector, subtract_counts, take_classes
+from nbapp.blocks.base import (COUNT, COUNTS, Block, Spec, Stats, check_class_sums, frozen, state_vector,
+                               subtract_counts, take_classes)
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp.numbers import numeric_column, scalar_number
+from nbapp.blocks.base import ParameterCount
 
 __all__ = ["Poisson", "PoissonStats", "PoissonBlock"]
 
@@ -38,7 +40,7 @@ _MAX_PSEUDO = 1e12
 
 
 @dataclass(frozen=True)
-class Poisson:
+class Poisson(Spec):
     """A count column with its own rate per class: lambda_c = (sum x + a) / (n_c + b).
 
     ``a`` and ``b`` default to the model's Lidstone l (R naivebayes' ``laplace``); 0 and 0 is
@@ -53,7 +55,7 @@ class Poisson:
         for name in ("a", "b"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not np.isfinite(value) or value < 0 or value > _MAX_PSEUDO):
+                                      or not 0 <= value <= _MAX_PSEUDO):     # NaN and inf fail it too
                 raise DataError(f"Poisson {name} must be a number between 0 and {_MAX_PSEUDO:g}, not {value!r}.")
 
 
@@ -82,8 +84,19 @@ class PoissonStats(Stats):
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], n_classes: int, where: str, *, columns: int = 1) -> "PoissonStats":
-        return cls(state_vector(state.get("n"), n_classes, f"{where}: n"),
-                   state_vector(state.get("total"), n_classes, f"{where}: total"))
+        n = state_vector(state.get("n"), n_classes, f"{where}: n")
+        total = state_vector(state.get("total"), n_classes, f"{where}: total")
+        check_class_sums(total, f"{where}: total")
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            bad = np.flatnonzero((total > 0) & ~np.isfinite(total / n))
+        if len(bad):
+            c = int(bad[0])
+            raise DataError(f"{where}: total[{c}] is {total[c]:g} over n[{c}] = {n[c]:g} rows, a rate beyond any "
+                            "number; a total of counts needs the rows that hold them.")
+        return cls(n, total)
+
+    def rows_counted(self) -> tuple[str, np.ndarray]:
+        return "n", self.n[:, None]
 
 
 def _counts(values: np.ndarray, column: str, rows: Any) -> np.ndarray:
@@ -100,9 +113,24 @@ class PoissonBlock(Block):
     """One Poisson count column."""
 
     kind = "poisson"
+    title = "Poisson"
+    description = "a count with its own rate per class, P(x | c) = lambda_c^x e^-lambda_c / x!"
+    value_kind = COUNT
+    baseline = COUNTS
+    density_choice = True
     spec_type = Poisson
     stats_type = PoissonStats
     smoothed = False
+
+    @classmethod
+    def suits(cls, x: np.ndarray) -> bool:
+        """Whole counts >= 0 (and at least one)."""
+        return len(x) > 0 and bool(np.all(x >= 0) and np.all(x == np.round(x)))
+
+    @classmethod
+    def density_points(cls, grid: np.ndarray) -> np.ndarray:
+        """The whole numbers >= 0 of the grid: a count's probabilities live there."""
+        return np.unique(np.round(grid[grid >= 0]))
 
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: PoissonStats) -> None:
         super().__init__(columns, specs, settings, stats)
@@ -119,6 +147,25 @@ class PoissonBlock(Block):
         n = np.bincount(y[observed], weights=w[observed], minlength=n_classes)
         total = np.bincount(y[observed], weights=(w * np.where(observed, x, 0.0))[observed], minlength=n_classes)
         return PoissonStats(n, total)
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """Per class: n = sum of w over the present counts, the sum of w x, and the rows whose
+        count is not a whole number >= 0 (refused)."""
+        x, w = table.number(columns[0]), table.weight
+        bad = table.either(table.less(x, table.zero()), table.differs(x, table.floor(x)))
+        return [table.sums({"n": table.sum(table.where(table.present(x), w)), "total": table.sum(table.times(w, x)),
+                            "bad": table.count(bad)})]
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> PoissonStats:
+        answer = results[0]
+        bad = int(answer.per_class("bad").sum())
+        if bad:
+            raise DataError(f"Column {columns[0]!r} is a Poisson count but {bad:,} row(s) hold a value that is not a "
+                            "whole number >= 0; fix the values or type the column Gaussian.")
+        return PoissonStats(answer.per_class("n"), answer.per_class("total"))
 
     # -- parameters ------------------------------------------------------------------------
     @derived
@@ -177,6 +224,11 @@ class PoissonBlock(Block):
         with np.errstate(divide="ignore", invalid="ignore"):
             weights = np.array([-(lam[1] - lam[0]), np.log(lam[1]) - np.log(lam[0])])
         return sparse.csr_matrix(matrix), [f"{self.column} observed", self.column], weights
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """C: one rate lambda_c per class (the Gamma prior's a and b are settings)."""
+        return [ParameterCount((self.column,), n_classes, "C", f"{n_classes}",
+                               f"a rate λ_c for each of the C = {n_classes} classes")]
 
     # -- tables ----------------------------------------------------------------------------
     def parameters(self, column: str, classes: list[Any]) -> pd.DataFrame:

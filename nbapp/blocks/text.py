@@ -35,13 +35,18 @@ import pandas as pd
 from scipy import sparse
 
 from nbapp import text as _pipeline
-from nbapp.blocks.base import Block, Stats, check_table_budget, frozen, state_matrix, state_vector, subtract_counts, take_classes
+from nbapp.blocks.base import (BAG_OF_WORDS, TEXT, Block, NotesTerms, Spec, Stats, check_table_budget, frozen,
+                               state_matrix, state_vector, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp.derived import derived
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
-from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction
+from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
+from nbapp.text.matching import tokenising_job
+from nbapp.blocks.base import ParameterCount
+from nbapp.smoothing import CellTerms
+from nbapp.exact import exact_sum
 
 __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 
@@ -49,9 +54,17 @@ __all__ = ["Text", "TextStats", "TextBlock", "documents"]
 # product of hundreds of fractions has denominators too long to show anyone.
 _MAX_TOKENS_FOR_FRACTIONS = 60
 
+#: The most distinct terms (before min_df and max_features, which choose the vocabulary from
+#: them) a text column's statistics may hold, whatever the number of classes: the cell budget
+#: (terms x classes) never stops a 2-class model. A 2-class model this large writes a file of
+#: about 22 MB with the 1-3-grams of unique 8-letter tokens (test_text_budget checks it stays
+#: under the 32 MB a model file may have, ``nbapp.persist.MAX_BYTES``) and takes a few hundred
+#: MB while it is fitted.
+MAX_TERMS = 500_000
+
 
 @dataclass(frozen=True)
-class Text:
+class Text(Spec):
     """A text column as a bag of words   [seed 000, Eq. 9-11; seed 002; seed 004].
 
     ``options`` is a :class:`nbapp.text.TextOptions` (tokenising, stop words, stemming,
@@ -81,6 +94,18 @@ class Text:
             raise DataError(f"Text vocabulary must be 'global' or 'per_class_unk', not {self.vocabulary!r}.")
         if self.complement and (self.event_model != "multinomial" or self.vocabulary != "global"):
             raise DataError("Complement NB works with the multinomial event model and the global vocabulary only.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's JSON form, its TextOptions as their own JSON form."""
+        out = super().to_dict()
+        out["options"] = None if self.options is None else self.options.to_dict()
+        return out
+
+    @classmethod
+    def _options_from_dict(cls, options: dict[str, Any], where: str) -> dict[str, Any]:
+        if options.get("options") is None:
+            return options
+        return {**options, "options": _pipeline.TextOptions.from_dict(options["options"])}
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +177,15 @@ class TextStats(Stats):
 
 
 class TextBlock(Block):
+    """A text column. It states no aggregates (``Block.aggregates``): its tokens must equal
+    scikit-learn's, which only nbapp's own tokeniser gives, so DuckDB and Spark stream its rows
+    into :meth:`summarize` and PostgreSQL refuses it by name (:mod:`nbapp.scale.aggregates`)."""
+
     kind = "text"
+    title = "Text"
+    description = "a bag of words: P(w | c) for each word of the vocabulary"
+    value_kind = TEXT
+    baseline = BAG_OF_WORDS
     spec_type = Text
     stats_type = TextStats
 
@@ -169,15 +202,21 @@ class TextBlock(Block):
         column, unpruned = columns[0], _unpruned(options_of(specs[0]))
         series = frame[column]
         total = TextStats((), np.zeros((0, n_classes)), np.zeros((0, n_classes)), np.zeros(n_classes))
-        for start in range(0, len(series), _DOCS_PER_STEP):
-            part = slice(start, start + _DOCS_PER_STEP)
-            docs = documents(series.iloc[part], column)
-            observed = ~pd.isna(docs).to_numpy()
-            vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned)
-            check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
-            counts, present = _class_sums(x, y[part], w[part], n_classes)
-            n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
-            total = total + TextStats(tuple(vocab), counts, present, n_docs)
+        with tokenising_job(series):          # one deadline for the column's token pattern
+            for start in range(0, len(series), _DOCS_PER_STEP):
+                part = slice(start, start + _DOCS_PER_STEP)
+                docs = documents(series.iloc[part], column)
+                observed = ~pd.isna(docs).to_numpy()
+                try:
+                    vocab, x = _pipeline.fit_vocabulary(docs.tolist(), unpruned, max_terms=MAX_TERMS)
+                except _pipeline.TooManyTerms as err:
+                    raise _too_many_terms(column, unpruned, err.found, start + len(docs), len(series)) from None
+                check_table_budget(len(total.terms) + len(vocab), n_classes, column, "distinct terms")
+                counts, present = _class_sums(x, y[part], w[part], n_classes)
+                n_docs = np.bincount(y[part][observed], weights=w[part][observed], minlength=n_classes)
+                total = total + TextStats(tuple(vocab), counts, present, n_docs)
+                if len(total.terms) > MAX_TERMS:
+                    raise _too_many_terms(column, unpruned, len(total.terms), start + len(docs), len(series))
         return total
 
     def check(self) -> None:
@@ -216,7 +255,7 @@ class TextBlock(Block):
         a = float(self.smoothing.pseudo_counts(max(v, 1))[0]) if v else 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.spec.event_model == "bernoulli":
-                theta = (self.doc_freq[vocab] + a) / (self.n_docs + 2 * a)
+                theta = smoothed_share(self.doc_freq[vocab], self.n_docs, a, 2 * a)   # P(w present | c)
                 log_on, log_off = np.log(theta), np.log1p(-theta)
                 return {"vocab": vocab, "alpha": a, "log_on": log_on, "log_off": log_off,
                         "weights": log_on - log_off, "constant": log_off.sum(axis=0), "unk": None}
@@ -232,7 +271,7 @@ class TextBlock(Block):
                 return {"vocab": vocab, "alpha": a, "weights": weights, "constant": 0.0,
                         "unk": np.log(a) - np.log(den)}
             total = float(self.smoothing.pseudo_total(v)) if v else 0.0   # l V, or seed 003's m
-            theta = (counts + a) / (counts.sum(axis=0) + total)
+            theta = smoothed(counts, np.full(v, a), total)
             return {"vocab": vocab, "alpha": a, "weights": np.log(theta), "constant": 0.0, "unk": None}
 
     def defined(self, params: dict[str, Any]) -> bool:
@@ -253,11 +292,12 @@ class TextBlock(Block):
         if not self.defined(params):
             return out
         column = frame[self.column]
-        for start in range(0, len(column), _DOCS_PER_STEP):
-            docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
-            observed = ~pd.isna(docs).to_numpy()
-            if observed.any():
-                out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
+        with tokenising_job(column):          # one deadline for scoring the column
+            for start in range(0, len(column), _DOCS_PER_STEP):
+                docs = documents(column.iloc[start:start + _DOCS_PER_STEP], self.column)
+                observed = ~pd.isna(docs).to_numpy()
+                if observed.any():
+                    out[start:start + len(docs)][observed] = self._document_log_likelihood(docs[observed], params)
         return out
 
     def _document_log_likelihood(self, docs: pd.Series, params: dict[str, Any]) -> np.ndarray:
@@ -427,6 +467,51 @@ class TextBlock(Block):
             x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
         return x, names + extra_names, np.concatenate(weights)
 
+    def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
+        """The numbers of P(w | c) for the word ``row``, unreduced: (N_wc + l) / (N_c + l V)
+        [seed 000, Eq. 10]; with the per-class vocabulary (N_wc + a) / (n_c + a (V_c + 1)), and for
+        a word outside the vocabulary P(UNK | c) = (0 + a) / (n_c + a (V_c + 1))   [seed 004];
+        P(w present | c) = (D_wc + l) / (N_c + 2 l) for the Bernoulli event model   [seed 002].
+        None for Complement NB (its weights are not probabilities) and for a word the model ignores."""
+        params = self.params()
+        position = params["vocab_map"].get(row)
+        if self.spec.complement or (position is None and params["unk"] is None):
+            return None
+        a = to_fraction(params["alpha"])
+        if self.spec.event_model == "bernoulli":
+            return CellTerms(to_fraction(self.doc_freq[params["vocab"][position], c]), a,
+                             to_fraction(self.n_docs[c]), 2 * a)
+        counts = self.word_counts[params["vocab"], c]
+        count = Fraction(0) if position is None else to_fraction(counts[position])
+        if params["unk"] is not None:
+            return CellTerms(count, a, exact_sum(counts), a * (int((counts > 0).sum()) + 1))
+        return CellTerms(count, a, exact_sum(counts), self.smoothing.pseudo_total(len(params["vocab"])))
+
+    def free_parameters(self, n_classes: int) -> list[ParameterCount]:
+        """Over the vocabulary of V words: C (V - 1) for the multinomial (and Complement NB), each
+        class's P(w | c) summing to 1   [seed 000, Eq. 10]; C V for the Bernoulli event model (one
+        P(w present | c) per word and class, seed 002); with the per-class vocabulary, V_c word
+        types and UNK per class, sum_c V_c   [seed 004]."""
+        params = self.params()
+        v = len(params["vocab"])
+        if self.spec.event_model == "bernoulli":
+            return [ParameterCount((self.column,), n_classes * v, "C V", f"{n_classes} × {v}",
+                                   f"P(w present | c) for each of the V = {v} words and C = {n_classes} classes")]
+        if params["unk"] is not None:
+            per_class = [int(n) for n in (self.word_counts[params["vocab"]] > 0).sum(axis=0)]
+            return [ParameterCount((self.column,), sum(per_class), "Σ_c V_c", " + ".join(map(str, per_class)),
+                                   "per class, P(w | c) for each of its V_c word types and P(UNK | c), "
+                                   "which sum to 1")]
+        return [ParameterCount((self.column,), n_classes * (v - 1), "C (V − 1)", f"{n_classes} × ({v} − 1)",
+                               f"P(w | c) for each of the V = {v} words and C = {n_classes} classes; "
+                               "each class's V probabilities sum to 1")]
+
+    def notes_terms(self, column: str, weights: pd.Series) -> NotesTerms:
+        """Word counts, w_MULT = log theta+ / theta- (Eq. 19); or, for the Bernoulli event model,
+        word presences with the absent words' constant in b_BER (seed 002, seed 000 Eq. 18)."""
+        bernoulli = self.spec.event_model == "bernoulli"
+        return dataclasses.replace(super().notes_terms(column, weights), label="BER" if bernoulli else "MULT")
+
     # -- sampling --------------------------------------------------------------------------
     def sample(self, y: np.ndarray, rng: np.random.Generator, class_counts: np.ndarray) -> dict[str, np.ndarray]:
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -445,6 +530,23 @@ class TextBlock(Block):
 def options_of(spec: Text) -> Any:
     """A text spec's pipeline options (the defaults when it gives none)."""
     return spec.options if spec.options is not None else _pipeline.TextOptions()
+
+
+def _too_many_terms(column: str, options: Any, found: int, read: int, n_docs: int) -> DataError:
+    """The refusal of a column whose distinct terms pass :data:`MAX_TERMS`."""
+    from nbapp.persist import MAX_BYTES     # persist reads the blocks: the cap is imported when refused
+
+    lo, hi = options.ngram_range
+    kind = "words" if (lo, hi) == (1, 1) else f"{lo}- to {hi}-grams of words" if lo < hi else f"{lo}-grams"
+    smaller = "words only, ngram_range (1, 1)" if hi > 2 else "words only" if hi > 1 else "stop words or stemming"
+    return DataError(
+        f"Column {column!r} has more than {MAX_TERMS:,} distinct terms ({kind}; {found:,} counted in the "
+        f"first {read:,} of its {n_docs:,} documents). A model keeps the counts of every distinct term, "
+        "so that models merge exactly (min_df and max_features choose the vocabulary from these counts and "
+        f"do not lower them); beyond {MAX_TERMS:,} its file would pass the {MAX_BYTES // 2**20} MB a model file may "
+        "have. "
+        f"Use fewer distinct terms: {smaller}, or fewer documents."
+    )
 
 
 def _unpruned(options: Any) -> Any:

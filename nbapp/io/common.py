@@ -100,6 +100,8 @@ _MAGIC = [
     (b"Rar!\x1a\x07", "a RAR archive", "extract it and upload the table inside"),
     (b"\xfd7zXZ\x00", "xz-compressed", "decompress it and upload the CSV inside"),
     (b"BZh91AY&SY", "bzip2-compressed", "decompress it and upload the CSV inside"),
+    (b"PAR1", "a Parquet file", "fit it with nbapp.fit_file or `nbapp fit` (they read Parquet), or save it as "
+     "CSV (pandas: read_parquet(...).to_csv(...)) and upload that"),
 ]
 
 

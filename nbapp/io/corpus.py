@@ -6,6 +6,7 @@ import io
 import re
 import unicodedata
 import zipfile
+import zlib
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -324,8 +325,7 @@ def _read_members(
 ) -> tuple[list[str], list[str]]:
     texts, fallback = [], []
     for info in members:
-        with archive.open(info) as handle:
-            raw = handle.read(info.file_size + 1)
+        raw = _member_bytes(archive, info, filename)
         if len(raw) > info.file_size:
             raise DataError(f"The archive {filename!r} is damaged: {info.filename!r} is larger than it declares.")
         codec = _bom_codec(raw)
@@ -343,6 +343,24 @@ def _read_members(
             f"{len(fallback):,} file(s) are not UTF-8 (such as {fallback[0]!r}); read them as Windows-1252."
         )
     return texts, notes
+
+
+def _member_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo, filename: str) -> bytes:
+    """The member's bytes (one more than it declares, to catch a lie); a member that cannot be
+    read (a damaged header, data or checksum; an unknown compression) is refused by name."""
+    try:
+        with archive.open(info) as handle:
+            return handle.read(info.file_size + 1)
+    except NotImplementedError as exc:
+        raise DataError(
+            f"The archive {filename!r} stores {info.filename!r} with a compression nbapp cannot read ({exc}); "
+            "zip the class folders again with ordinary (Deflate) compression and upload that."
+        ) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        raise DataError(
+            f"The archive {filename!r} is damaged: {info.filename!r} cannot be read ({exc}); zip the class "
+            "folders again and upload that."
+        ) from None
 
 
 # UTF-32 first: its little-endian mark begins with UTF-16's.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
@@ -14,7 +15,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io.fast import fast_path_applies, read_fast
-from nbapp.io.common import DELIMITER_NAMES, MAX_COLUMNS, SHOWN, Table, _Raw, _RowNumbers, _shape
+from nbapp.io.common import DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _shape
 from nbapp.io.sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io.tidy import _tidy
 
@@ -37,13 +38,19 @@ class _Source:
     def record_start_lines(self) -> np.ndarray | None:
         """Physical line where each csv record starts (records can span lines in quotes);
         None when the file has no quotes, so record k is simply line k + 1."""
-        if b'"' not in self.data:
+        if _quote_is_its_byte(self.encoding.codec) and b'"' not in self.data:
             return None
         reader = self.reader()
         ends = np.fromiter((reader.line_num for _ in reader), dtype=np.int64)
         starts = np.ones_like(ends)
         starts[1:] = ends[:-1] + 1
         return starts
+
+
+def _quote_is_its_byte(codec: str) -> bool:
+    """Whether the quote character is written as the byte '"' in this encoding, so that a file
+    without that byte has no quotes (not so in UTF-16 or EBCDIC, where 0x7F is the quote)."""
+    return codec == "utf-8-sig" or '"'.encode(codec) == b'"'
 
 
 def _detect_delimiter(sample: str, truncated: bool) -> str:
@@ -81,7 +88,7 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: b
     sample, truncated = _sample_text(data, encoding)
     _refuse_binary_text(sample, filename)
     delimiter = _detect_delimiter(sample, truncated)
-    _refuse_wide(sample, delimiter, filename)
+    _refuse_wide(data, encoding, delimiter, filename)
     source = _Source(data, encoding, delimiter)
     quick = read_fast(source, filename, _first_record(source), notes) if fast and fast_path_applies(source, max_rows) else None
     if quick is not None:
@@ -94,17 +101,53 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: b
     return Table(table.frame, (lead, *table.notes))
 
 
-def _refuse_wide(sample: str, delimiter: str, filename: str) -> None:
-    """Count the header's fields in the sample (a header longer than the sample has more)."""
-    end = min((i for i in (sample.find("\n"), sample.find("\r")) if i >= 0), default=len(sample))
-    fields = sample.count(delimiter, 0, end) + 1
-    if fields > MAX_COLUMNS:
-        more = "at least " if end == len(sample) else ""
-        raise DataError(
-            f"The file {filename!r} has {more}{fields:,} columns; nbapp reads tables of up to {MAX_COLUMNS:,} "
-            "columns. Keep the columns you need (or transpose the table so that rows are examples) and "
-            "upload again."
-        )
+def _refuse_wide(data: bytes, encoding: _Encoding, delimiter: str, filename: str) -> None:
+    """Refuse a header of more than MAX_COLUMNS fields before any per-column work.
+
+    The header is the first record that is not blank (as :func:`_first_record` finds it), its
+    fields counted by the csv module, quotes and all: blank lines, a line of spaces or a quoted
+    line break in a name come first in files that are otherwise ordinary. The head of the file
+    read for this grows (64 KiB, then doubling) only while the header has not ended and has
+    fewer fields than the limit, so a header that is wide is refused after reading about
+    MAX_COLUMNS fields of it.
+    """
+    size = SAMPLE_BYTES
+    while True:
+        head = data[:size]
+        whole = len(head) == len(data)
+        fields, ended = _header_fields(_decode_head(head, encoding, whole), delimiter, whole)
+        if fields > MAX_COLUMNS:
+            raise _too_wide(filename, fields, exact=ended)
+        if ended:
+            return
+        size *= 2
+
+
+def _decode_head(head: bytes, encoding: _Encoding, whole: bool) -> str:
+    decoder = codecs.getincrementaldecoder(encoding.codec)(errors="replace")
+    return decoder.decode(head, final=whole)
+
+
+def _header_fields(text: str, delimiter: str, whole: bool) -> tuple[int, bool]:
+    """Fields of the first non-blank record of ``text``, and whether that record has ended
+    within it (its end is certain when another record follows, or ``text`` is the whole file)."""
+    records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        for record in records:
+            if record and (len(record) > 1 or record[0].strip()):
+                return len(record), whole or next(records, None) is not None
+    except csv.Error:       # a file the record counting refuses later with its line number
+        return 0, True
+    return 0, whole
+
+
+def _too_wide(filename: str, fields: int, *, exact: bool) -> DataError:
+    more = "" if exact else "at least "
+    return DataError(
+        f"The file {filename!r} has {more}{fields:,} columns; nbapp reads tables of up to {MAX_COLUMNS:,} "
+        "columns. Keep the columns you need (or transpose the table so that rows are examples) and "
+        "upload again."
+    )
 
 
 def _line_endings(sample: str) -> str:

@@ -19,6 +19,7 @@ from nbapp.io.common import (
     _RowNumbers,
     _names,
 )
+from nbapp.io.spaces import _groups, spaces_note
 
 
 class _NumberReader:
@@ -168,7 +169,11 @@ class _NumberReader:
     def _text_column(self, raw: pd.Series, values: pd.Series, name: str, notes: list[str]) -> pd.Series:
         missing = values.str.lower().isin(TEXT_NA_TOKENS).to_numpy(dtype=bool)
         self._note_missing(values, missing, name, notes)
-        return raw.where(~missing, None)
+        text = raw.where(~missing, None)
+        alike = _groups(text)
+        if alike:
+            notes.append(spaces_note(name, alike))
+        return text
 
     def summary(self) -> list[str]:
         notes = []

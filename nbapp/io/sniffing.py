@@ -183,13 +183,16 @@ def _guess_encoding(data: bytes) -> str | None:
 
 
 def _sample_text(data: bytes, encoding: _Encoding) -> tuple[str, bool]:
-    """The first SAMPLE_BYTES decoded, cut after the last complete line; and whether cut."""
+    """The first SAMPLE_BYTES decoded, cut after the last complete line; and whether cut.
+
+    Not cut when only blank lines would be left: the sample then ends in the first part of a
+    long header, which still shows its delimiter."""
     decoder = codecs.getincrementaldecoder(encoding.codec)(errors="replace")  # a sample only
     truncated = len(data) > SAMPLE_BYTES
     text = decoder.decode(data[:SAMPLE_BYTES], final=not truncated)
     if truncated:
         cut = max(text.rfind("\n"), text.rfind("\r"))
-        text = text[: cut + 1] if cut > 0 else text
+        text = text[: cut + 1] if cut > 0 and text[:cut].strip() else text
     return text, truncated
 
 

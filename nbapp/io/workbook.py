@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io.common import Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
+from nbapp.io.common import MAX_COLUMNS, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
 
@@ -161,6 +161,8 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
     if more:
         notes.append(f"Read only the first {len(body):,} data rows (max_rows); the sheet has more.")
     width = max([len(header), *map(len, body)])
+    if width > MAX_COLUMNS:
+        header, body, width = _within_columns(header, body, width, filename, notes)
     cells = pd.DataFrame(body, columns=list(range(width)), dtype=object) if body else pd.DataFrame(
         columns=list(range(width)), dtype=object
     )
@@ -168,6 +170,27 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
     names = [_cell_text(v).strip() for v in header] + [""] * (width - len(header))
     first = header_row + 1
     return _Raw(names, frame, _RowNumbers("row", lambda: np.arange(first, first + len(body))), notes)
+
+
+def _within_columns(header: tuple[Any, ...], body: list[tuple[Any, ...]], width: int, filename: str,
+                    notes: list[str]) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], int]:
+    """A sheet wider than MAX_COLUMNS: refused when a value lies beyond the limit, else cut after its
+    last column with a value (a sheet's stated size can run far past its values), before any
+    per-column work."""
+    used = max(_last_value(row) for row in (header, *body))
+    if used > MAX_COLUMNS:
+        raise DataError(
+            f"The workbook {filename!r} has values in {used:,} columns; nbapp reads tables of up to "
+            f"{MAX_COLUMNS:,} columns. Keep the columns you need (or transpose the table so that rows are "
+            "examples) and upload again."
+        )
+    notes.append(f"Ignored {width - used:,} empty columns after the last column with a value.")
+    return header[:used], [row[:used] for row in body], used
+
+
+def _last_value(row: tuple[Any, ...]) -> int:
+    """1 + the position of the row's last cell with a value (0 for an empty row)."""
+    return next((i + 1 for i in range(len(row) - 1, -1, -1) if _cell_text(row[i]).strip()), 0)
 
 
 def _workbook_errors() -> tuple[type[BaseException], ...]:

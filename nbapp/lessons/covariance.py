@@ -27,9 +27,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.gaussian import class_moments
+from nbapp.blocks.gaussian import class_moments, gaussian_epsilons
 from nbapp.errors import DataError
-from nbapp.moments import pooled_moments
 from nbapp.numbers import numeric_column
 from nbapp.ordering import classes_of, python_scalar
 from nbapp.logspace import normalise_log
@@ -251,8 +250,7 @@ def fit_gaussian_classes(df: pd.DataFrame, columns: Sequence[str], target: str, 
     onehot = np.eye(len(classes))[codes]                     # (n, K)
     centred = X - means[codes]
     sigma = np.einsum("nk,ni,nj->kij", onehot, centred, centred) / n_c[:, None, None]  # Eq. 16
-    n, _, m2 = pooled_moments(moments.n, moments.mean, moments.m2)
-    epsilon = var_smoothing * float((m2 / n).max())
+    epsilon = float(gaussian_epsilons(moments, var_smoothing).max())       # the naive model's own rule
     if covariance == "full":
         _check_full_rank(sigma, n_c, classes, columns)
     sigma = _restrict(sigma, covariance, n_c) + epsilon * np.eye(len(columns))

@@ -8,13 +8,11 @@ asymptote with far fewer training rows. :func:`learning_curve` shows this on any
 both models are trained on growing, nested, seeded subsets of the same training pool and
 scored on the same held-out rows, with the wall-clock time of each fit.
 
-scikit-learn's LogisticRegression is the comparison baseline here, the only place nbapp
-uses scikit-learn outside the tests; it is imported inside the function, so ``import
-nbapp`` never needs it. Logistic regression sees the same columns, encoded the usual way:
-categorical and Bernoulli columns one-hot (a missing value is its own category), Gaussian
-columns standardised (a missing value imputed with the training mean), multinomial counts
-as they are (missing = 0), text columns as word counts (lowercase, ``\\w+`` tokens, the
-nbapp default; nbapp's own text options apply to the Naive Bayes side only).
+scikit-learn's LogisticRegression is the comparison baseline (:mod:`nbapp.baseline`, which
+imports scikit-learn inside its functions, so ``import nbapp`` never needs it). It sees every
+modelled column, each encoded as its feature type declares (one-hot, a standardised number or
+count, word counts with the column's own text pipeline, or the type's own transform);
+:func:`nbapp.baseline.baseline_encodings` lists them.
 """
 
 from __future__ import annotations
@@ -28,15 +26,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbapp.baseline import logistic_inputs, logistic_pipeline
 from nbapp.errors import DataError
 from nbapp.evaluate import expand_weights, holdout_mask, log_proba_for_scoring, score
 from nbapp.specs import parse_features
 
-__all__ = ["LearningCurve", "learning_curve", "NAIVE_BAYES", "LOGISTIC_REGRESSION"]
+__all__ = ["LearningCurve", "learning_curve", "NAIVE_BAYES", "LOGISTIC_REGRESSION", "logistic_pipeline",
+           "logistic_inputs"]
 
 NAIVE_BAYES = "Naive Bayes (nbapp)"
 LOGISTIC_REGRESSION = "Logistic regression (scikit-learn)"
-_MISSING = "(missing)"
 
 
 @dataclass(frozen=True)
@@ -139,49 +138,6 @@ def _run_logistic(lr_data: pd.DataFrame, y: pd.Series, specs: Mapping[str, Any],
                      f"on some training sets; its scores there are approximate.")
     log_proba = pipeline.predict_log_proba(lr_data.iloc[test])
     return LOGISTIC_REGRESSION, seconds, pd.DataFrame(log_proba, columns=list(pipeline.classes_))
-
-
-def logistic_pipeline(specs: Mapping[str, Any], C: float, max_iter: int) -> Any:
-    """One-hot / standardise / counts per column kind, then LogisticRegression."""
-    from sklearn.compose import ColumnTransformer
-    from sklearn.feature_extraction.text import CountVectorizer
-    from sklearn.impute import SimpleImputer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder, StandardScaler
-
-    kinds = {c: s.kind for c, s in specs.items()}
-    parts: list[tuple[str, Any, Any]] = []
-    discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
-    if discrete:
-        parts.append(("onehot", OneHotEncoder(handle_unknown="ignore"), discrete))
-    gaussian = [c for c, k in kinds.items() if k == "gaussian"]
-    if gaussian:
-        parts.append(("gaussian", make_pipeline(SimpleImputer(strategy="mean"), StandardScaler()),
-                      gaussian))
-    counts = [c for c, k in kinds.items() if k == "multinomial"]
-    if counts:
-        parts.append(("counts", "passthrough", counts))
-    for column in (c for c, k in kinds.items() if k == "text"):
-        parts.append((f"text:{column}", CountVectorizer(token_pattern=r"(?u)\w+"), column))
-    return make_pipeline(ColumnTransformer(parts), LogisticRegression(C=C, max_iter=max_iter))
-
-
-def logistic_inputs(data: pd.DataFrame, specs: Mapping[str, Any]) -> pd.DataFrame:
-    """The feature columns with missing values made explicit for scikit-learn (stateless,
-    so it may run once before the splits)."""
-    out = pd.DataFrame(index=data.index)
-    for column, spec in specs.items():           # a loop over columns, not rows
-        values = data[column]
-        if spec.kind in ("categorical", "bernoulli"):
-            out[column] = values.astype(object).where(values.notna(), _MISSING).astype(str)
-        elif spec.kind == "text":
-            out[column] = values.fillna("").astype(str)
-        elif spec.kind == "multinomial":
-            out[column] = pd.to_numeric(values, errors="coerce").fillna(0.0)
-        else:
-            out[column] = pd.to_numeric(values, errors="coerce")
-    return out
 
 
 def _class_first_order(y: pd.Series, pool: np.ndarray, seed: int) -> np.ndarray:

@@ -24,11 +24,12 @@ def direct_estimate(frame: pd.DataFrame, target: str, query: Mapping[str, Any],
                     weight: str | None = None) -> pd.DataFrame:
     """Per class: |C| (training rows equal to ``query`` on every given feature, with that class),
     |B| (all rows equal to it) and p̂(y = c | x) = |C| / |B| as a fraction (None for 0/0)
-    [seed 000, Eq. 1-2]. Features the query leaves out (or gives as missing) are not compared."""
+    [seed 000, Eq. 1-2]. Features the query leaves out (or gives as missing) are not compared,
+    nor cells of several values (a list from a Parquet file), which no feature holds."""
     if target not in frame.columns:
         raise DataError(f"The target column {target!r} is not in the data.")
     given = {c: v for c, v in query.items() if c in frame.columns and c != target and c != weight
-             and not (v is None or (not isinstance(v, str) and pd.isna(v)))}
+             and pd.api.types.is_scalar(v) and not pd.isna(v)}
     equal = np.ones(len(frame), dtype=bool)
     for column, value in given.items():
         equal &= (frame[column] == value).to_numpy(dtype=bool)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks.base import CATEGORY
 from nbapp.errors import DataError
 from nbapp.smoothing import BetaPrior, MEstimate
 from nbapp.specs import Bernoulli
@@ -31,7 +32,6 @@ __all__ = ["SmoothingPath", "smoothing_path", "VARIANTS", "DEFAULT_STRENGTHS"]
 VARIANTS = ("lidstone", "m_estimate", "beta")
 #: l = 0, 0.5, ..., 10: the slider's range, 21 points per variant.
 DEFAULT_STRENGTHS = tuple(np.round(np.linspace(0.0, 10.0, 21), 10))
-_DISCRETE = ("categorical", "bernoulli", "multinomial")
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,9 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
 
     ``model`` is a fitted ``nbapp.NaiveBayes``: its settings (``m.params()``), target and
     weight column are reused, only the smoothing changes. ``row`` is the test example (dict
-    or Series). ``cells`` are (column, value) pairs, every class each; by default the
-    example's own value of each categorical and Bernoulli feature and each count column.
+    or Series). ``cells`` are (column, value) pairs of smoothed features, every class each; by
+    default the CPT row of the example's own value of each smoothed feature (its category or
+    interval; each count column), as its type says (``Block.cpt_row``).
     ``m_prior`` is the m-estimate's p (None: 1/K). ``beta_shape`` = (a0, b0) gives the Beta
     prior Beta(s a0, s b0); it acts on binary features (Bernoulli ones with their own positive
     value, e.g. seed 002's Red, SUV, Domestic, and categorical ones with two values, refitted as
@@ -95,11 +96,11 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise DataError(f"Unknown smoothing variant {unknown[0]!r}; choose from {list(VARIANTS)}.")
-    kinds = {c: s.kind for c, s in model.features_.items()}
+    blocks = {c: model.block_of(c) for c in model.features_}
     notes: list[str] = []
     variants = tuple(variants)
-    binary = _binary_as_bernoulli(model, kinds)
-    if "beta" in variants and "bernoulli" not in kinds.values() and not binary:
+    binary = _binary_as_bernoulli(model, blocks)
+    if "beta" in variants and not any(b.accepts_beta for b in blocks.values()) and not binary:
         variants = tuple(v for v in variants if v != "beta")
         notes.append("The Beta(a, b) prior applies to binary features only, and this model "
                      "has none, so that variant is left out.")
@@ -107,15 +108,14 @@ def smoothing_path(model: Any, df: pd.DataFrame, row: Any, *,
         notes.append(f"For the Beta prior the two-valued categorical columns {list(binary)} are "
                      f"fitted as Bernoulli (a goes to the value named second in sorted order); "
                      f"with a = b this is the same as Lidstone l = a on them.")
-    if "beta" in variants and any(k in ("categorical", "multinomial", "text") for c, k in kinds.items()
-                                  if c not in binary):
+    if "beta" in variants and any(b.smoothed and not b.accepts_beta for c, b in blocks.items() if c not in binary):
         notes.append("Along the Beta curve the features that are not binary are smoothed with l = s "
                      "(Beta acts on binary features only).")
     if not variants:
         raise DataError("No smoothing variant left to draw; choose at least one.")
     example = _one_row(row)
-    chosen = list(cells) if cells is not None else _default_cells(kinds, example)
-    _check_cells(chosen, kinds)
+    chosen = list(cells) if cells is not None else _default_cells(blocks, example)
+    _check_cells(chosen, blocks)
     params = model.params()
     cell_rows: list[dict[str, Any]] = []
     posterior_rows: list[dict[str, Any]] = []
@@ -151,16 +151,17 @@ def _settings(params: dict[str, Any], variant: str, s: float, m_prior: float | N
     return settings
 
 
-def _binary_as_bernoulli(model: Any, kinds: dict[str, str]) -> dict[str, Any]:
-    """Bernoulli specs for the categorical features with exactly two values in training,
-    so the Beta prior (binary features, seed 002) can act on them too."""
+def _binary_as_bernoulli(model: Any, blocks: dict[str, Any]) -> dict[str, Any]:
+    """Bernoulli specs for the smoothed categorical features (a Beta prior does not smooth them)
+    with exactly two values in training, so the Beta prior (binary features, seed 002) can act
+    on them too. This lesson is about binary features, so it names the Bernoulli type."""
     out: dict[str, Any] = {}
-    for column, kind in kinds.items():
-        if kind != "categorical":
+    for column, block in blocks.items():
+        if block.value_kind != CATEGORY or not block.smoothed or block.accepts_beta:
             continue
         values = sorted(model.counts(column).index, key=str)
         if len(values) == 2:
-            out[column] = Bernoulli(positive=values[1], alpha=model.features_[column].alpha)
+            out[column] = Bernoulli(positive=values[1], alpha=getattr(model.features_[column], "alpha", None))
     return out
 
 
@@ -176,27 +177,28 @@ def _one_row(row: Any) -> pd.DataFrame:
     raise DataError("Give the test example as a dict or a pandas Series.")
 
 
-def _default_cells(kinds: dict[str, str], example: pd.DataFrame) -> list[tuple[str, Any]]:
-    """The example's own value of each categorical / Bernoulli feature, each count column."""
+def _default_cells(blocks: dict[str, Any], example: pd.DataFrame) -> list[tuple[str, Any]]:
+    """The CPT row of the example's own value of each smoothed feature (its category or
+    interval; a count column's own row); none for a missing or unseen value."""
     out: list[tuple[str, Any]] = []
-    for column, kind in kinds.items():
-        if kind == "multinomial":
-            out.append((column, column))
-        elif kind in ("categorical", "bernoulli") and column in example:
-            value = example[column].iloc[0]
-            if not pd.isna(value):
-                out.append((column, value))
+    for column, block in blocks.items():
+        if not block.smoothed:
+            continue
+        row = block.cpt_row(column, example[column].iloc[0] if column in example else None)
+        if row is not None:
+            out.append((column, row))
     return out
 
 
-def _check_cells(cells: list[tuple[str, Any]], kinds: dict[str, str]) -> None:
+def _check_cells(cells: list[tuple[str, Any]], blocks: dict[str, Any]) -> None:
     for column, _ in cells:
-        if column not in kinds:
+        if column not in blocks:
             raise DataError(f"{column!r} is not a feature of the model; choose a cell of one of "
-                            f"{list(kinds)}.")
-        if kinds[column] not in _DISCRETE:
-            raise DataError(f"Column {column!r} is {kinds[column]}: smoothing moves the cells of "
-                            f"categorical, Bernoulli and count columns only.")
+                            f"{list(blocks)}.")
+        if not blocks[column].smoothed:
+            raise DataError(f"Column {column!r} is {blocks[column].title}: it is not smoothed, so smoothing "
+                            "moves none of its cells; choose a cell of a categorical, Bernoulli, count or "
+                            "text column.")
 
 
 def _cell_values(model: Any, cells: list[tuple[str, Any]], variant: str,

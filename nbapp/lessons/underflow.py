@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import REGISTRY
 from nbapp.errors import DataError
 from nbapp.logspace import normalise_log
 
@@ -158,8 +159,9 @@ def explanation_log_factors(e: Any) -> pd.DataFrame:
     """log P(. | c) of each multiplication in an explanation, factor x class.
 
     The prior and each used factor, in order. A text factor becomes one row per word
-    occurrence (from ``e.words``), and a multinomial count column with count k becomes k
-    rows of log theta, so a long document shows as many factors as it has tokens. If the
+    occurrence (from ``e.words``), and a count k whose factor is theta^k (a multinomial
+    count column: its type's ``count_exponent``) becomes k rows of log theta, so a long
+    document shows as many factors as it has tokens. If the
     expansion does not add up to the factor's own log (e.g. Complement NB), the factor is
     kept whole.
     """
@@ -172,7 +174,7 @@ def explanation_log_factors(e: Any) -> pd.DataFrame:
         whole = logs.loc[[name], classes].astype(float)
         if name in words:
             expanded = _token_logs(words[name], classes, name)
-        elif e.factors.at[name, "kind"] == "multinomial":
+        elif getattr(REGISTRY.get(e.factors.at[name, "kind"]), "count_exponent", False):
             expanded = _count_logs(whole, e.factors.at[name, "value"])
         else:
             expanded = whole

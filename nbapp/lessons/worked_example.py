@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import REGISTRY
+from nbapp.blocks.base import TEXT
 from nbapp.errors import DataError
 
 __all__ = ["worked_example_markdown", "worked_example_latex", "worked_example_snippet", "latex_text"]
@@ -111,7 +113,8 @@ def _exact_approx(exact: str | None, decimal: str) -> str:
 
 
 def _value_text(kind: str, value: Any) -> str:
-    if isinstance(value, str) and kind == "text" and len(value) > 60:
+    """A value as the example line shows it: a document (a type whose cells are text) cut at 60 characters."""
+    if isinstance(value, str) and getattr(REGISTRY.get(kind), "value_kind", None) == TEXT and len(value) > 60:
         return value[:57] + "..."
     return str(value)
 
@@ -121,7 +124,8 @@ def worked_example_markdown(e: Any, *, model: Any = None, title: str | None = No
                             max_words: int = 15) -> str:
     """The explanation ``e`` (``m.explain(row)``) as Markdown with LaTeX formulas.
 
-    ``model`` (optional) adds each Gaussian factor's mean and variance and the target's
+    ``model`` (optional) adds each density factor's formula with its numbers (a Gaussian's mean
+    and variance: ``Block.density_latex``) and the target's
     name (``target`` overrides it). ``max_words`` limits the per-word table of a text
     factor. Labels and values from the data are escaped for LaTeX and Markdown.
     """
@@ -206,9 +210,8 @@ def _factor_section(e: Any, classes: list, used: list, skipped: list, model: Any
         lines.append(f"| {_md(name)} | {value} | " + " | ".join(cells) + " |")
     lines.append("")
     for name in used:
-        kind = factors.at[name, "kind"]
-        if kind == "gaussian" and model is not None:
-            lines += _gaussian_lines(name, factors.at[name, "value"], model, classes, digits)
+        if model is not None:
+            lines += _density_lines(name, factors.at[name, "value"], model, classes, digits)
         if name in (getattr(e, "words", None) or {}):
             lines += _word_lines(name, e.words[name], classes, digits, max_words)
     if skipped:
@@ -219,14 +222,17 @@ def _factor_section(e: Any, classes: list, used: list, skipped: list, model: Any
     return lines
 
 
-def _gaussian_lines(name: str, value: Any, model: Any, classes: list, digits: int) -> list[str]:
-    table = model.gaussian(name)
-    lines = [f"{_md(name)} is Gaussian (seed 000, Eq. 12): the factor is a density, "
+def _density_lines(name: str, value: Any, model: Any, classes: list, digits: int) -> list[str]:
+    """The density of a factor with its fitted numbers, per class, where its type shows one
+    (``Block.density_latex``: a Gaussian's N(x; mu, sigma^2), seed 000 Eq. 12)."""
+    block = model.block_of(name)
+    formulas = [block.density_latex(name, value, list(model.classes_).index(c), lambda v: _number(v, digits))
+                for c in classes]
+    if any(f is None for f in formulas):
+        return []
+    lines = [f"{_md(name)} is {_md(block.title)}, {_md(block.description)}: the factor is a density, "
              "so it may exceed 1.", ""]
-    for c in classes:
-        mean, var = float(table.at[c, "mean"]), float(table.at[c, "var"])
-        lines.append(rf"$$\mathcal{{N}}({_number(float(value), digits)};\ \mu={_number(mean, digits)},"
-                     rf"\ \sigma^2={_number(var, digits)}) \text{{ for }} {latex_text(c)}$$")
+    lines += [rf"$${f} \text{{ for }} {latex_text(c)}$$" for f, c in zip(formulas, classes)]
     return lines + [""]
 
 
@@ -343,13 +349,13 @@ def worked_example_snippet(model: Any, row: Mapping[str, Any] | pd.Series, *,
 
 
 def _construct_and_fit(model: Any) -> list[str]:
-    params = model.params()
-    defaults = {"alpha": 1.0, "smoothing": None, "prior_alpha": 0.0, "priors": "empirical",
-                "var_smoothing": 1e-9, "variance": "mle", "var_smoothing_mode": "global"}
-    args = [f"features={_features_literal(params['features'])}"]
-    for key, default in defaults.items():
-        value = params.get(key, default)
-        if value != default:
+    """The model's constructor call, with the settings that differ from nbapp.Settings' defaults."""
+    from nbapp.settings import Settings
+
+    defaults = Settings().kwargs()
+    args = [f"features={_features_literal(model.features_)}"]
+    for key, value in model.settings.kwargs().items():
+        if value != defaults[key]:
             args.append(f"{key}={_literal(value)}")
     fit_args = [f"target={model.target_!r}"]
     if getattr(model, "weight_", None):
@@ -358,17 +364,10 @@ def _construct_and_fit(model: Any) -> list[str]:
 
 
 def _features_literal(features: Mapping[str, Any]) -> str:
-    items = []
-    for column, spec in features.items():
-        options = {f.name: getattr(spec, f.name) for f in fields(spec)}
-        if all(v is None or (k, v) in _SPEC_DEFAULTS for k, v in options.items()):
-            items.append(f"{column!r}: {spec.kind!r}")
-        else:
-            items.append(f"{column!r}: {_literal(spec)}")
+    """A spec with its type's defaults as the type's name, any other as nbapp.Spec(...)."""
+    items = [f"{column!r}: {spec.kind!r}" if spec == type(spec)() else f"{column!r}: {_literal(spec)}"
+             for column, spec in features.items()]
     return "{" + ", ".join(items) + "}"
-
-
-_SPEC_DEFAULTS = {("event_model", "multinomial"), ("vocabulary", "global"), ("complement", False)}
 
 
 def _literal(value: Any) -> str:

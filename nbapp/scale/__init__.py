@@ -8,7 +8,8 @@ equal to a fit on all the rows. The engines are optional: each function imports 
 """
 
 from nbapp.scale.files import fit_file, predict_file
+from nbapp.scale.sql import fit_sql
 from nbapp.scale.evaluate import cross_validate_file, hash_folds
 from nbapp.scale.clusters import fit_dask, fit_spark, predict_dask, predict_spark
 
-__all__ = ["fit_file", "predict_file", "cross_validate_file", "hash_folds", "fit_dask", "fit_spark", "predict_dask", "predict_spark"]
+__all__ = ["fit_file", "fit_sql", "predict_file", "cross_validate_file", "hash_folds", "fit_dask", "fit_spark", "predict_dask", "predict_spark"]

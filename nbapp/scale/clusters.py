@@ -1,6 +1,12 @@
-"""Tables on a cluster, through Spark or Dask: each partition is summarised where it lives,
-only the statistics travel to the driver (a few kilobytes to megabytes: the size of the
-model), and they are added up into one model equal to an in-memory fit of the same rows.
+"""Tables on a cluster, through Spark or Dask: the statistics are computed where the rows
+live, only they travel to the driver (a few kilobytes to megabytes: the size of the model),
+and the model built from them equals an in-memory fit of the same rows.
+
+Spark computes them as Spark SQL aggregates (:mod:`nbapp.scale.aggregates`: one GROUP BY over
+the table, run by Spark's own code generation, no Python on the executors); a model with a type
+that states no aggregates (text) is summarised partition by partition instead, by nbapp on the
+executors (``mapInPandas``), as are the rows when the aggregates find a value the fit refuses,
+so that the error names it. Dask summarises each partition with nbapp.
 
 Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to_json``).
 """
@@ -8,6 +14,7 @@ Prediction maps the model over the partitions, sent as its JSON (``NaiveBayes.to
 from __future__ import annotations
 
 import re
+import uuid
 from functools import reduce
 from operator import add
 from typing import Any, Iterator
@@ -15,6 +22,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io.nested import nested_error, nested_values
 
 __all__ = ["fit_spark", "fit_dask", "predict_spark", "predict_dask"]
 
@@ -23,7 +31,18 @@ def _summarize(params: dict[str, Any], frame: pd.DataFrame, target: str, weight:
     """The statistics of one partition (None for an empty one)."""
     from nbapp.model import NaiveBayes
 
-    return NaiveBayes(**params).summarize(frame, target, weight) if len(frame) else None
+    if not len(frame):
+        return None
+    _refuse_nested_cells(frame, frame.columns, "the table")
+    return NaiveBayes(**params).summarize(frame, target, weight)
+
+
+def _refuse_nested_cells(frame: pd.DataFrame, columns: Any, where: str) -> None:
+    """Columns whose cells hold several values (a list, a dict), which no feature or target takes."""
+    for column in columns:
+        what = nested_values(frame[column]) if column in frame.columns else None
+        if what:
+            raise nested_error(column, what, where)
 
 
 def _total(parts: list[Any]) -> Any:
@@ -39,16 +58,44 @@ def _columns(model: Any, target: str, weight: str | None) -> list[str]:
 
 # -- Spark ---------------------------------------------------------------------------------------
 def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None) -> Any:
-    """Fit the model on a Spark DataFrame: ``mapInPandas`` summarises each partition on its
-    executor and sends its statistics to the driver as JSON (checked there as a model file's
-    are); the driver adds them up."""
-    from nbapp.persist import stats_from_json, stats_to_json
-
-    params = model.params()
+    """Fit the model on a Spark DataFrame: its statistics are Spark SQL aggregates, one GROUP BY
+    computed by Spark (:func:`_spark_statistics`); with a type that states no aggregates, or to
+    name a refused value, each partition is summarised on its executor (``mapInPandas``) and
+    sends its statistics to the driver as JSON (checked there as a model file's are)."""
     columns = _columns(model, target, weight)
     missing = [c for c in columns if c not in spark_df.columns]
     if missing:
         raise DataError(f"The Spark table has no column {missing[0]!r}; its columns are {spark_df.columns[:10]}.")
+    _refuse_nested_spark(spark_df, columns)
+    stats = _spark_statistics(model, spark_df.select(*dict.fromkeys(columns)), target, weight)
+    if stats is None:
+        stats = _spark_partition_statistics(model, spark_df, target, weight)
+    return model.fit_stats(stats, target, weight)
+
+
+def _spark_statistics(model: Any, spark_df: Any, target: str, weight: str | None) -> Any:
+    """The statistics as Spark SQL aggregates over a temporary view of the table; None when the
+    model's types or its rows need the partitions summarised by nbapp."""
+    from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
+    from nbapp.scale.engines import spark_source
+
+    view = f"nbapp_{uuid.uuid4().hex}"
+    try:
+        stats, _ = model_statistics(model, spark_source(spark_df, view), target, weight)
+        return stats
+    except (NotPushable, Refused):
+        return None
+    finally:
+        spark_df.sparkSession.catalog.dropTempView(view)
+
+
+def _spark_partition_statistics(model: Any, spark_df: Any, target: str, weight: str | None) -> Any:
+    """Each partition summarised by nbapp on its executor; the statistics added on the driver."""
+    from nbapp.persist import stats_from_json, stats_to_json
+
+    params = model.params()
+    columns = _columns(model, target, weight)
+    _refuse_nested_spark(spark_df, columns)
 
     def summarise_partition(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         total = None
@@ -76,7 +123,20 @@ def fit_spark(model: Any, spark_df: Any, target: str, weight: str | None = None)
     errors = [r["error"] for r in rows if r["error"] is not None]
     if errors:
         raise DataError(f"In the Spark table (rows numbered within a batch of one partition): {errors[0]}")
-    return model.fit_stats(_total([stats_from_json(model, r["stats"]) for r in rows]), target, weight)
+    return _total([stats_from_json(model, r["stats"]) for r in rows])
+
+
+# Spark's nested types (their typeName) -> how a sentence names their cells.
+_SPARK_NESTED = {"array": "arrays", "map": "maps", "struct": "structs"}
+
+
+def _refuse_nested_spark(spark_df: Any, columns: list[str]) -> None:
+    """Array, map and struct columns among those used, named from the schema before any job runs
+    (on the workers they fail deep inside pandas)."""
+    for field in spark_df.schema.fields:
+        what = _SPARK_NESTED.get(field.dataType.typeName()) if field.name in columns else None
+        if what:
+            raise nested_error(field.name, what, "the Spark table")
 
 
 def predict_spark(model: Any, spark_df: Any) -> Any:
@@ -113,6 +173,7 @@ def fit_dask(model: Any, dask_df: Any, target: str, weight: str | None = None) -
     missing = [c for c in columns if c not in dask_df.columns]
     if missing:
         raise DataError(f"The Dask table has no column {missing[0]!r}; its columns are {list(dask_df.columns)[:10]}.")
+    _refuse_nested_dask(dask_df, columns)
     parts = [dask.delayed(_summarize)(params, p, target, weight) for p in dask_df[columns].to_delayed()]
     while len(parts) > 1:          # a tree reduction: pairs, then pairs of pairs
         parts = [dask.delayed(_total)(parts[i:i + 2]) if i + 1 < len(parts) else parts[i]
@@ -121,6 +182,23 @@ def fit_dask(model: Any, dask_df: Any, target: str, weight: str | None = None) -
     if total is None:
         raise DataError("The table has no rows; nothing to fit.")
     return model.fit_stats(total, target, weight)
+
+
+def _refuse_nested_dask(dask_df: Any, columns: list[str]) -> None:
+    """Columns of lists, dicts or Arrow nested types among those used, named before any task runs.
+
+    The table's own types show Arrow nested columns (``dd.read_parquet``). A pandas frame given to
+    ``dd.from_pandas`` is looked at as it was given: Dask turns its object columns into text
+    before a partition is made (its ``dataframe.convert-string`` option, on by default), so that a
+    list reaches nbapp as the text '[1, 2]', a category like any other. The expression that holds
+    that frame is Dask's own (``expr.walk()``; a ``frame`` operand): if Dask changes it, the
+    check finds no frame and the partitions' own check (_summarize) remains."""
+    _refuse_nested_cells(dask_df._meta, columns, "the Dask table")
+    expr = getattr(dask_df, "expr", None)
+    for node in expr.walk() if hasattr(expr, "walk") else ():
+        given = getattr(getattr(node, "operands", [None])[0], "_data", None)
+        if isinstance(given, pd.DataFrame):
+            _refuse_nested_cells(given, columns, "the Dask table")
 
 
 def predict_dask(model: Any, dask_df: Any) -> Any:

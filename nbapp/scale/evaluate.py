@@ -12,15 +12,18 @@ price of one fit. Pass 2 predicts each row with its fold's model and keeps only 
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.logspace import decide_codes
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
-from nbapp.scale.files import DEFAULT_BATCH_ROWS, NUMERIC_KINDS, Progress, _batches, _sources
+from nbapp.blocks import reads_numbers
+from nbapp.scale.aggregates import NotPushable, Refused, model_statistics
+from nbapp.scale.files import (DEFAULT_BATCH_ROWS, FOLD, DataPath, Progress, _batches, _cells_unquoted, _connect,
+                               _duckdb_error, _engine_source, _estimated_rows, _sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -41,17 +44,18 @@ def hash_folds(rows: np.ndarray, k: int, file: int = 0) -> np.ndarray:
     return (z % np.uint64(k)).astype(np.int64)
 
 
-def cross_validate_file(model: Any, path: str | os.PathLike, target: str, k: int = 5, weight: str | None = None,
+def cross_validate_file(model: Any, path: DataPath, target: str, k: int = 5, weight: str | None = None,
                         progress: Progress | None = None, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> Evaluation:
-    """k-fold cross-validation of ``model``'s configuration on a CSV / Parquet file, glob or
-    folder, in bounded memory; the result is the :class:`nbapp.evaluate.Evaluation` the
-    Evaluate page shows (its ``predictions`` keep the first 10,000 rows; the scores count
-    every row, weighted by ``weight`` when given). ``progress(done, total)`` counts rows over
-    both passes (total = 2 x rows)."""
+    """k-fold cross-validation of ``model``'s configuration on a CSV / Parquet file, glob,
+    folder or list of files, in bounded memory; the result is the
+    :class:`nbapp.evaluate.Evaluation` the Evaluate page shows (its ``predictions`` keep the
+    first 10,000 rows; the scores count every row, weighted by ``weight`` when given).
+    ``progress(done, total)`` counts rows over both passes (total = 2 x rows)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
-    files = {f: i for i, f in enumerate(_sources(path).files)}
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
+    sources = _sources(path)          # resolved once: both passes read these files
+    files = {f: i for i, f in enumerate(sources.files)}
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in model.features_ if c not in numeric)]
 
     def batches(first: bool) -> Any:
@@ -59,13 +63,40 @@ def cross_validate_file(model: Any, path: str | os.PathLike, target: str, k: int
             if progress is not None:
                 progress(done + (0 if first else total), 2 * total)
 
-        for file, frame in _batches(path, numeric, others, step, batch_rows):
+        for file, frame in _batches(sources, numeric, others, step, batch_rows):
             yield frame, hash_folds(frame.index.to_numpy(), k, files[file])
 
-    fold_stats = _fold_statistics(model, batches(True), target, weight, k)
-    total = _total(fold_stats)
-    models = {f: copy.deepcopy(model).fit_stats(total - s, target, weight) for f, s in fold_stats.items()}
-    return _score_folds(models, batches(False), target, weight, list(total.classes), k)
+    with _cells_unquoted(sources, [*numeric, *others], ""):
+        fold_stats = _engine_fold_statistics(model, sources, target, weight, k, numeric, others, progress)
+        if fold_stats is None:
+            fold_stats = _fold_statistics(model, batches(True), target, weight, k)
+        total = _total(fold_stats)
+        models = {f: copy.deepcopy(model).fit_stats(total - s, target, weight) for f, s in fold_stats.items()}
+        return _score_folds(models, batches(False), target, weight, list(total.classes), k)
+
+
+def _engine_fold_statistics(model: Any, sources: Any, target: str, weight: str | None, k: int, numeric: list[str],
+                            others: list[str], progress: Progress | None) -> dict[int, Any] | None:
+    """Pass 1 inside DuckDB: every fold's statistics from one GROUP BY with the fold (the hash of
+    :func:`hash_folds`, computed in SQL) as one more key; None when the model's types or the
+    rows need the streamed pass (a type without aggregates; a value that is refused)."""
+    def first_pass(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done, 2 * total)
+
+    con = _connect()
+    try:
+        source = _engine_source(con, sources, numeric, others, folds=k)
+        parts, _ = model_statistics(model, source, target, weight, part=FOLD, parts=k, progress=first_pass,
+                                    known_rows=_estimated_rows(sources))
+    except (NotPushable, Refused, _duckdb_error()):
+        return None      # a type without aggregates, or rows to name: the streamed pass
+    finally:
+        con.close()
+    fold_stats = {fold: stats for fold, stats in enumerate(parts) if stats.classes}
+    if len(fold_stats) < k:
+        raise DataError(f"The file has too few rows for {k} folds; choose fewer folds.")
+    return fold_stats
 
 
 def _total(fold_stats: dict[int, Any]) -> Any:
@@ -122,8 +153,7 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
             logp_frame = log_proba_for_scoring(models[fold], frame, positions).reindex(columns=classes)
             logp = np.nan_to_num(logp_frame.to_numpy(dtype=float, na_value=np.nan), nan=-np.inf, posinf=np.inf)
             true = pd.Index(classes, dtype=object).get_indexer(pd.Index(labels.to_numpy(dtype=object)))
-            undetermined = ~np.isfinite(logp).any(axis=1)
-            predicted = np.where(undetermined, n_classes, np.argmax(logp, axis=1))
+            predicted = decide_codes(logp, none=n_classes)
             w = frame[weight].iloc[positions].to_numpy(dtype=float) if weight else np.ones(len(positions))
             counts[fold] += np.bincount(true * (n_classes + 1) + predicted, weights=w,
                                         minlength=n_classes * (n_classes + 1)).reshape(n_classes, n_classes + 1)

@@ -1,20 +1,26 @@
-"""Fit and predict from CSV or Parquet files larger than memory, streamed through DuckDB.
+"""Fit and predict from CSV or Parquet files larger than memory, through DuckDB.
 
-DuckDB scans the files (its CSV reader, in parallel) and hands back Arrow record batches of
-``batch_rows`` rows; each batch becomes a pandas frame, is summarised by the model
-(:meth:`nbapp.NaiveBayes.summarize`) and dropped. Statistics add, so the sum of the batches'
-statistics is the statistics of the whole table, and the model built from it equals ``fit`` on
-the whole table loaded in memory (counts exactly, probabilities to rounding).
+Fitting hands the statistics to DuckDB: every feature type's aggregates
+(:mod:`nbapp.scale.aggregates`) run as one GROUP BY query over the files, scanned by DuckDB's
+parallel CSV or Parquet reader, and only the statistics come back; the model built from them
+equals ``fit`` on the whole table loaded in memory (counts exactly, probabilities to rounding).
+A model with a type that states no aggregates (text: its tokens must be scikit-learn's) is
+fitted by streaming instead: DuckDB hands back Arrow record batches of ``batch_rows`` rows,
+each becomes a pandas frame, is summarised by the model (:meth:`nbapp.NaiveBayes.summarize`)
+and dropped. So are the rows once more when the aggregates find a value a fit refuses, so
+that the error names the file, the row and the column. Predicting always streams.
 
-Memory is bounded by one batch (``batch_rows`` rows of the used columns, as Arrow and as
-pandas), DuckDB's scan buffers (capped by ``memory_limit``) and the statistics themselves
-(for text: one row per distinct word and class), never by the number of rows.
+Memory is bounded by DuckDB's buffers (capped by ``memory_limit``) and the statistics
+themselves; when streaming, also by one batch (``batch_rows`` rows of the used columns), never
+by the number of rows.
 
 How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per column over
-every file of the input in one profiling pass before fitting, so that every batch reads a
-column the same way):
+every file of the input, so that every row reads a column the same way: by DuckDB's SQL for the
+numbers, built from load_table's constants (``_Cell``), and by load_table's own reader applied to
+the distinct cells of the other columns, grouped by DuckDB (:func:`_csv_values`); the streamed
+path decides them in one profiling pass before fitting):
 
-* numeric features (Gaussian, multinomial, Poisson) and the weight are numbers: the missing
+* features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
   thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
   the data row and the column;
@@ -29,22 +35,39 @@ Not read as ``load_table`` reads them (refused or documented): decimal commas (a
 delimiter is not a comma and whose numbers hold a comma is refused), encodings other than
 UTF-8, and blank or duplicate column names (DuckDB's own names are used). Parquet files keep
 their own column types, as ``pandas.read_parquet`` reads them.
+
+Which files are read (:func:`_sources`, the one place a path becomes files): a file, a folder, a
+glob or a list of files; every file must be named like a table (.csv, .tsv, .txt, .parquet,
+.pq), whatever yielded it; an existing file or folder is its own name even when that name holds
+``[``, ``*`` or ``?``, and the files are handed to DuckDB so that it never globs them. The list
+resolved is the list read: pass it (a tuple of files) to read exactly those files later.
+
+Messages name the file, the data row and the column, never a cell of the file (nor the first
+line of a file that is not a table): the file may not be the caller's to read.
 """
 
 from __future__ import annotations
 
+import ast
 import glob
 import os
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Collection, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
+from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
-from nbapp.io.export import predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io.common import _COMMA_NUMBER, _DOT_NUMBER, INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp.io.export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
+from nbapp.io.common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_NA_TOKENS, _RowNumbers)
+from nbapp.io.nested import arrow_nested, nested_error
+from nbapp.io.sniffing import _CONTENT_BYTE
+from nbapp.scale.aggregates import NotPushable, Refused, Source, model_statistics
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 
@@ -53,44 +76,79 @@ __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
 DEFAULT_BATCH_ROWS = 100_000
 # DuckDB's own buffers for the scan; a streamed scan needs far less, this is a ceiling.
 DUCKDB_MEMORY_LIMIT = "1GB"
-NUMERIC_KINDS = frozenset({"gaussian", "multinomial", "poisson", "kde", "discretized"})
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+PREDICTION_SUFFIXES = (".csv", *PARQUET_SUFFIXES)
 # The head of a CSV read to propose types: thousands of rows of a typical export.
 SAMPLE_BYTES = 4 << 20
 Progress = Callable[[int, int], None]
+# What the file functions read: a file, a folder, a glob, or a list of files (each literal).
+DataPath = str | os.PathLike | Sequence[str | os.PathLike]
+# What stands for a quoted value in a message about a file (see _unquoted).
+ELIDED = "'…'"
 
 
 # ------------------------------------------------------------------------------------------
 # public entry points
 # ------------------------------------------------------------------------------------------
-def fit_file(model: Any, path: str | os.PathLike, target: str, weight: str | None = None,
+def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
              progress: Progress | None = None, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> Any:
     """Fit ``model`` (a NaiveBayes, fitted or not: it is refitted) on a CSV or Parquet file, a
-    glob, or a folder of such files, in bounded memory; returns the model.
+    glob, a folder of such files or a list of files, in bounded memory; returns the model.
 
     Equal to ``model.fit(table, target, weight)`` on the whole table loaded in memory (see the
-    module docstring for how cells are read). Memory is bounded by ``batch_rows`` rows at a
-    time plus the statistics. ``progress(rows_done, rows_total)`` is called after each batch.
+    module docstring for how cells are read). The statistics are computed by DuckDB in one
+    query (streamed in batches of ``batch_rows`` rows when a type states no aggregates).
+    ``progress(rows_done, rows_total)`` reports DuckDB's share done as rows; the total is exact
+    for Parquet and for tables of at most 10,000 rows, else estimated from the files' sizes,
+    and the last call gives the rows read (done == total).
     """
-    features = dict(model.features_)
-    numeric = [c for c, s in features.items() if s.kind in NUMERIC_KINDS] + ([weight] if weight else [])
-    others = [target, *(c for c in features if c not in numeric)]
+    _check_batch_rows(batch_rows)
+    numeric, others = _reading(model, target, weight)
+    sources = _sources(path)
+    con = _connect()
+    try:
+        source = _engine_source(con, sources, numeric, others)
+        stats, _ = model_statistics(model, source, target, weight, progress=progress,
+                                    known_rows=_estimated_rows(sources))
+    except (NotPushable, Refused, _duckdb_error()):
+        stats = None     # a type without aggregates, or rows to name (a refused value, a bad line): stream
+    finally:
+        con.close()
+    if stats is None:
+        return _fit_streamed(model, sources, target, weight, progress, batch_rows)
+    return model.fit_stats(stats, target, weight)
+
+
+def _duckdb_error() -> type[Exception]:
+    import duckdb
+
+    return duckdb.Error
+
+
+def _reading(model: Any, target: str, weight: str | None) -> tuple[list[str], list[str]]:
+    """The columns read as numbers (features whose type reads numbers, and the weight) and the others."""
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
+    return numeric, [target, *(c for c in model.features_ if c not in numeric)]
+
+
+def _fit_streamed(model: Any, sources: _Sources, target: str, weight: str | None, progress: Progress | None,
+                  batch_rows: int) -> Any:
+    """fit_file by streaming: each batch summarised by the model, the statistics added."""
+    numeric, others = _reading(model, target, weight)
     stats = None
-    for file, frame in _batches(path, numeric, others, progress, batch_rows):
-        try:
+    for file, frame in _batches(sources, numeric, others, progress, batch_rows):
+        with _cells_unquoted(sources, [*numeric, *others], f"In {file!r} (rows numbered from 0 after the header): "):
             part = model.summarize(frame, target, weight)
-        except DataError as exc:
-            raise DataError(f"In {file!r} (rows numbered from 0 after the header): {exc}") from None
         stats = part if stats is None else stats + part
     return model.fit_stats(stats, target, weight)
 
 
-def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLike,
+def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
                  progress: Progress | None = None, *, keep: list[str] | tuple[str, ...] = (),
                  batch_rows: int = DEFAULT_BATCH_ROWS) -> Path:
-    """Predict every row of a CSV / Parquet file, glob or folder into ``out_path`` (.csv or
-    .parquet), batch by batch; returns the output path.
+    """Predict every row of a CSV / Parquet file, glob, folder or list of files into ``out_path``
+    (.csv or .parquet), batch by batch; returns the output path.
 
     Columns: ``file`` and ``row`` (the data row within its file, from 0), the ``keep``
     columns (e.g. an id), ``predicted`` and ``P(class)`` per class, numbered as
@@ -99,31 +157,37 @@ def predict_file(model: Any, path: str | os.PathLike, out_path: str | os.PathLik
     ``model.predict_proba`` on the table loaded in memory.
     """
     require_fitted(model)
-    out_path = writable_path(out_path)
-    writer = _writer_for(out_path, model)
+    out_path = writable_path(out_path, inputs=[path], suffixes=PREDICTION_SUFFIXES, what="predictions")
     features = list(model.features_)
-    numeric = [c for c, s in model.features_.items() if s.kind in NUMERIC_KINDS]
+    numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
-    try:
-        for file, frame in _batches(path, numeric, others, progress, batch_rows):
-            scored = predictions_frame(model, frame[features])
-            added = list(scored.columns[len(features):])
-            source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
-            writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
-    finally:
-        writer.close()
+    sources = _sources(path)
+    with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
+        writer = _writer_for(temporary, out_path.suffix, model)
+        rows = 0
+        try:
+            for file, frame in _batches(sources, numeric, others, progress, batch_rows):
+                with _cells_unquoted(sources, [*numeric, *others], f"In {file!r}: "):
+                    scored = predictions_frame(model, frame[features])
+                added = list(scored.columns[len(features):])
+                source = pd.DataFrame({"file": file, "row": frame.index.to_numpy()}, index=frame.index)
+                writer.write(pd.concat([source, frame[list(keep)], scored[added]], axis=1), predicted=added[0])
+                rows += len(frame)
+        finally:
+            writer.close()
+        if not rows:             # else an empty file, which no CSV or Parquet reader takes
+            raise _no_rows(", ".join(sources.files))
     return out_path
 
 
-def sample_rows(path: str | os.PathLike, n: int) -> pd.DataFrame:
+def sample_rows(path: DataPath, n: int) -> pd.DataFrame:
     """The first rows (at most n) of the first file, read by load_table (CSV) or pyarrow
-    (Parquet): enough to propose feature types without reading a large file."""
+    (Parquet): enough to propose feature types without reading a large file. A file that does
+    not read as a table is refused without quoting it."""
     sources = _sources(path)
     first = sources.files[0]
     if sources.kind == "parquet":
-        import pyarrow.parquet as pq
-
-        return next(pq.ParquetFile(first).iter_batches(batch_size=n)).to_pandas()
+        return _parquet_head(first, n)
     from nbapp.io import load_table
 
     with open(first, "rb") as handle:
@@ -131,7 +195,22 @@ def sample_rows(path: str | os.PathLike, n: int) -> pd.DataFrame:
         more = bool(handle.read(1))
     if more:     # cut at a line end, and drop that last line in case a quoted cell spans it
         head = head[:head.rfind(b"\n", 0, head.rfind(b"\n")) + 1] or head
-    return load_table(head, os.path.basename(first), max_rows=n).frame
+    with _cells_unquoted(sources, [], ""):
+        return load_table(head, os.path.basename(first), max_rows=n).frame
+
+
+def _parquet_head(file: str, n: int) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        batch = next(pq.ParquetFile(file).iter_batches(batch_size=n), None)
+    except (pa.ArrowException, OSError) as exc:
+        raise DataError(f"Could not read {file!r} as Parquet ({type(exc).__name__}); give a Parquet file written by "
+                        "pandas, pyarrow, Spark or DuckDB.") from None
+    if batch is None:
+        raise _no_rows(file)
+    return batch.to_pandas()
 
 
 # ------------------------------------------------------------------------------------------
@@ -143,26 +222,110 @@ class _Sources:
     kind: str           # "csv" or "parquet"
 
 
-def _sources(path: str | os.PathLike) -> _Sources:
-    """A file, a glob or a folder -> the files (sorted), all CSV or all Parquet."""
+TABLE_SUFFIXES = CSV_SUFFIXES + PARQUET_SUFFIXES
+
+
+def _sources(path: DataPath | _Sources, *,
+             root: str | os.PathLike | None = None) -> _Sources:
+    """The one place a path becomes files: a file, a folder, a glob, or a list of files (each
+    taken as named, never as a pattern) -> the files read, sorted for a folder or glob, all
+    CSV or all Parquet, and each named like one (a glob or folder yields only such files; a
+    file named otherwise is refused). An existing file or folder is its own name even when it
+    holds ``[``, ``*`` or ``?``: ``sales [2024].csv`` is that file, not ``sales 2.csv``.
+
+    With ``root`` (the folder a server lets its visitors read), a relative path is under the
+    root, and only files whose real path (symlinks resolved) lies under it exist: everything
+    else, whether missing, named otherwise or outside, is answered with one sentence, so that
+    the answer never tells which files exist outside the root. The files returned are then
+    real paths, so that what was checked is what is read.
+    """
+    if isinstance(path, _Sources):
+        return path
+    if root is not None:
+        return _sources_under(path, os.path.realpath(root))
+    if isinstance(path, (list, tuple)):
+        files = [os.fspath(f) for f in path]
+        for f in files:
+            _existing_table_file(f)
+        return _of_one_kind(files, "the files given")
     text = os.fspath(path)
-    if os.path.isdir(text):
-        files = sorted(str(p) for p in Path(text).iterdir()
-                       if p.is_file() and p.suffix.lower() in CSV_SUFFIXES + PARQUET_SUFFIXES)
-        where = f"the folder {text!r}"
-    elif glob.has_magic(text):
-        files = sorted(f for f in glob.glob(text) if os.path.isfile(f))
-        where = f"the pattern {text!r}"
-    elif os.path.isfile(text):
-        files, where = [text], text
-    else:
-        raise DataError(f"There is no file or folder {text!r}; check the path.")
+    files, where = _expand(text)
     if not files:
         raise DataError(f"No CSV or Parquet files match {where}; name files *.csv, *.tsv or *.parquet.")
+    return _of_one_kind(files, where)
+
+
+def _expand(text: str) -> tuple[list[str], str]:
+    """A folder's table files, a file, or a glob's table files (an existing name is never a glob)."""
+    if os.path.isdir(text):
+        return sorted(str(p) for p in Path(text).iterdir() if p.is_file() and _named_like_a_table(str(p))), \
+            f"the folder {text!r}"
+    if os.path.isfile(text):
+        _existing_table_file(text)
+        return [text], text
+    if glob.has_magic(text):
+        return sorted(f for f in glob.glob(text) if os.path.isfile(f) and _named_like_a_table(f)), \
+            f"the pattern {text!r}"
+    raise DataError(f"There is no file or folder {text!r}; check the path.")
+
+
+def _named_like_a_table(file: str) -> bool:
+    return file.lower().endswith(TABLE_SUFFIXES)
+
+
+def _existing_table_file(file: str) -> None:
+    if not os.path.isfile(file):
+        raise DataError(f"There is no file or folder {file!r}; check the path.")
+    if not _named_like_a_table(file):
+        raise DataError(f"{file!r} is not named like a CSV, TSV or Parquet file (.csv, .tsv, .txt, .parquet); "
+                        "rename it or give a table file.")
+
+
+def _of_one_kind(files: list[str], where: str) -> _Sources:
     kinds = {"parquet" if f.lower().endswith(PARQUET_SUFFIXES) else "csv" for f in files}
     if len(kinds) > 1:
         raise DataError(f"{where} holds both CSV and Parquet files; fit each kind separately (or convert one).")
     return _Sources(tuple(files), kinds.pop())
+
+
+def _sources_under(path: DataPath, root: str) -> _Sources:
+    """_sources confined to ``root`` (a real path): the path is joined to the root and
+    normalised once (that text is what is expanded and read), refused unless it is under the
+    root as written, and then every file it yields is kept only if its real path is under the
+    root too (a link out of the root leads nowhere)."""
+    typed = [os.fspath(p) for p in path] if isinstance(path, (list, tuple)) else [os.fspath(path)]
+    shown = typed[0] if len(typed) == 1 else ", ".join(typed)
+
+    def nowhere() -> DataError:
+        return DataError(f"There is no file or folder {shown!r} under this server's data folder ({root}); type "
+                         "the path of a CSV or Parquet file, a folder of them or a glob under it.")
+
+    def inside(p: str) -> bool:
+        return os.path.commonpath([root, p]) == root
+
+    texts = [os.path.normpath(os.path.join(root, t)) for t in typed]
+    if not all(inside(t) for t in texts):
+        raise nowhere()
+    if isinstance(path, (list, tuple)):
+        if not all(os.path.isfile(t) and inside(os.path.realpath(t)) for t in texts):
+            raise nowhere()
+        for t in texts:
+            _existing_table_file(t)
+        return _of_one_kind([os.path.realpath(t) for t in texts], "the files given")
+    text = texts[0]
+    literal = os.path.isdir(text) or os.path.isfile(text)
+    if not (literal or glob.has_magic(text)) or (literal and not inside(os.path.realpath(text))):
+        raise nowhere()          # missing, or a name (a link) that leads out of the root
+    files, where = _expand(text)
+    files = list(dict.fromkeys(real for real in map(os.path.realpath, files) if inside(real)))
+    if not files:
+        raise DataError(f"No CSV or Parquet files match {where}; name files *.csv, *.tsv or *.parquet.")
+    return _of_one_kind(files, where)
+
+
+def _check_batch_rows(batch_rows: Any) -> None:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
 
 
 def require_fitted(model: Any) -> None:
@@ -174,12 +337,24 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def _file_literal(file: str) -> str:
+    """A file as DuckDB must be given it to read that file and no other: an absolute path (so
+    that no search path or ~ applies) whose glob characters * ? [ are each inside brackets
+    (DuckDB globs any name holding one of them; [*] matches '*' alone)."""
+    path = os.path.abspath(file)
+    if "\\" in path and glob.has_magic(path):
+        # DuckDB also splits a pattern at backslashes, so such a name cannot be escaped.
+        raise DataError(f"Cannot read {file!r}: its path holds a backslash and one of * ? [, which DuckDB cannot "
+                        "read as a plain name; rename the file or its folder.")
+    return _literal(re.sub(r"([*?\[])", r"[\1]", path))
+
+
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
 def _scan_sql(files: tuple[str, ...] | list[str], kind: str) -> str:
-    listed = "[" + ", ".join(_literal(f) for f in files) + "]"
+    listed = "[" + ", ".join(_file_literal(f) for f in files) + "]"
     if kind == "parquet":
         return f"read_parquet({listed})"
     # Every cell as text: the reading rules are ours (load_table's), not the sniffer's.
@@ -206,9 +381,53 @@ def _rows(con: Any, sql: str, file: str) -> list[tuple[Any, ...]]:
 
 
 def _read_error(exc: Exception, file: str) -> DataError:
+    """DuckDB's first line (its later lines quote the file's line), with anything quoted elided."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    first = _unquoted(re.sub(r'"[^"]*"', ELIDED, first), {file})
     return DataError(f"Could not read {file!r}: {first}. Fix the file (one header row, the same number of "
                      "cells on every line, UTF-8 text) and try again.")
+
+
+@contextmanager
+def _cells_unquoted(sources: _Sources, names: Collection[str], lead: str) -> Iterator[None]:
+    """A DataError raised inside (by load_table, summarize, ...) comes out led by ``lead``
+    with every quoted value elided but the files' names and the column ``names`` the caller
+    gave: a message names the file, the row and the column, never a cell of the file."""
+    try:
+        yield
+    except DataError as exc:
+        keep = {*names, *sources.files, *map(os.path.basename, sources.files)}
+        raise DataError(lead + _unquoted(str(exc), keep)) from None
+
+
+def _unquoted(message: str, keep: Collection[str]) -> str:
+    """``message`` with each quoted value (as repr writes it: '...' or "...", backslash
+    escapes) replaced by '…' unless it is one of ``keep``. A quote right after a letter or
+    digit is an apostrophe (the model's), not an opening; an unclosed quote elides the rest."""
+    out, i = [], 0
+    while i < len(message):
+        quote = message[i]
+        if quote not in "'\"" or (i > 0 and message[i - 1].isalnum()):
+            out.append(quote)
+            i += 1
+            continue
+        end = i + 1
+        while end < len(message) and message[end] != quote:
+            end += 2 if message[end] == "\\" else 1
+        if end >= len(message):
+            out.append(ELIDED[:-1])
+            break
+        out.append(message[i:end + 1] if _repr_value(message[i:end + 1]) in keep else ELIDED)
+        i = end + 1
+    return "".join(out)
+
+
+def _repr_value(text: str) -> str | None:
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _columns(con: Any, sources: _Sources, file: str) -> list[str]:
@@ -216,7 +435,13 @@ def _columns(con: Any, sources: _Sources, file: str) -> list[str]:
 
 
 def _check_columns(columns: list[str], wanted: list[str], file: str) -> None:
+    """Every wanted column is in the file. Its header is listed only when it shares a column
+    with the ones wanted: a file that shares none is not a table of this model (a stray file
+    in a folder), and its first line is not shown."""
     missing = [c for c in wanted if c not in columns]
+    if len(missing) == len(wanted):
+        raise DataError(f"Column {missing[0]!r} is not in {file!r}, which has none of the {len(wanted)} columns "
+                        "asked for; is it a table of this data? Leave it out of the folder or glob.")
     if missing:
         raise DataError(f"Column {missing[0]!r} is not in {file!r}; its columns are {columns[:10]}.")
 
@@ -246,14 +471,17 @@ class _Cell:
         self.number = f"regexp_full_match({self.s}, {_literal(_DOT_NUMBER.pattern)})"
         self.comma_number = f"regexp_full_match({self.s}, {_literal(_COMMA_NUMBER.pattern)})"
         self.plain = f"replace({self.s}, ',', '')"
+        # What DuckDB's cast reads as a number and load_table's pattern does not: '1_000', '+-1'.
+        self.guarded = f"NOT contains({c}, '_') AND NOT contains({c}, '+-')"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        whole = f"regexp_full_match({self.plain}, '[+-]?[0-9]+')"
+        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io.common), as RE2 patterns
+        whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, '^[+-]?0[0-9]') "
-                  f"OR (length({self.s}) > 15 AND regexp_full_match({self.s}, '[+-]?[0-9]+')) THEN {TEXT} "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+                  f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
@@ -263,7 +491,7 @@ class _Cell:
     def as_double(self, commas: bool) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
         marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
-        load_table's number pattern decides the rest (it refuses '1_000', which DuckDB reads)."""
+        load_table's number pattern decides the rest (it refuses '1_000' and '+-1', which DuckDB reads)."""
         fast, fast_ok, slow, slow_ok = self._number_paths(commas)
         return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) OR isnan({fast}) THEN NULL ELSE {fast} END) "
                 f"WHEN {self.absent} THEN NULL::DOUBLE "
@@ -277,7 +505,7 @@ class _Cell:
 
     def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
         fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        fast_ok = f"({fast} IS NOT NULL AND NOT contains({self.raw}, '_'))"
+        fast_ok = f"({fast} IS NOT NULL AND {self.guarded})"
         slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
         slow_ok = self.number if commas else "false"
         return fast, fast_ok, slow, slow_ok
@@ -343,7 +571,8 @@ def _comma_delimited(con: Any, sources: _Sources) -> bool:
     """True when every file is comma-separated: a comma inside a number is then a thousands
     separator, as load_table reads it. Elsewhere it may be a decimal comma, which fit_file
     does not guess (a numeric cell with a comma is refused)."""
-    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_literal(f)})", f)[0][0] == "," for f in sources.files)
+    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_file_literal(f)})", f)[0][0] == ","
+               for f in sources.files)
 
 
 def _decimal_comma(column: str, sources: _Sources) -> DataError:
@@ -353,26 +582,132 @@ def _decimal_comma(column: str, sources: _Sources) -> DataError:
 
 
 # ------------------------------------------------------------------------------------------
+# the files as a source of aggregates
+# ------------------------------------------------------------------------------------------
+def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], *,
+                   folds: int | None = None) -> Source:
+    """The files as one DuckDB query for the aggregates: a CSV's numbers parsed by load_table's
+    rule in SQL (``_Cell``), its other columns as their text, read back in Python by the same
+    rule once grouped (:func:`_csv_values`); a Parquet file's columns as they are typed. With
+    ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
+    data row), computed in SQL."""
+    from nbapp.scale.engines import duckdb_source
+
+    wanted = list(dict.fromkeys([*numeric, *others]))
+    _check_files(con, sources, wanted)
+    where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
+    if sources.kind == "csv":
+        commas = _comma_delimited(con, sources)
+        blank = " AND ".join(f"coalesce(trim({_ident(c)}), '') = ''" for c in _columns(con, sources, sources.files[0]))
+        select = [f"{_Cell(c).as_double(commas)} AS {_ident(c)}" for c in dict.fromkeys(numeric)]
+        select += [_ident(c) for c in dict.fromkeys(others) if c not in numeric]
+        kinds = {**{c: "text" for c in others}, **{c: "parsed" for c in numeric}}
+        values = _csv_values(commas, sources)
+    else:
+        blank, select, kinds, values = "false", [_ident(c) for c in wanted], None, None
+
+    def scan(files: list[str]) -> str:
+        return f"SELECT {', '.join(select)} FROM {_scan_sql(files, sources.kind)} WHERE NOT ({blank})"
+
+    if folds is None:
+        sql = scan(list(sources.files))
+    else:
+        sql = " UNION ALL ".join(_with_folds(scan([f]), i, folds) for i, f in enumerate(sources.files))
+        if kinds is not None:
+            kinds[FOLD] = "number"
+    source = duckdb_source(con, sql, where, columns=kinds)
+    return source if values is None else Source(source.sql, source.dialect, source.columns, source.run, values,
+                                                source.where)
+
+
+FOLD = "__nbapp_fold"
+# splitmix64 (nbapp.scale.evaluate.hash_folds) in DuckDB: 64-bit products wrap by masking the
+# 128-bit product (a mask, not a modulo: 128-bit division is slow).
+_MASK = "18446744073709551615::UHUGEINT"
+
+
+def _with_folds(scan: str, file: int, k: int) -> str:
+    """The rows of one file with their fold: splitmix64 of (file << 40) + data row, modulo k,
+    the row numbered in file order (DuckDB's streaming row_number keeps the insertion order)."""
+    def mix(z: str, shift: int, factor: int) -> str:
+        return f"((xor({z}, {z} >> {shift}))::UHUGEINT * {factor}::UHUGEINT & {_MASK})::UBIGINT"
+
+    start = f"((nbapp_row::UHUGEINT + ({file}::UHUGEINT << 40) + 11400714819323198485::UHUGEINT) & {_MASK})::UBIGINT"
+    return (f"SELECT * EXCLUDE (nbapp_z2), CAST(xor(nbapp_z2, nbapp_z2 >> 31) % {k} AS BIGINT) AS {FOLD} FROM ("
+            f"SELECT * EXCLUDE (nbapp_z1), {mix('nbapp_z1', 27, 10723151780598845931)} AS nbapp_z2 FROM ("
+            f"SELECT * EXCLUDE (nbapp_z0), {mix('nbapp_z0', 30, 13787848793156543929)} AS nbapp_z1 FROM ("
+            f"SELECT * EXCLUDE (nbapp_row), {start} AS nbapp_z0 FROM ("
+            f"SELECT *, row_number() OVER () - 1 AS nbapp_row FROM ({scan})))))")
+
+
+def _csv_values(commas: bool, sources: _Sources) -> Any:
+    """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
+    own reader (:class:`nbapp.io.numbers._NumberReader`) applied to them. Whether a column is
+    whole numbers, decimals or text depends only on which cells occur, so reading the distinct
+    cells decides as reading every cell does. A column of numbers written with a comma in a
+    file not separated by commas is refused, as fit_file does not guess a decimal comma."""
+    from nbapp.io.numbers import _NumberReader
+
+    def values(column: str, raw: list[Any]) -> pd.Series:
+        # str: the strings as load_table's parser holds its cells (Arrow-backed), whose number
+        # parser decides "+4" as load_table's does
+        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=str)
+        if not commas and _comma_numbers(cells.str.strip()):
+            raise _decimal_comma(column, sources)
+        reader = _NumberReader(pd.DataFrame({0: cells}), _RowNumbers("row", lambda: np.arange(len(cells))), ",")
+        return reader.convert(0, column, [])
+
+    return values
+
+
+def _comma_numbers(values: pd.Series) -> bool:
+    """Every present cell a number (a comma-decimal one included) and one with a comma: the
+    choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
+    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
+    dot = present.str.fullmatch(_DOT_NUMBER.pattern)
+    code = dot & (present.str.match(_LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
+                                                     & present.str.fullmatch(_INTEGER)))
+    comma = present.str.contains(",", regex=False)
+    comma_number = ~dot & comma & present.str.fullmatch(_COMMA_NUMBER.pattern)
+    text = (~dot & ~comma_number) | code
+    return bool(len(present)) and not text.any() and bool(comma.any())
+
+
+def _estimated_rows(sources: _Sources) -> int:
+    """The rows of the files for progress: Parquet's own count; a CSV's from its size and the
+    bytes per line of its first megabyte."""
+    if sources.kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.files)
+    with open(sources.files[0], "rb") as handle:
+        head = handle.read(1 << 20)
+    lines = max(head.count(b"\n") - 1, 1)
+    per_line = len(head) / (lines + 1)
+    return max(int(sum(os.path.getsize(f) for f in sources.files) / per_line), 1)
+
+
+# ------------------------------------------------------------------------------------------
 # streaming batches
 # ------------------------------------------------------------------------------------------
 def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], progress: Progress | None,
              batch_rows: int) -> Iterator[tuple[str, pd.DataFrame]]:
     """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
     described in the module docstring; each frame's index is the data row within its file."""
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise DataError(f"batch_rows must be a whole number of at least 1, not {batch_rows!r}.")
+    _check_batch_rows(batch_rows)
     sources = _sources(path)
     con = _connect()
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
-        for file in sources.files:
-            _check_columns(_columns(con, sources, file), wanted, file)
+        _check_files(con, sources, wanted)
         if sources.kind == "csv":
             columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
         else:
             total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
             plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
+        if plan.total_rows == 0:
+            raise _no_rows(sources.files[0] if len(sources.files) == 1 else f"the {len(sources.files)} files")
         done = 0
         for file in sources.files:
             for frame in _file_batches(con, sources, file, plan, batch_rows):
@@ -382,6 +717,43 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
                     progress(done, plan.total_rows)
     finally:
         con.close()
+
+
+def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> None:
+    """Every file holds a table with the wanted columns, one value per cell."""
+    for file in sources.files:
+        _refuse_blank(file, sources)
+        _check_columns(_columns(con, sources, file), wanted, file)
+        _refuse_nested(file, sources, wanted)
+
+
+def _refuse_blank(file: str, sources: _Sources) -> None:
+    """A CSV with nothing in it (0 bytes, or blank lines only), which DuckDB reads as one column
+    named 'column0'."""
+    if sources.kind != "csv":
+        return
+    with open(file, "rb") as handle:
+        head = handle.read(SAMPLE_BYTES)
+    if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
+        raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
+                        "data rows, or leave this file out.")
+
+
+def _refuse_nested(file: str, sources: _Sources, wanted: list[str]) -> None:
+    """A Parquet column of lists, structs or maps among those used, found in the file's schema."""
+    if sources.kind != "parquet":
+        return
+    import pyarrow.parquet as pq
+
+    for field in pq.read_schema(file):
+        what = arrow_nested(field.type) if field.name in wanted else None
+        if what:
+            raise nested_error(field.name, what, repr(file))
+
+
+def _no_rows(where: str) -> DataError:
+    return DataError(f"{where!r} has no data rows (only a header or column names, or blank lines); there is nothing "
+                     "to fit or predict: give a file with rows of data.")
 
 
 def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_rows: int) -> Iterator[pd.DataFrame]:
@@ -416,11 +788,13 @@ def _not_a_number(con: Any, sources: _Sources, file: str, column: str, plan: _Pl
         if len(bad):
             value = batch.column(0)[int(bad[0])].as_py()
             where = row + int(bad[0])
+            comma = "," in str(value) and not plan.commas
+            held = "a number with a comma" if comma else "a cell that is not a number"
             fix = ("fit_file does not guess whether a comma is a decimal comma in a file not separated by commas: "
-                   "write numbers with a decimal point" if "," in str(value) and not plan.commas else
+                   "write numbers with a decimal point" if comma else
                    "blank that cell or correct it, or give the column a text type such as categorical")
             return DataError(f"Column {column!r} is numeric but data row {where} of {file!r} (line {where + 2} if no "
-                             f"cell spans lines) holds {value!r}; {fix}.")
+                             f"cell spans lines) holds {held}; {fix}.")
         row += batch.num_rows
     return DataError(f"Column {column!r} of {file!r} holds a cell that is not a number; correct it.")
 
@@ -479,10 +853,6 @@ class _ParquetWriter:
             self.writer.close()
 
 
-def _writer_for(path: Path, model: Any) -> Any:
-    suffix = path.suffix.lower()
-    if suffix in PARQUET_SUFFIXES:
-        return _ParquetWriter(path, model)
-    if suffix == ".csv":
-        return _CsvWriter(path)
-    raise DataError(f"Write predictions to a .csv or .parquet file, not {path.name!r}.")
+def _writer_for(path: Path, suffix: str, model: Any) -> Any:
+    """The writer for a predictions file named with ``suffix`` (checked by writable_path)."""
+    return _ParquetWriter(path, model) if suffix.lower() in PARQUET_SUFFIXES else _CsvWriter(path)

@@ -8,6 +8,7 @@ words, Zipf, a document token by token).
 from nbapp.text.pipeline import (
     PipelineStep,
     TextOptions,
+    TooManyTerms,
     analyze,
     count_matrix,
     fit_vocabulary,
@@ -20,6 +21,7 @@ from nbapp.text.pipeline import (
 __all__ = [
     "PipelineStep",
     "TextOptions",
+    "TooManyTerms",
     "analyze",
     "count_matrix",
     "fit_vocabulary",

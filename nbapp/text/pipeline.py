@@ -27,8 +27,14 @@ token over 256 bytes uses a 64-bit polynomial hash instead, checked character by
 character (a collision tries another base, then the regex path), so results are always
 exact. Stop words, stems and n-grams are applied per distinct *type* through look-up
 tables; only the chunk's types meet Python dicts, and counts become CSR rows with
-``sum_duplicates``. Other token patterns use one ``re.findall`` per document and
-``pandas.factorize`` on the chunk's tokens.
+``sum_duplicates``. Other token patterns run in :mod:`nbapp.text.matching`: Python's ``re``
+in a child process with one time budget per tokenising job, so a pattern that backtracks is
+stopped with a sentence naming it while the server's other sessions go on; the tokens at
+the spans it returns are typed from the chunk's code points as above.
+
+Size. A fit may be given ``max_terms``: the distinct terms are counted chunk by chunk as
+they are found, and the fit stops with :class:`TooManyTerms` as soon as they pass it, before
+the statistics of a runaway vocabulary (n-grams of unique tokens) are allocated.
 """
 
 from __future__ import annotations
@@ -48,10 +54,15 @@ import scipy.sparse as sp
 import snowballstemmer
 
 from nbapp.errors import DataError
+from nbapp.text import matching
+from nbapp.text._re_worker import catastrophic_part
+from nbapp.text.matching import check_pattern
 
 __all__ = [
     "PipelineStep",
     "TextOptions",
+    "TooManyTerms",
+    "catastrophic_part",
     "analyze",
     "count_matrix",
     "fit_vocabulary",
@@ -64,7 +75,8 @@ __all__ = [
 _UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 
 # Patterns that match exactly the maximal runs of word characters (of at least the given
-# length), so they can be tokenised from a character mask instead of by the regex engine.
+# length), so they can be tokenised from a character mask instead of by the regex engine
+# (they are matching.LINEAR_PATTERNS, the patterns that may run in the server's own process).
 _RUN_PATTERNS = {
     r"(?u)\w+": 1,
     r"\w+": 1,
@@ -151,69 +163,9 @@ class TextOptions:
         return cls(**d)
 
 
-# A user's token pattern may backtrack catastrophically, and Python's ``re`` holds the GIL
-# while it does, stalling every session of the server: ``(a+)+b`` on 26 characters takes
-# seconds and doubles with each one more. Such patterns are refused when the options are made
-# (so also when a model file carries one): a repetition that repeats something which can
-# itself match in more than one way, the cause of exponential backtracking. Matching stays on
-# ``re``, so tokens are exactly scikit-learn's.
+# Token patterns longer than this are refused: a pattern is a few dozen characters, and compiling
+# one is bounded by its length.
 _MAX_PATTERN_LENGTH = 1_000
-
-
-def catastrophic_part(pattern: str) -> str | None:
-    r"""``pattern`` if it can backtrack exponentially, else None: an unbounded repetition
-    (``+``, ``*``, ``{n,}``) of a group that holds another repetition or an alternation
-    (``(a+)+``, ``(?:\w+\s?)+``, ``(a|aa)+``), unless each round of the group must match a
-    delimiter character that nothing repeated inside it can match (``\w+(?:-\w+)*`` is safe:
-    every round starts with a "-" that \w cannot take)."""
-    from re import _compiler, _constants as c, _parser as parser
-
-    tree = parser.parse(pattern)
-
-    def repeats(items) -> list:
-        found = []
-        for op, av in items:
-            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-                found.append(av[2])
-                found += repeats(av[2])
-            elif op is c.SUBPATTERN:
-                found += repeats(av[-1])
-            elif op is c.BRANCH:
-                found += [r for branch in av[1] for r in repeats(branch)]
-        return found
-
-    def flat(items) -> list:
-        out = []
-        for op, av in items:
-            out += flat(av[-1]) if op is c.SUBPATTERN else [(op, av)]
-        return out
-
-    def ambiguous(items) -> bool:
-        items = flat(items)
-        inner = repeats(items)
-        if not inner and not any(op is c.BRANCH for op, _ in items):
-            return False
-        delimiters = [chr(av) for op, av in items if op is c.LITERAL]
-        bodies = [_compiler.compile(body, tree.state.flags) for body in inner]
-        return not any(all(not b.fullmatch(d) for b in bodies) for d in delimiters) or any(
-            op is c.BRANCH for op, _ in items)
-
-    def walk(items) -> bool:
-        for op, av in items:
-            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-                if av[1] == c.MAXREPEAT and ambiguous(av[2]):
-                    return True
-                if walk(av[2]):
-                    return True
-            elif op is c.SUBPATTERN and walk(av[-1]):
-                return True
-            elif op is c.BRANCH and any(walk(branch) for branch in av[1]):
-                return True
-            elif op in (c.ASSERT, c.ASSERT_NOT) and walk(av[1]):
-                return True
-        return False
-
-    return pattern if walk(tree) else None
 
 
 def _validate(o: TextOptions) -> None:
@@ -239,22 +191,17 @@ def _validate(o: TextOptions) -> None:
     if not isinstance(o.token_pattern, str) or len(o.token_pattern) > _MAX_PATTERN_LENGTH:
         raise DataError(f"token_pattern must be a regular expression of at most {_MAX_PATTERN_LENGTH} "
                         "characters.")
-    try:
-        groups = re.compile(o.token_pattern).groups
-    except re.error as exc:
-        raise DataError(
-            f"token_pattern {o.token_pattern!r} is not a valid regular expression ({exc})."
-        ) from None
+    groups, catastrophic = check_pattern(o.token_pattern)   # compiled in a child process
     if groups > 1:
         raise DataError(
             f"token_pattern {o.token_pattern!r} has {groups} capturing groups; use at most "
             "one, or (?:...) for grouping."
         )
-    if catastrophic_part(o.token_pattern):
+    if catastrophic:
         raise DataError(
             f"token_pattern {o.token_pattern!r} repeats a group that can itself match in more than one "
-            "way (such as (a+)+ or (a|aa)+): on some documents it would backtrack for hours and stall "
-            "every user of the server. Repeat single tokens instead, e.g. (?u)\\w+ or \\w+(?:'\\w+)?."
+            "way (such as (a+)+ or (a|aa)+): on some documents it would backtrack for hours. Repeat "
+            "single tokens instead, e.g. (?u)\\w+ or \\w+(?:'\\w+)?."
         )
 
 
@@ -336,7 +283,7 @@ def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:
         text = unicodedata.normalize(options.unicode_form, text)
     if options.lowercase:
         text = text.lower()
-    tokens = re.compile(options.token_pattern).findall(text)
+    tokens = _findall(options.token_pattern, [text])[0]
     if options.stop_words is not None:
         tokens = [t for t in tokens if t not in options.stop_words]
     if options.stem:
@@ -361,9 +308,8 @@ def token_terms(doc: str | None, options: TextOptions = TextOptions()) -> list[t
     if options.unicode_form is not None:
         normalised = unicodedata.normalize(options.unicode_form, normalised)
     text = normalised.lower() if options.lowercase else normalised
-    pattern = re.compile(options.token_pattern)
-    group = 1 if pattern.groups else 0
-    spans = [m.span(group) for m in pattern.finditer(text)]
+    found = matching.find(options.token_pattern, [text])
+    spans = [(a, b) for a, b in found.tokens.tolist()]
     tokens = [text[a:b] if a >= 0 else "" for a, b in spans]
     shown = _spans_before_lowercasing(normalised, text, spans) if text is not normalised else tokens
     stop = options.stop_words or frozenset()
@@ -406,22 +352,20 @@ def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> lis
     lowercasing and stemming, the stop words for "stop words". Vocabulary pruning is a
     corpus-level step and is not shown here.
     """
-    pattern = re.compile(options.token_pattern)
-    text = _as_text(doc)
-    tokens = pattern.findall(text)
-    between = (piece.strip() for piece in pattern.split(text)[:: 1 + pattern.groups])
-    steps = [PipelineStep("tokenise", tuple(tokens), tuple(p for p in between if p))]
-
-    def text_step(name: str, new_text: str) -> None:
-        nonlocal text, tokens
-        new_tokens = pattern.findall(new_text)
-        steps.append(PipelineStep(name, tuple(new_tokens), _multiset_minus(tokens, new_tokens)))
-        text, tokens = new_text, new_tokens
-
+    texts, names = [_as_text(doc)], []
     if options.unicode_form is not None:
-        text_step(f"unicode {options.unicode_form}", unicodedata.normalize(options.unicode_form, text))
+        texts.append(unicodedata.normalize(options.unicode_form, texts[-1]))
+        names.append(f"unicode {options.unicode_form}")
     if options.lowercase:
-        text_step("lowercase", text.lower())
+        texts.append(texts[-1].lower())
+        names.append("lowercase")
+    found = matching.find(options.token_pattern, texts)   # every text step's tokens in one call
+    per_text = [(_tokens(t, spans), _between(t, matches)) for t, (matches, spans) in zip(texts, found.per_text())]
+    tokens, between = per_text[0]
+    steps = [PipelineStep("tokenise", tuple(tokens), tuple(p for p in between if p))]
+    for name, (new_tokens, _) in zip(names, per_text[1:]):
+        steps.append(PipelineStep(name, tuple(new_tokens), _multiset_minus(tokens, new_tokens)))
+        tokens = new_tokens
     if options.stop_words is not None:
         stop = options.stop_words
         steps.append(
@@ -443,6 +387,23 @@ def pipeline_steps(doc: str | None, options: TextOptions = TextOptions()) -> lis
         removed = tuple(tokens) if lo > 1 else ()
         steps.append(PipelineStep(f"{lo}-{hi}-grams", tuple(terms), removed))
     return steps
+
+
+def _findall(pattern: str, texts: list[str]) -> list[list[str]]:
+    """``re.findall(pattern, text)`` of each text, within the tokenising job's deadline."""
+    found = matching.find(pattern, texts)
+    return [_tokens(t, spans) for t, (_, spans) in zip(texts, found.per_text())]
+
+
+def _tokens(text: str, spans: np.ndarray) -> list[str]:
+    """The tokens at (start, end) spans; "" where a group did not take part (as findall)."""
+    return [text[a:b] if a >= 0 else "" for a, b in spans.tolist()]
+
+
+def _between(text: str, matches: np.ndarray) -> list[str]:
+    """The stripped text between matches (``pattern.split`` without the groups)."""
+    bounds = [0, *matches.ravel().tolist(), len(text)]
+    return [text[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2])]
 
 
 def _multiset_minus(before: list[str], after: list[str]) -> tuple[str, ...]:
@@ -551,6 +512,13 @@ def _run_terms(texts: list[str], min_len: int, powers: _PowerCache) -> _Terms | 
         starts, ends = starts[long_enough], ends[long_enough]
     spans = np.fromiter(map(len, texts), np.int64, count=len(texts)) + 1
     doc = np.searchsorted(np.cumsum(spans) - spans, starts, side="right") - 1
+    return _typed_terms(text, codes, starts, ends, doc, powers)
+
+
+def _typed_terms(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray, doc: np.ndarray,
+                 powers: _PowerCache) -> _Terms | None:
+    """The tokens ``text[starts:ends]`` typed exactly without a Python string per token
+    (``codes`` is the text's code points); ``None`` if every hash base collides."""
     typed = _packed_types(codes, starts, ends)
     for base in _HASH_BASES:
         if typed is not None:
@@ -559,7 +527,7 @@ def _run_terms(texts: list[str], min_len: int, powers: _PowerCache) -> _Terms | 
     if typed is None:
         return None
     type_id, first = typed
-    types = list(map(text.__getitem__, map(slice, starts[first], ends[first])))
+    types = list(map(text.__getitem__, map(slice, starts[first].tolist(), ends[first].tolist())))
     return _Terms(doc, type_id, types)
 
 
@@ -575,10 +543,11 @@ def _packed_types(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Exact type ids from the tokens' bytes read eight at a time.
 
-    Level k reads bytes 8k..8k+7 of every token that long as one uint64 (bytes past the
-    token's end masked to zero; word characters are never zero, so lengths stay
-    distinct), and refines the ids by factorising (id so far, word) pairs. ``None`` when a
-    token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work saved).
+    Ids start from the tokens' lengths; level k reads bytes 8k..8k+7 of every token that
+    long as one uint64 (bytes past the token's end masked to zero: the lengths keep "a" and
+    "a" + NUL apart), and refines the ids by factorising (id so far, word) pairs. ``None``
+    when a token is longer than ``_PACKED_MAX_BYTES`` (the levels would outnumber the work
+    saved).
     """
     width = codes.itemsize
     lengths = (ends - starts) * width
@@ -590,8 +559,9 @@ def _packed_types(
     raw[: codes.nbytes] = codes.view(np.uint8)
     words = np.ndarray((codes.nbytes + 1,), dtype="<u8", buffer=raw, strides=(1,))
     byte_starts = starts * width
-    type_id = np.zeros(len(starts), dtype=np.int64)
-    n_ids = 1
+    type_id, distinct_lengths = pd.factorize(lengths)
+    type_id = type_id.astype(np.int64)
+    n_ids = len(distinct_lengths)
     for k in range(0, int(lengths.max()), 8):
         active = np.flatnonzero(lengths > k)
         word = words[byte_starts[active] + k]
@@ -653,14 +623,24 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray, dtype: type) -> np.ndarray:
     return np.cumsum(out, out=out)
 
 
-def _regex_terms(texts: list[str], pattern: re.Pattern[str]) -> _Terms:
-    """Tokens from one ``re.findall`` per document, typed with ``pandas.factorize``."""
-    per_doc = [pattern.findall(t) for t in texts]
-    counts = np.fromiter(map(len, per_doc), np.int64, count=len(per_doc))
-    flat = np.empty(int(counts.sum()), dtype=object)
-    flat[:] = list(itertools.chain.from_iterable(per_doc))
+def _regex_terms(texts: list[str], pattern: str, powers: _PowerCache) -> _Terms:
+    """Tokens as ``re.findall`` gives them per document (spans from :mod:`nbapp.text.matching`,
+    within the job's deadline), typed from the chunk's code points as the fast path does
+    (with ``pandas.factorize`` on the token strings if every hash base collides)."""
+    found = matching.find(pattern, texts)
+    lengths = np.fromiter(map(len, texts), np.int64, count=len(texts))
+    doc = np.repeat(np.arange(len(texts)), found.counts)
+    offset = (np.cumsum(lengths) - lengths)[doc]
+    taken = found.tokens[:, 0] >= 0              # a group that did not take part gives ""
+    starts = np.where(taken, found.tokens[:, 0], 0) + offset
+    ends = np.where(taken, found.tokens[:, 1], 0) + offset
+    text = "".join(texts)
+    terms = _typed_terms(text, _code_points(text), starts, ends, doc, powers)
+    if terms is not None:
+        return terms
+    flat = np.empty(len(starts), dtype=object)
+    flat[:] = list(map(text.__getitem__, map(slice, starts.tolist(), ends.tolist())))
     type_id, uniques = pd.factorize(flat)
-    doc = np.repeat(np.arange(len(texts)), counts)
     return _Terms(doc, type_id.astype(np.int64), list(uniques))
 
 
@@ -728,7 +708,8 @@ def _csr_rows(doc: np.ndarray, col: np.ndarray, n_rows: int) -> sp.csr_matrix:
 
 
 class _Pass:
-    """One pass over a corpus: chunks of prepared documents to term occurrences."""
+    """One pass over a corpus: chunks of prepared documents to term occurrences (run it inside
+    a :func:`nbapp.text.matching.tokenising_job`, which holds the pass's one deadline)."""
 
     def __init__(self, options: TextOptions) -> None:
         self.options = options
@@ -747,7 +728,7 @@ class _Pass:
         if self.min_len is not None:
             terms = _run_terms(texts, self.min_len, self.powers)
         if terms is None:
-            terms = _regex_terms(texts, re.compile(o.token_pattern))
+            terms = _regex_terms(texts, o.token_pattern, self.powers)
         if o.stop_words is not None:
             terms = _without_stop_words(terms, o.stop_words)
         if self.stemmer is not None:
@@ -788,8 +769,16 @@ def _stack_rows(
 # ---------------------------------------------------------------- public corpus functions
 
 
+class TooManyTerms(DataError):
+    """The documents hold more distinct terms than a fit was allowed (``max_terms``)."""
+
+    def __init__(self, found: int, limit: int) -> None:
+        super().__init__(f"The documents hold more than {limit:,} distinct terms ({found:,} so far).")
+        self.found, self.limit = found, limit
+
+
 def fit_vocabulary(
-    docs: Sequence[str | None], options: TextOptions = TextOptions()
+    docs: Sequence[str | None], options: TextOptions = TextOptions(), *, max_terms: int | None = None
 ) -> tuple[list[str], sp.csr_matrix]:
     """The sorted vocabulary and the (n_docs x V) int64 count matrix, in one pass.
 
@@ -797,15 +786,20 @@ def fit_vocabulary(
     documents these are the multinomial counts count(w, c)   [seed 000, Eq. 9-11].
     Pruning as scikit-learn: terms in fewer than ``min_df`` documents are dropped, then the
     ``max_features`` most frequent remain (ties alphabetically). A corpus without any term
-    gives an empty vocabulary and an (n_docs x 0) matrix.
+    gives an empty vocabulary and an (n_docs x 0) matrix. With ``max_terms``, raises
+    :class:`TooManyTerms` after the first chunk (about a million characters) that takes the
+    distinct terms, before pruning, beyond it.
     """
     index: dict[str, int] = {}
     blocks = []
-    for start, stop, terms in _Pass(options).chunks(docs):
-        lookup = _lookup(index, terms.types)
-        for i in np.flatnonzero(lookup < 0).tolist():  # only the chunk's new terms
-            lookup[i] = index.setdefault(terms.types[i], len(index))
-        blocks.append(_csr_rows(terms.doc, lookup[terms.type_id], stop - start))
+    with matching.tokenising_job(docs):
+        for start, stop, terms in _Pass(options).chunks(docs):
+            lookup = _lookup(index, terms.types)
+            for i in np.flatnonzero(lookup < 0).tolist():  # only the chunk's new terms
+                lookup[i] = index.setdefault(terms.types[i], len(index))
+            if max_terms is not None and len(index) > max_terms:
+                raise TooManyTerms(len(index), max_terms)
+            blocks.append(_csr_rows(terms.doc, lookup[terms.type_id], stop - start))
     found = list(index)
     alphabetical = np.array(sorted(range(len(found)), key=found.__getitem__), dtype=np.int64)
     doc_freq, term_freq = _frequencies(blocks, len(found))
@@ -852,11 +846,12 @@ def _counts_and_unseen(
     n_terms = len(vocabulary)
     blocks = []
     unseen = np.zeros(len(docs), dtype=np.int64)
-    for start, stop, terms in _Pass(options).chunks(docs):
-        col = _lookup(vocabulary, terms.types)[terms.type_id]
-        seen = col >= 0
-        unseen[start:stop] = np.bincount(terms.doc[~seen], minlength=stop - start)
-        blocks.append(_csr_rows(terms.doc[seen], col[seen], stop - start))
+    with matching.tokenising_job(docs):
+        for start, stop, terms in _Pass(options).chunks(docs):
+            col = _lookup(vocabulary, terms.types)[terms.type_id]
+            seen = col >= 0
+            unseen[start:stop] = np.bincount(terms.doc[~seen], minlength=stop - start)
+            blocks.append(_csr_rows(terms.doc[seen], col[seen], stop - start))
     identity = np.arange(n_terms)
     return _stack_rows(blocks, len(docs), identity, n_terms), unseen
 

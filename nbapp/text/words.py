@@ -17,9 +17,10 @@ __all__ = ["informative_words", "zipf_table", "document_tokens", "text_block"]
 
 
 def text_block(model: Any, column: str) -> TextBlock:
+    """The text block of ``column``: these views are of the text type only, and say so here."""
     block = model.block_of(column)
-    if block.kind != "text":
-        texts = [c for c, spec in model.features_.items() if spec.kind == "text"]
+    if block.kind != TextBlock.kind:
+        texts = [c for c, spec in model.features_.items() if spec.kind == TextBlock.kind]
         fix = f"choose one of its text columns {texts}" if texts else "give the model a text feature"
         raise DataError(f"Column {column!r} is {block.kind}, not text; {fix}.")
     return block
@@ -40,7 +41,7 @@ def informative_words(model: Any, column: str, positive: Any, negative: Any, *, 
     i, j = model.classes_.index(positive), model.classes_.index(negative)
     vocab = params["vocab"]
     weights = params["log_on"] if "log_on" in params else params["weights"]
-    counts = block.doc_freq[vocab] if block.spec.event_model == "bernoulli" else block.word_counts[vocab]
+    counts = block.counts(column, model.classes_).to_numpy()       # document frequencies for presence
     table = pd.DataFrame({
         "term": block.vocabulary_terms(),
         f"count[{positive}]": counts[:, i], f"count[{negative}]": counts[:, j],

@@ -1,18 +1,25 @@
 """A real browser against `streamlit run app.py`: Debian's chromium driven by Playwright (sync API).
 
-The server starts once per session on a free port of 127.0.0.1; its log goes to
-test-artifacts/streamlit.log. Chromium is never downloaded by Playwright: CI installs
-Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
+The server starts once per session on a free port of 127.0.0.1, without NBAPP_DATA_ROOT (so
+"Open a local path" is off, as by default); its log goes to test-artifacts/streamlit.log. A test
+that needs a server started otherwise starts its own with serve(). Chromium is never downloaded
+by Playwright: CI installs Debian's package (scripts/test.sh), and these tests fail, not skip, if it is missing.
+
+The README's screenshots (``App.screenshot(..., publish=True)``) go to a temporary folder, so the
+suite never rewrites the tracked images; ``bash scripts/screenshots.sh`` sets NBAPP_SCREENSHOTS to
+docs/screenshots and runs the tests that take them.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -21,7 +28,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS_VARIABLE = "NBAPP_SCREENSHOTS"     # where published screenshots go; a temporary folder if unset
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
@@ -48,17 +55,17 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90) -> None
     raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
+@contextmanager
+def serve(command: list[str], *, env: dict[str, str] | None = None, log_name: str = "streamlit.log") -> Iterator[str]:
+    """``command`` (a ``streamlit run app.py ...`` line; a free port is added) running from the
+    project root, under ``env`` added to this environment without NBAPP_DATA_ROOT (so "Open a
+    local path" is off unless ``env`` turns it on); yields its URL on 127.0.0.1."""
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
-    log = open(ARTIFACTS / "streamlit.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--browser.gatherUsageStats=false",
-         "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
+    environment = {k: v for k, v in os.environ.items() if k != "NBAPP_DATA_ROOT"} | (env or {})
+    log = open(ARTIFACTS / log_name, "w")
+    proc = subprocess.Popen([*command, f"--server.port={port}"], cwd=ROOT, env=environment, stdout=log,
+                            stderr=subprocess.STDOUT)
     try:
         _wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
         yield f"http://127.0.0.1:{port}"
@@ -71,6 +78,17 @@ def app_url() -> Iterator[str]:
         log.close()
 
 
+# The options every test server gets (run_app.sh passes them through to streamlit run).
+QUIET = ["--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+STREAMLIT = [sys.executable, "-m", "streamlit", "run", "app.py"]
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    with serve([*STREAMLIT, *QUIET, "--server.address=127.0.0.1"]) as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)"
@@ -78,6 +96,14 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def published_screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the README's screenshots: $NBAPP_SCREENSHOTS (relative to the project root)
+    when set, else a temporary folder."""
+    chosen = os.environ.get(SCREENSHOTS_VARIABLE)
+    return ROOT / chosen if chosen else tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture()
@@ -92,9 +118,10 @@ def page(browser: Browser) -> Iterator[Page]:
 class App:
     """The running app seen through one browser page."""
 
-    def __init__(self, page: Page, url: str) -> None:
+    def __init__(self, page: Page, url: str, published: Path | None = None) -> None:
         self.page = page
         self.url = url
+        self.published = published
 
     def goto(self) -> None:
         """Load "/" (this also switches the server to st.navigation; notes, section 1.1)."""
@@ -120,24 +147,29 @@ class App:
         box = self.page.get_by_test_id("stMetric").filter(has=label_el)
         return box.get_by_test_id("stMetricValue").inner_text().strip()
 
-    def screenshot(self, name: str, *, publish: bool = False) -> Path:
-        """Save test-artifacts/<name>.png; with ``publish`` also docs/screenshots/<name>.png (README)."""
+    def screenshot(self, name: str, *, publish: bool = False, viewport_only: bool = False) -> Path:
+        """Save test-artifacts/<name>.png, the whole page unless ``viewport_only``; with ``publish``
+        also <name>.png in the folder of the README's screenshots (``published_screenshots``)."""
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
         page = self.page
-        # Streamlit scrolls inside its main container, so grow the window to the content's height.
-        height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-        original = page.viewport_size
-        page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 6000)})
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(path))
-        page.set_viewport_size(original)
+        if viewport_only:
+            page.screenshot(path=str(path))
+        else:
+            # Streamlit scrolls inside its main container, so grow the window to the content's height.
+            height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+            original = page.viewport_size
+            page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 6000)})
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(path))
+            page.set_viewport_size(original)
         if publish:
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, SCREENSHOTS / f"{name}.png")
+            assert self.published is not None, "an App made without the published_screenshots folder"
+            self.published.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, self.published / f"{name}.png")
         return path
 
 
 @pytest.fixture()
-def app(page: Page, app_url: str) -> App:
-    return App(page, app_url)
+def app(page: Page, app_url: str, published_screenshots: Path) -> App:
+    return App(page, app_url, published_screenshots)

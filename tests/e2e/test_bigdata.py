@@ -1,23 +1,37 @@
-"""End to end in Chromium (issue 11.5): a local CSV opened by path is fitted on every row, out of
-core, and Model, Explain and Evaluate work on that model while showing a sample."""
+"""End to end in Chromium (issue 11.5): a CSV opened by path under the server's data folder
+(NBAPP_DATA_ROOT) is fitted on every row, out of core, and Model, Explain and Evaluate work on
+that model while showing a sample."""
 
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
 import pytest
+from e2e.conftest import QUIET, STREAMLIT, App, serve
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
 
-def test_a_local_path_is_fitted_on_every_row_and_cross_validated(app, tmp_path):
+@pytest.fixture(scope="module")
+def data_folder(tmp_path_factory) -> Iterator[tuple[str, object]]:
+    """A server whose data folder is a fresh temporary folder: its URL and the folder."""
+    folder = tmp_path_factory.mktemp("data_root")
+    with serve([*STREAMLIT, *QUIET, "--server.address=127.0.0.1"], env={"NBAPP_DATA_ROOT": str(folder)},
+               log_name="streamlit-data-root.log") as url:
+        yield url, folder
+
+
+def test_a_local_path_is_fitted_on_every_row_and_cross_validated(page, data_folder):
+    url, folder = data_folder
+    app = App(page, url)
     rows = 25_000
     rng = np.random.default_rng(0)
     y = rng.choice(["stay", "leave"], rows)
-    path = tmp_path / "customers.csv"
+    path = folder / "customers.csv"
     pd.DataFrame({"plan": rng.choice(["basic", "pro"], rows), "spend": np.round(rng.normal(50, 9, rows), 2) + (y == "stay"),
                   "churn": y}).to_csv(path, index=False)
 
@@ -25,7 +39,7 @@ def test_a_local_path_is_fitted_on_every_row_and_cross_validated(app, tmp_path):
     page = app.page
     page.get_by_test_id("stRadio").get_by_text("Open a local path").click()
     app.wait()
-    page.get_by_role("textbox", name=re.compile("Path on this machine")).fill(str(path))
+    page.get_by_role("textbox", name=re.compile("Path in the data folder")).fill(path.name)
     page.keyboard.press("Enter")
     app.wait()
     page.get_by_test_id("stButton").get_by_role("button", name="Open the path").click()

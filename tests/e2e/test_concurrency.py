@@ -1,7 +1,8 @@
 """Concurrency in a real browser: 8 sessions upload their own files and reach Explain together,
 each seeing only its own data and classes; a 9th still loads (issue 15: many users at once).
 
-A small, bounded version of bench/load_test.py for CI. It uses the session server of
+A small, bounded version of bench/load_test.py for CI, which times what this test only checks (the
+9th session's load under the others' work: its "probe"). It uses the session server of
 tests/e2e/conftest.py (``app_url``) and its Chromium (``browser``). Playwright's sync API is
 single-threaded, so the sessions are interleaved from one thread: each action is started on
 every page before any is waited for, and the server works on all of them at once.
@@ -10,7 +11,6 @@ every page before any is waited for, and the server works on all of them at once
 from __future__ import annotations
 
 import re
-import time
 
 import numpy as np
 import pandas as pd
@@ -21,8 +21,7 @@ pytestmark = pytest.mark.e2e
 
 SESSIONS = 8
 ROWS = 5_000
-LIMIT_MS = 90_000  # every wait below; the whole test is bounded by a few of these
-EXTRA_LIMIT_S = 20.0  # the 4th session's page must appear within this while the others work
+LIMIT_MS = 90_000  # every wait below: a bound against a hang, not a measure of speed
 
 
 def make_csv(rows: int, seed: int) -> bytes:
@@ -50,7 +49,6 @@ def wait_for_run(page: Page, initial_ms: int = 300) -> None:
 
 
 def test_eight_sessions_upload_their_own_files_and_explain_while_a_ninth_loads(browser: Browser, app_url: str):
-    started = time.monotonic()
     contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(SESSIONS + 1)]
     try:
         for context in contexts:
@@ -66,11 +64,9 @@ def test_eight_sessions_upload_their_own_files_and_explain_while_a_ninth_loads(b
             page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
                 files=[{"name": f"session_{i}.csv", "mimeType": "text/csv", "buffer": make_csv(ROWS, i)}])
 
-        extra = contexts[SESSIONS].new_page()
-        t0 = time.monotonic()
+        extra = contexts[SESSIONS].new_page()       # while the eight upload and fit
         extra.goto(app_url)
-        expect(extra.get_by_role("heading", name="Data", level=1)).to_be_visible(timeout=EXTRA_LIMIT_S * 1000)
-        extra_seconds = time.monotonic() - t0
+        expect(extra.get_by_role("heading", name="Data", level=1)).to_be_visible(timeout=LIMIT_MS)
         assert "Naive Bayes workbench" in extra.title()
 
         for i, page in enumerate(pages):
@@ -86,8 +82,6 @@ def test_eight_sessions_upload_their_own_files_and_explain_while_a_ninth_loads(b
             label = page.get_by_test_id("stMetricLabel").get_by_text("Prediction (argmax)", exact=True)
             value = page.get_by_test_id("stMetric").filter(has=label).get_by_test_id("stMetricValue")
             expect(value).to_have_text(re.compile(rf"^(yes|no|maybe)_{i}$"), timeout=LIMIT_MS)
-        assert extra_seconds < EXTRA_LIMIT_S
-        assert time.monotonic() - started < 3 * LIMIT_MS / 1000
     finally:
         for context in contexts:
             context.close()

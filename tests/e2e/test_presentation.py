@@ -27,8 +27,8 @@ def test_presentation_mode_shows_tennis_factors_and_posterior_on_one_1280x720_sc
     frames = page.get_by_test_id("stDataFrame")
     expect(frames).to_have_count(2)          # the factor table and the totals, nothing else
     page.wait_for_timeout(800)               # KaTeX and the grids lay out
-    shot = page.screenshot(path=_artifact("presentation_tennis"))      # the viewport only: what a projector shows
-    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    shot = app.screenshot("presentation_tennis", publish=True, viewport_only=True)   # what a projector shows
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     factors, totals = frames.nth(0).bounding_box(), frames.nth(1).bounding_box()
     assert _inside(factors), f"factor table {factors} not inside {WIDTH}x{HEIGHT}"   # so its last row is too
     assert _inside(totals), f"totals {totals} not inside {WIDTH}x{HEIGHT}"
@@ -64,10 +64,3 @@ def test_export_preview_shows_each_equation_on_its_own_line(app):
         assert below["y"] >= above["y"] + above["height"] - 1, (above, below)   # never side by side
     app.screenshot("export_preview")
     assert not page.get_by_test_id("stException").count()
-
-
-def _artifact(name: str) -> str:
-    from tests.e2e.conftest import ARTIFACTS
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    return str(ARTIFACTS / f"{name}.png")

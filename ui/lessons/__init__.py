@@ -22,9 +22,10 @@ from plotly.subplots import make_subplots
 import ui
 from nbapp.lessons.covariance import DensityGrid, GaussianClassModel
 from ui.charts import COLOURS, colour, layout
-from ui.state import model_key
+from ui.state import model_key, work
 from ui.teaching import query_row
 from ui.text import plot_text
+from ui.views.gaussian import gaussian_columns
 
 __all__ = [
     "wkey", "example_row", "gaussian_columns", "frozen_row", "offer_example", "seed_example",
@@ -64,16 +65,11 @@ def frozen_row(row: Mapping[str, Any]) -> tuple:
     return tuple((str(k), repr(v)) for k, v in row.items())
 
 
-def gaussian_columns(model: Any) -> list[str]:
-    """The model's Gaussian features (the boundary and contour lessons draw two of them)."""
-    return [c for c, spec in model.features_.items() if spec.kind == "gaussian"]
-
-
 def training_data() -> pd.DataFrame:
     """The current frame with unusable target rows dropped (as the Evaluate page does)."""
     from nbapp.propose import check_target
 
-    data, _notes = check_target(ui.frame(), st.session_state["target"])
+    data, _notes = check_target(ui.frame(), work().target)
     return data
 
 
@@ -87,7 +83,7 @@ def seed_example(key: str, *, button_key: str) -> None:
     """When another dataset is loaded, a small offer to switch to the seed's own example of the view."""
     from nbapp.examples import example
 
-    if st.session_state["source"].example == key:
+    if work().source.example == key:
         return
     ex = example(key)
     left, right = st.columns([3, 2], vertical_alignment="center")

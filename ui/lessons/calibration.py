@@ -10,6 +10,7 @@ import nbapp
 import ui
 from nbapp.errors import DataError
 from ui import lessons
+from ui.classes import label_format
 
 ss = st.session_state
 
@@ -31,10 +32,11 @@ def _calibration_fragment(model: Any) -> None:
     k = a.number_input("Folds k", min_value=2, max_value=20, value=5, step=1, key=lessons.wkey("cal_k"))
     n_bins = b.slider("Bins", 3, 20, 10, key=lessons.wkey("cal_bins"))
     options = [None, *classes]
+    name = label_format(classes)
     positive = c.selectbox("Score", options, format_func=lambda v: "the predicted class (top label)" if v is None
-                           else f"P({v} | x) one against the rest", key=lessons.wkey("cal_pos"))
+                           else f"P({name(v)} | x) one against the rest", key=lessons.wkey("cal_pos"))
     try:
-        report = lessons.cached_calibration(ui.model_key(), ss["target"], ss.get("weight"), int(k), int(n_bins),
+        report = lessons.cached_calibration(ui.model_key(), model.target_, model.weight_, int(k), int(n_bins),
                                             positive, _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                             _frame=lessons.training_data())
     except DataError as err:

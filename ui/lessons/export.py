@@ -22,7 +22,7 @@ def render(model: Any) -> None:
              "Markdown with LaTeX for a slide or a handout, or as a short Python program using nbapp that reproduces "
              "the same numbers.")
     row = lessons.example_row(model)
-    source = ss["source"]
+    source = ui.work().source
     try:
         e = model.explain(row)
         text = ui.lecture.plain(worked_example_markdown(e, model=model, title=f"Worked example: {source.name}"))

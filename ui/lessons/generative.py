@@ -27,9 +27,12 @@ def render(model: Any) -> None:
 
 @st.fragment
 def _generative_fragment(model: Any) -> None:
+    from nbapp.baseline import baseline_encodings
+
     repeats = st.slider("Repeats (each a new seeded split)", 1, 5, 3, key=lessons.wkey("lc_repeats"))
     try:
-        curve = lessons.cached_learning_curve(ui.model_key(), ss["target"], ss.get("weight"), int(repeats),
+        encodings = baseline_encodings(model.features_)   # a column logistic regression cannot read is refused
+        curve = lessons.cached_learning_curve(ui.model_key(), model.target_, model.weight_, int(repeats),
                                               _make_model=lambda: nbapp.NaiveBayes(**model.params()),
                                               _frame=lessons.training_data(), _features=dict(model.features_))
     except ImportError:
@@ -43,7 +46,9 @@ def _generative_fragment(model: Any) -> None:
     cols = st.columns(len(largest))
     for col, (name, r) in zip(cols, largest.iterrows()):
         col.metric(f"{name}: accuracy at {int(r['train_size'])} rows", f"{r['accuracy_mean']:.3f}")
-    st.caption(f"Scored on {curve.test_rows:,} held-out rows per repeat.")
+    st.caption(f"Scored on {curve.test_rows:,} held-out rows per repeat. Logistic regression reads every column "
+               "of the model, each as its type says:")
+    st.dataframe(encodings, hide_index=True, key="lessons.lc_encodings")
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)

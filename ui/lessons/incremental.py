@@ -11,7 +11,9 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from ui import lessons
-from ui.formulas import feature_kinds, show_counts
+from ui.classes import label_format, labels_of
+from ui.formulas import show_counts
+from ui.views import views_of
 
 ss = st.session_state
 
@@ -38,31 +40,22 @@ def with_rows(model: Any, rows: list[dict[str, Any]]) -> Any:
     return copy.copy(model).partial_fit(pd.DataFrame(rows))
 
 
-def _row_input(model: Any, column: str, kind: str, i: int) -> Any:
-    label = ui.md(column)
-    if kind in ("categorical", "bernoulli"):
-        return st.selectbox(label, list(model.cpt(column).index), format_func=str, key=lessons.wkey(f"inc::{i}"))
-    if kind == "text":
-        return st.text_input(label, value="", key=lessons.wkey(f"inc::{i}"))
-    return st.number_input(label, value=0.0, format="%g", key=lessons.wkey(f"inc::{i}"))
-
-
 @st.fragment
 def _incremental_fragment(base: Any) -> None:
     rows = ss["lessons_inc_rows"]
     current = with_rows(base, rows)
-    kinds = feature_kinds(current)
     with st.form("lessons.inc_form", border=True):
         st.markdown("**A new training row**")
-        items = list(kinds.items())
+        items = list(views_of(current.features_).items())
         row: dict[str, Any] = {}
         cells = st.columns(min(len(items), 4) + 1)
-        for i, (column, kind) in enumerate(items):
+        for i, (column, view) in enumerate(items):
             with cells[i % (len(cells) - 1)]:
-                row[column] = _row_input(current, column, kind, i)
+                row[column] = view.form_input(current, column, lessons.wkey(f"inc::{i}"))
         with cells[-1]:
             row[current.target_] = st.selectbox(f"{ui.md(current.target_)} (class)", list(current.classes_),
-                                                format_func=str, key=lessons.wkey("inc_class"))
+                                                format_func=label_format(current.classes_),
+                                                key=lessons.wkey("inc_class"))
         added = st.form_submit_button("Add this row (partial_fit)", icon=":material/add:")
     if added:
         if current.weight_ is not None:
@@ -87,23 +80,23 @@ def _incremental_fragment(base: Any) -> None:
 
 
 def _incremental_tables(base: Any, current: Any) -> None:
-    kinds = feature_kinds(current)
     counts_table = pd.DataFrame({"before": show_counts(pd.DataFrame({"n": base.class_counts_}))["n"].to_numpy(),
                                  "now": show_counts(pd.DataFrame({"n": current.class_counts_}))["n"].to_numpy()},
-                                index=pd.Index([str(c) for c in current.classes_], name="class n_c"))
+                                index=pd.Index(labels_of(current.classes_), name="class n_c"))
     row = lessons.example_row(current)
     posterior = pd.DataFrame({"before": base.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number),
                               "now": current.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number)})
-    posterior.index = pd.Index([str(c) for c in posterior.index], name="P(c | test example)")
+    posterior.index = pd.Index(labels_of(posterior.index), name="P(c | test example)")
     left, right = st.columns(2)
     left.dataframe(counts_table, key="lessons.inc_class_counts")
     right.dataframe(posterior, key="lessons.inc_posterior")
-    discrete = [c for c, k in kinds.items() if k in ("categorical", "bernoulli")]
+    discrete = [c for c, view in views_of(current.features_).items() if view.in_cpt_section]
     if not discrete:
         return
     column = st.selectbox("Counts and CPT of", discrete, format_func=str, key=lessons.wkey("inc_col"))
     left, right = st.columns(2)
     left.markdown("Counts N(v, c) now")
-    left.dataframe(show_counts(current.counts(column)).rename(index=str, columns=str), key="lessons.inc_counts")
+    name = label_format(current.classes_)
+    left.dataframe(show_counts(current.counts(column)).rename(index=str, columns=name), key="lessons.inc_counts")
     right.markdown("P(v | c) now")
-    right.dataframe(current.cpt(column).map(ui.fmt_number).rename(index=str, columns=str), key="lessons.inc_cpt")
+    right.dataframe(current.cpt(column).map(ui.fmt_number).rename(index=str, columns=name), key="lessons.inc_cpt")

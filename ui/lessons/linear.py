@@ -45,17 +45,18 @@ def _shared_variance_form(model: Any) -> Any:
     refitted with pooled variances (its w_GNB, b_GNB), or the model itself if it has them."""
     if model.variance == "pooled" or not lessons.gaussian_columns(model):
         return model.linear_form().notes_form()
+    import dataclasses
+
     import nbapp
 
-    pooled = nbapp.NaiveBayes(**{**model.params(), "variance": "pooled"})
-    pooled.fit(lessons.training_data(), target=model.target_, weight=model.weight_)
+    pooled = nbapp.NaiveBayes.from_settings(model.features_, dataclasses.replace(model.settings, variance="pooled"))
+    pooled.fit_stats(model.stats_, model.target_, model.weight_)   # the same statistics: no data needed
     return pooled.linear_form().notes_form()
 
 
 def _notes_form_ui(model: Any, form: Any) -> None:
     """w and b as seed 000 writes them: w_BER, b_BER (Eq. 18), w_GNB, b_GNB (Eq. 20), w_MULT (Eq. 19)."""
-    notes = _shared_variance_form(model) if "gaussian" in {s.kind for s in model.features_.values()} \
-        else form.notes_form()
+    notes = _shared_variance_form(model) if lessons.gaussian_columns(model) else form.notes_form()
     suffix = "/".join(k for k in notes.kinds if k != "CAT") or "CAT"
     ones = ", ".join(f"{ui.md(c)} = {ui.md(v)}" for c, v in notes.ones.items())
     st.markdown(f"**In the notes' form** h(x) = sign(w_{suffix}ᵀ x + b_{suffix}){ui.ref('seed 000, Eq. 17-20')}"
@@ -107,7 +108,7 @@ def _boundary_ui(model: Any) -> None:
 
 @st.fragment
 def _boundary_fragment(gaussian: list[str]) -> None:
-    data, target = lessons.training_data(), ss["target"]
+    data, target = lessons.training_data(), ui.work().target
     a, b, c = st.columns(3)
     x = a.selectbox("x axis", gaussian, index=0, format_func=str, key=lessons.wkey("bx"))
     y = b.selectbox("y axis", [g for g in gaussian if g != x], index=0, format_func=str, key=lessons.wkey("by"))

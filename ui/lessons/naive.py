@@ -37,7 +37,7 @@ def _contours_ui(model: Any) -> None:
 
 @st.fragment
 def _contours_fragment(gaussian: list[str]) -> None:
-    data, target = lessons.training_data(), ss["target"]
+    data, target = lessons.training_data(), ui.work().target
     a, b = st.columns(2)
     x = a.selectbox("x axis", gaussian, index=0, format_func=str, key=lessons.wkey("cx"))
     y = b.selectbox("y axis", [g for g in gaussian if g != x], index=0, format_func=str, key=lessons.wkey("cy"))
@@ -67,8 +67,7 @@ def _parameter_count_ui(model: Any) -> None:
 
 def _duplicate_ui(model: Any) -> None:
     st.markdown("**Duplicate a feature**")
-    source = ss["source"]
-    if source.example != "tennis14" or ui.settings().alpha != 1.0:
+    if ui.work().source.example != "tennis14" or ui.settings().alpha != 1.0:
         left, right = st.columns([3, 2], vertical_alignment="center")
         left.caption(f"The lecture's example for this idea: tennis with l = 1{ui.ref('seed 000 and 003')}, where the "
                      "posterior of x* is 0.56 and copies visibly push it towards 0 or 1.")

@@ -11,6 +11,7 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons import prior_evidence
 from ui import lessons
+from ui.classes import label_format
 
 ss = st.session_state
 
@@ -37,19 +38,20 @@ def render(model: Any) -> None:
 def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     classes = list(e.classes)
     default = "veoride" if "veoride" in classes else (e.prediction if e.prediction is not None else classes[0])
+    name = label_format(classes)
     left, right = st.columns(2)
-    cls = left.selectbox("Class whose prior moves", classes, index=classes.index(default), format_func=str,
+    cls = left.selectbox("Class whose prior moves", classes, index=classes.index(default), format_func=name,
                          key=lessons.wkey("prior_class"))
     current = float(model.priors_[cls])
-    p = right.slider(f"P({ui.md(cls)})", 0.0, 1.0, value=current, step=0.01, format="%.3f",
+    p = right.slider(f"P({ui.md(name(cls))})", 0.0, 1.0, value=current, step=0.01, format="%.3f",
                      key=lessons.wkey(f"prior_p::{classes.index(cls)}"))
     moved = lessons.model_with_priors(model, prior_evidence.moved_priors(e, cls, p)).explain(row)
     cols = st.columns(min(len(classes), 4) + 1)
     # prediction and posterior from the one explanation: undetermined shows no class, and its
     # posterior is the (moved) prior, which nbapp falls back to when every class has probability 0
-    cols[0].metric("Prediction", "–" if moved.undetermined else str(moved.prediction))
+    cols[0].metric("Prediction", "–" if moved.undetermined else name(moved.prediction))
     for col, c in zip(cols[1:], classes[:4]):
-        col.metric(f"P({ui.md(c)} | x)", ui.fmt_number(moved.posterior[c]))
+        col.metric(f"P({ui.md(name(c))} | x)", ui.fmt_number(moved.posterior[c]))
     if moved.undetermined:
         st.info("Every class has probability 0 for this example (a factor is 0 for each class), so there is no "
                 "prediction and the posterior shown falls back to the prior.")

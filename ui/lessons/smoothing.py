@@ -11,11 +11,12 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
 from ui import lessons
-from ui.formulas import feature_kinds, show_counts
+from ui.classes import label_format
+from ui.formulas import show_counts
+from ui.views import views_of
 
 ss = st.session_state
 
-DISCRETE = ("categorical", "bernoulli", "multinomial", "text")
 #: Refits per variant along the smoothing path: every 0.5 on small data, fewer on big data.
 COARSE_STRENGTHS = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0)
 BIG_DATA_ROWS = 1000
@@ -30,13 +31,12 @@ def render(model: Any) -> None:
              f"{ui.ref('seed 003')} and the Beta(a, b) prior (N_cd + a) / (N_c + a + b){ui.ref('seed 002')} are the "
              "same idea. Move l and watch the "
              "cells of the test example and its posterior.")
-    kinds = feature_kinds(model)
-    if not any(k in DISCRETE for k in kinds.values()):
+    if not any(view.block.smoothed for view in views_of(model.features_).values()):
         lessons.offer_example("Smoothing acts on counted features; this model has only Gaussian ones.",
                               "tennis14", button_key="lessons.smoothing_load")
         return
     lessons.seed_example("tennis14", button_key="lessons.smoothing_load")
-    if ss["source"].example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
+    if ui.work().source.example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
         st.caption(f"The Beta(a, b) curve{ui.ref('seed 002')} is drawn on the stolen cars example: Bernoulli "
                    "with Red, SUV and Domestic as 1.")
         lessons.seed_example("stolen_cars", button_key="lessons.smoothing_load_beta")
@@ -62,9 +62,10 @@ def _smoothing_fragment(path: Any) -> None:
     variants = right.pills("Estimators", list(path.variants), default=list(path.variants), selection_mode="multi",
                            format_func=lessons.VARIANT_NAMES.get, key=lessons.wkey("variants")) or ["lidstone"]
     posterior = path.posterior_at(strength, "lidstone")
+    name = label_format(list(posterior.index))
     cols = st.columns(min(len(posterior), 4))
     for col, (cls, p) in zip(cols, list(posterior.items())[:4]):
-        col.metric(f"P({ui.md(cls)} | x) at l = {strength:g}", ui.fmt_number(p))
+        col.metric(f"P({ui.md(name(cls))} | x) at l = {strength:g}", ui.fmt_number(p))
     left, right = st.columns(2)
     if len(path.cells):
         left.plotly_chart(lessons.smoothing_figure(path.cells, strength, variants), key="lessons.cells_chart")
@@ -75,7 +76,8 @@ def _smoothing_fragment(path: Any) -> None:
     at_l = path.cells[(path.cells["variant"] == "lidstone") & (path.cells["strength"] == strength)]
     if len(at_l):
         table = pd.DataFrame({"column": at_l["column"].astype(str), "value": at_l["value"].astype(str),
-                              "class": at_l["class"].astype(str), "count": show_counts(at_l[["count"]])["count"],
+                              "class": at_l["class"].map(name),
+                              "count": show_counts(at_l[["count"]])["count"],
                               f"P(v | c) at l = {strength:g}": at_l["probability"].map(ui.fmt_number),
                               "zero count": at_l["zero_count"]})
         st.dataframe(table, hide_index=True, key="lessons.cells_table")

@@ -11,7 +11,8 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.underflow import underflow_trace
 from ui import lessons
-from ui.formulas import feature_kinds
+from ui.classes import labels_of
+from ui.views import views_of
 
 ss = st.session_state
 
@@ -22,25 +23,21 @@ def render(model: Any) -> None:
              "number below about 4.9 × 10⁻³²⁴, so for a long document the running product becomes exactly 0.0 "
              "for every class and the posterior 0/0. The sum of logs stays an ordinary number however long the "
              f"input{ui.ref('seeds 002 and 004')}. Here the test example's text is repeated to make it long.")
-    kinds = feature_kinds(model)
-    text = [c for c, k in kinds.items() if k == "text"]
-    counts = [c for c, k in kinds.items() if k == "multinomial"]
-    if not text and not counts:
+    views = {c: view for c, view in views_of(model.features_).items() if view.repeatable}
+    if not views:
         lessons.offer_example("Underflow needs many factors: a text or word-count feature; this model has "
                               "neither.", "sms_spam", button_key="lessons.underflow_load")
         return
     lessons.seed_example("sms_spam", button_key="lessons.underflow_load")
-    _underflow_fragment(model, text, counts)
+    _underflow_fragment(model, views)
 
 
 @st.fragment
-def _underflow_fragment(model: Any, text: list[str], counts: list[str]) -> None:
+def _underflow_fragment(model: Any, views: dict[Any, Any]) -> None:
     repeat = st.slider("Repeat the test example's text (and counts)", 1, 200, 40, key=lessons.wkey("uf_repeat"))
     row = lessons.example_row(model)
-    for c in text:
-        row[c] = " ".join([str(row[c])] * int(repeat)) if isinstance(row[c], str) else row[c]
-    for c in counts:
-        row[c] = row[c] * int(repeat) if not ui.state.is_missing(row[c]) else row[c]
+    for c, view in views.items():
+        row[c] = view.repeated(row[c], int(repeat))
     try:
         trace = underflow_trace(model.explain(row))
     except DataError as err:
@@ -57,7 +54,7 @@ def _underflow_fragment(model: Any, text: list[str], counts: list[str]) -> None:
         "posterior by products": [ui.fmt_number(trace.raw_posterior[c]) if not pd.isna(trace.raw_posterior[c])
                                   else "0/0 (undefined)" for c in classes],
         "posterior by logs": [ui.fmt_number(trace.log_posterior[c]) for c in classes],
-    }, index=pd.Index([str(c) for c in classes], name="class"))
+    }, index=pd.Index(labels_of(classes), name="class"))
     st.dataframe(table, key="lessons.underflow_table")
     if trace.underflowed:
         st.warning("The raw product reached 0.0 while the sum of logs stayed finite.")

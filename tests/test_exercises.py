@@ -1,0 +1,338 @@
+"""Exercises that grade themselves (issue 23, item 3): every answer is the model's own exact
+number, answers are judged exactly, a seed reproduces the set, the sheets have their parts,
+and the parameters are counted from the model's structure (seed 000, Ex. 2.4)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction as F
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbapp
+from nbapp.errors import DataError
+from nbapp.examples import example, load_example
+from nbapp.exercises import KINDS, Question, count_parameters, exercises, grade, to_latex, to_markdown
+from nbapp.lessons.covariance import parameter_count
+from mixed_data import TYPES, mixed_frame
+from new_type import KIND as LOGNORMAL, lognormal_type  # noqa: F401  (a fixture: registers the type)
+
+
+def fitted(key: str, alpha: float) -> nbapp.NaiveBayes:
+    ex = example(key)
+    return nbapp.NaiveBayes(ex.feature_specs(), alpha=alpha).fit(load_example(key), target=ex.target,
+                                                                  weight=ex.weight)
+
+
+@pytest.fixture(scope="module")
+def models() -> dict:
+    return {(ex.key, alpha): fitted(ex.key, alpha) for ex in nbapp.EXAMPLES for alpha in (0, 1)}
+
+
+def number(answer) -> Question:
+    return Question("prior", "", "", answer, "", "")
+
+
+# -- every answer is the library's ------------------------------------------------------------------
+@pytest.mark.parametrize("alpha", [0, 1])
+@pytest.mark.parametrize("key", [ex.key for ex in nbapp.EXAMPLES])
+def test_every_generated_answer_is_the_models_own_number(models, key, alpha):
+    model, frame = models[key, alpha], load_example(key)
+    features = list(model.features_)
+    sheet = exercises(model, frame, n=40, seed=alpha)
+    assert sheet.questions and {q.kind for q in sheet.questions} <= set(KINDS)
+    for q in sheet.questions:
+        kind, *about = q.about
+        assert kind == q.kind
+        if kind == "prior":
+            assert q.answer == model.prior_fractions().iloc[about[0]]
+        elif kind == "cpt":
+            column, row, c = about
+            assert q.answer == model.cpt(column, exact=True).loc[[row]].iloc[0, c]
+            assert isinstance(q.answer, F) and q.exact
+        elif kind == "posterior":
+            r, c = about
+            e = model.explain(frame.iloc[r][features])
+            if q.exact:
+                assert q.answer == e.posterior_fractions.iloc[c]
+            else:
+                assert e.posterior_fractions.iloc[c] is None
+            proba = model.predict_proba(frame.iloc[[r]][features]).iloc[0, c]
+            assert float(q.answer) == pytest.approx(proba, rel=1e-12, abs=1e-300)
+        elif kind == "winner":
+            assert q.answer == model.predict(frame.iloc[[r := about[0]]][features]).iloc[0]
+        elif kind == "parameters":
+            assert q.answer == sum(p.count for p in count_parameters(model))
+        assert grade(q, _typed(q)).correct, (q.text, _typed(q))
+
+
+def _typed(q: Question) -> str:
+    """The answer as a student would type it: the fraction, the class, the count."""
+    if isinstance(q.answer, F) and q.exact:
+        return f"{q.answer.numerator}/{q.answer.denominator}"
+    if isinstance(q.answer, F):
+        return f"{float(q.answer):.6e}"
+    if isinstance(q.answer, frozenset):
+        return ", ".join(sorted(q.answer)) or "none"
+    return str(q.answer)
+
+
+def test_tennis_questions_carry_the_notes_numbers(models):
+    model = models["tennis14", 0]
+    priors = {q.answer for q in exercises(model, n=2, kinds=["prior"]).questions}
+    assert priors == {F(9, 14), F(5, 14)}
+    cells = exercises(model, n=40, kinds=["cpt"]).questions
+    overcast_no = next(q for q in cells if q.about[1:3] == ("Outlook", "Overcast") and q.about[3] == 0)
+    assert overcast_no.answer == 0 and overcast_no.worked.endswith("N / n_c = 0/5 = 0")
+    high_yes = next(q for q in cells if q.about[1:3] == ("Humidity", "High") and q.about[3] == 1)
+    assert high_yes.answer == F(1, 3) and "3/9 = 1/3" in high_yes.worked          # seed 000: 3/9, not 1/3
+    laplace = exercises(models["tennis14", 1], n=40, kinds=["cpt"]).questions
+    overcast_no = next(q for q in laplace if q.about[1:3] == ("Outlook", "Overcast") and q.about[3] == 0)
+    assert overcast_no.answer == F(1, 8) and "(0 + 1) / (5 + 1 × 3)" in overcast_no.worked
+
+
+def test_a_posterior_question_works_the_board_out(models):
+    model, frame = models["tennis14", 0], load_example("tennis14")
+    q = next(q for q in exercises(model, frame, n=28, kinds=["posterior"]).questions
+             if q.about == ("posterior", 0, 0))                      # day 1 (Sunny, Hot, High, Weak), No
+    assert q.answer == F(5, 14) * F(3, 5) * F(2, 5) * F(4, 5) * F(2, 5) / (
+        F(5, 14) * F(3, 5) * F(2, 5) * F(4, 5) * F(2, 5) + F(9, 14) * F(2, 9) * F(2, 9) * F(3, 9) * F(6, 9))
+    assert "5/14 × 3/5 × 2/5 × 4/5 × 2/5" in q.worked and q.worked.endswith(f"= {q.answer_text}")
+
+
+def test_unk_words_are_those_a_class_never_saw_seed_004(models):
+    model, frame = models["sentiment", 1], load_example("sentiment")
+    sheet = exercises(model, frame, n=12, kinds=["unk"])
+    q = next(q for q in sheet.questions if q.about == ("unk", 2, "text", 1))     # a negative row, class positive
+    assert q.answer == frozenset({"these", "pretzles", "are", "making", "me", "thirsty"})
+    own = next(q for q in sheet.questions if q.about == ("unk", 2, "text", 0))   # its own class saw every word
+    assert own.answer == frozenset() and own.answer_text == "none"
+
+
+def test_with_the_per_class_vocabulary_the_unk_words_are_the_ones_scored_as_unk():
+    """Seed 004: trained on some messages, asked about held-out (development) rows, the answer is
+    exactly the set of words the model scores with P(UNK | c) = a / (n + a (V + 1))."""
+    corpus = load_example("sms_spam")
+    train, held_out = corpus.iloc[:4000], corpus.iloc[4000:4400]
+    model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary="per_class_unk")}, alpha=1).fit(train, target="label")
+    sheet = exercises(model, held_out, n=30, kinds=["unk"], seed=4)
+    assert len(sheet.questions) == 30 and any(q.answer for q in sheet.questions)
+    block = model.block_of("text")
+    for q in sheet.questions:
+        _, r, column, c = q.about
+        words = model.explain(held_out.iloc[r][["text"]]).words["text"]
+        unk = block.cell_terms("text", "\x00never a word", c)          # P(UNK | c) as the model has it
+        logs = dict(zip(words["term"], words[f"log[{model.classes_[c]}]"]))
+        scored_as_unk = {t for t, v in logs.items() if v == pytest.approx(np.log(float(unk.value)), abs=1e-12)}
+        assert q.answer == scored_as_unk, q.text
+        assert f"n = {unk.n.numerator} counted" in q.worked
+
+
+# -- the parameters, counted from the model's structure ----------------------------------------------
+def test_parameters_are_counted_per_type_as_exercise_2_4_counts_them(models):
+    assert [p.count for p in count_parameters(models["tennis14", 0])] == [2 * 2, 2 * 2, 2 * 1, 2 * 1]
+    assert sum(p.count for p in count_parameters(models["gender", 0])) == 2 * 3 * 2        # 2 d K
+    assert [p.count for p in count_parameters(models["word_counts", 1])] == [2 * (4 - 1)]
+    text, = count_parameters(models["sentiment", 1])
+    vocabulary = len(models["sentiment", 1].cpt("text"))
+    assert text.count == 2 * (vocabulary - 1) and text.formula == "C (V − 1)"
+    rng = np.random.default_rng(0)                      # Ex. 2.4 itself: x in R^10, K = 3 classes
+    ten = pd.DataFrame(rng.normal(size=(60, 10)), columns=[f"x{i}" for i in range(10)]).assign(y=np.repeat([0, 1, 2], 20))
+    model = nbapp.NaiveBayes({f"x{i}": "gaussian" for i in range(10)}).fit(ten, target="y")
+    assert sum(p.count for p in count_parameters(model)) == parameter_count(10, 3, naive=True) == 60
+    pooled = nbapp.NaiveBayes({f"x{i}": "gaussian" for i in range(10)}, variance="pooled").fit(ten, target="y")
+    assert sum(p.count for p in count_parameters(pooled)) == 10 * (3 + 1)
+
+
+def test_every_type_says_its_count_or_why_not():
+    frame = mixed_frame(1, 300)
+    model = nbapp.NaiveBayes({c: t for c, t in TYPES.items() if c != "skew"}, alpha=1).fit(frame, target="y")
+    counts = {p.columns: p for p in count_parameters(model)}
+    k = 3
+    assert counts[("colour",)].count == k * (3 - 1) and counts[("flag",)].count == k
+    assert counts[("size",)].count == 2 * k and counts[("visits",)].count == k
+    assert counts[("n1", "n2")].count == k * (2 - 1)
+    bins = len(model.cpt("band"))
+    assert counts[("band",)].count == k * (bins - 1) + (bins - 1)
+    words = len(model.cpt("words"))
+    assert counts[("words",)].count == k * (words - 1)
+    per_class = nbapp.NaiveBayes({"words": nbapp.Text(vocabulary="per_class_unk")}).fit(frame, target="y")
+    seen = (per_class.counts("words") > 0).sum(axis=0)
+    assert count_parameters(per_class)[0].count == int(seen.sum())
+    presence = nbapp.NaiveBayes({"words": nbapp.Text(event_model="bernoulli")}).fit(frame, target="y")
+    assert count_parameters(presence)[0].count == k * words
+    with_kde = nbapp.NaiveBayes({"skew": "kde", "colour": "categorical"}).fit(frame, target="y")
+    with pytest.raises(DataError, match="Column 'skew' is KDE: .*non-parametric"):
+        count_parameters(with_kde)
+    sheet = exercises(with_kde, n=5)
+    assert "non-parametric" in sheet.unavailable["parameters"]
+
+
+def test_a_type_that_does_not_say_its_count_gives_no_parameter_question(lognormal_type):
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"income": np.exp(rng.normal(10, 1, 80)), "region": rng.choice(["n", "s"], 80),
+                          "y": rng.choice(["a", "b"], 80)})
+    model = nbapp.NaiveBayes({"income": LOGNORMAL, "region": "categorical"}).fit(frame, target="y")
+    with pytest.raises(DataError, match="Column 'income' is Log-normal: its type does not say how many parameters"):
+        count_parameters(model)
+    sheet = exercises(model, frame, n=6)
+    assert "parameters" in sheet.unavailable and all(q.kind != "parameters" for q in sheet.questions)
+    with pytest.raises(DataError, match="cannot give parameters questions: Column 'income' is Log-normal"):
+        exercises(model, kinds=["parameters"])
+
+
+# -- a teacher's own data -----------------------------------------------------------------------------
+def test_a_teachers_own_model_with_every_type_gives_every_kind():
+    frame = mixed_frame(5, 200)
+    model = nbapp.NaiveBayes({c: t for c, t in TYPES.items() if c != "skew"}, alpha=1).fit(frame, target="y")
+    sheet = exercises(model, frame, n=30, seed=2)
+    assert {q.kind for q in sheet.questions} == set(KINDS) and not sheet.unavailable
+    for q in sheet.questions:
+        if q.kind == "posterior":
+            proba = model.predict_proba(frame.iloc[[q.about[1]]][list(model.features_)]).iloc[0, q.about[2]]
+            assert float(q.answer) == pytest.approx(proba, rel=1e-12)
+
+
+def test_a_model_without_its_rows_or_text_says_which_kinds_it_cannot_give(models):
+    opened = nbapp.NaiveBayes.from_json(models["tennis14", 1].to_json())
+    sheet = exercises(opened, n=10)
+    assert {q.kind for q in sheet.questions} == {"cpt", "prior", "parameters"}
+    assert set(sheet.unavailable) == {"posterior", "winner", "unk"}
+    assert "frame=" in sheet.unavailable["posterior"]
+    assert "no text column" in sheet.unavailable["unk"]
+    with pytest.raises(DataError, match="cannot give unk questions: the model has no text column"):
+        exercises(opened, load_example("tennis14"), kinds=["unk"])
+    with pytest.raises(DataError, match="'ratio' is no kind of exercise; choose among cpt, prior"):
+        exercises(opened, kinds=["ratio"])
+    with pytest.raises(DataError, match="lack the model's feature column 'Wind'"):
+        exercises(opened, load_example("tennis14").drop(columns=["Wind"]))
+    with pytest.raises(DataError, match="number of questions must be a whole number from 1"):
+        exercises(opened, n=0)
+
+
+def test_a_model_with_few_distinct_questions_gives_fewer_and_says_so(models):
+    sheet = exercises(models["bikes", 0], n=50)              # 4 cells, 2 priors, 1 count
+    assert len(sheet.questions) == 7
+    assert len({q.about for q in sheet.questions}) == 7
+    assert "gives 7 distinct questions" in sheet.notes[0]
+
+
+def test_rows_where_every_class_is_impossible_give_no_posterior_or_winner(models):
+    model = models["sentiment", 0]                            # l = 0: most sentences 0 in both classes
+    frame = pd.DataFrame({"text": [example("sentiment").query["text"]], "sentiment": ["positive"]})
+    assert model.explain(frame.iloc[0]).undetermined
+    sheet = exercises(model, frame, n=10, kinds=["posterior", "winner", "prior"])
+    assert {q.kind for q in sheet.questions} == {"prior"}
+
+
+# -- the same seed, the same sheet ------------------------------------------------------------------
+def test_the_same_seed_gives_the_same_sheet_and_another_seed_another(models):
+    model, frame = models["tennis14", 1], load_example("tennis14")
+    first, again = exercises(model, frame, seed=7), exercises(model, frame, seed=7)
+    assert to_markdown(first, answers=True) == to_markdown(again, answers=True)
+    assert to_latex(first) == to_latex(again)
+    other = exercises(model, frame, seed=8)
+    assert [q.about for q in other.questions] != [q.about for q in first.questions]
+    assert len({q.about for q in first.questions}) == len(first.questions) == 10
+
+
+# -- grading --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("typed, right", [
+    ("3/4", True), ("6/8", True), ("0.75", True), (".750", True), ("7.5e-1", True), ("75%", True),
+    ("75.0 %", True), ("0,75", True), (" 3 / 4 ", True),
+    ("0.74", False), ("0.8", False), ("4/5", False), ("0.7", False), ("74%", False), ("three quarters", False),
+    ("1/0", False), ("", False),
+])
+def test_three_quarters_is_judged_by_value_and_by_the_rounding_shown(typed, right):
+    assert grade(number(F(3, 4)), typed).correct is right
+
+
+@pytest.mark.parametrize("typed, right", [
+    ("1/3", True), ("2/6", True), ("0.33", True), ("0.333", True), ("33%", True), ("33.3%", True),
+    ("3.33e-1", True), ("0.3", False), ("0.34", False), ("0.3333333", True), ("0.334", False), ("34%", False),
+])
+def test_one_third_needs_two_significant_digits_rounded_right(typed, right):
+    assert grade(number(F(1, 3)), typed).correct is right
+
+
+def test_a_decimal_too_coarse_to_judge_says_why():
+    verdict = grade(number(F(1, 3)), "0.3")
+    assert not verdict.correct and "1 significant digit" in verdict.note and "at least 2" in verdict.note
+    assert grade(number(F(1, 2)), "0.5").correct                 # exact, however few its digits
+    verdict = grade(number(F(1, 3)), "a third")
+    assert not verdict.correct and "could not read 'a third' as a number" in verdict.note
+    assert verdict.expected == "1/3 ≈ 0.3333" and verdict.given == "a third"
+
+
+def test_small_and_whole_answers(models):
+    tiny = number(F(4, 567))                                    # seed 000's joint for Yes, 0.0070547...
+    assert [grade(tiny, t).correct for t in ("0.0071", "7.05e-3", "0.00705", "0.007", "0.00706")] == \
+        [True, True, True, False, False]
+    assert all(grade(number(F(0)), t).correct for t in ("0", "0.0", "0%", "0/5"))
+    assert all(grade(number(F(1)), t).correct for t in ("1", "1.0", "100%", "4567/4567"))
+    assert not grade(number(F(1)), "0.99").correct
+
+
+def test_an_answer_the_model_has_only_as_a_decimal_is_judged_by_rounding(models):
+    model, frame = models["gender", 0], load_example("gender")
+    q = next(q for q in exercises(model, frame, n=16, kinds=["posterior"]).questions if 0.01 < q.answer < 0.99)
+    assert not q.exact
+    value = float(q.answer)
+    assert grade(q, f"{value:.3g}").correct and grade(q, f"{value:.6f}").correct
+    assert not grade(q, f"{value + 0.01:.3g}").correct
+    close = F(value).limit_denominator(100000)
+    assert grade(q, f"{close.numerator}/{close.denominator}").correct        # a fraction, to 4 digits
+
+
+def test_classes_words_and_counts(models):
+    winner = Question("winner", "", "", "Yes", "", "")
+    assert grade(winner, "Yes").correct and grade(winner, " yes ").correct and not grade(winner, "No").correct
+    numbered = Question("winner", "", "", 1.0, "", "")
+    assert grade(numbered, "1").correct and grade(numbered, "1.0").correct and not grade(numbered, "0").correct
+    words = Question("unk", "", "", frozenset({"prize", "winner"}), "", "")
+    assert all(grade(words, t).correct for t in ("winner, prize", "prize winner", "Prize; WINNER", "'winner', 'prize'"))
+    assert not grade(words, "winner").correct and not grade(words, "winner, prize, free").correct
+    nothing = Question("unk", "", "", frozenset(), "", "")
+    assert grade(nothing, "none").correct and grade(nothing, "").correct and not grade(nothing, "free").correct
+    count = Question("parameters", "", "", 12, "", "")
+    assert grade(count, "12").correct and grade(count, "12.0").correct and not grade(count, "11").correct
+    assert grade(count, "eleven").note.startswith("could not read")
+
+
+# -- the sheets -------------------------------------------------------------------------------------
+def test_the_markdown_sheet_numbers_the_questions_and_adds_answers_on_request(models):
+    sheet = exercises(models["tennis14", 0], load_example("tennis14"), n=10, seed=3)
+    plain, answered = to_markdown(sheet), to_markdown(sheet, answers=True)
+    assert plain.startswith("# Naive Bayes exercises: predicting Play\n")
+    assert re.findall(r"^(\d+)\. ", plain, flags=re.M) == [str(i) for i in range(1, 11)]
+    assert "**Answer:**" not in plain and "*Worked:*" not in plain
+    assert answered.count("**Answer:**") == 10 and answered.count("*Worked:*") == 10
+    for q in sheet.questions:
+        assert q.answer_text.replace("|", "\\|") in answered
+
+
+def test_the_latex_sheet_is_a_document_with_one_item_per_question(models):
+    sheet = exercises(models["word_counts", 1], load_example("word_counts"), n=8, seed=1)
+    for answers in (False, True):
+        tex = to_latex(sheet, answers=answers)
+        assert tex.startswith(r"\documentclass{article}") and tex.rstrip().endswith(r"\end{document}")
+        assert tex.count(r"\begin{enumerate}") == 1 and tex.count(r"\end{enumerate}") == 1
+        assert len(re.findall(r"^\\item ", tex, flags=re.M)) == 8
+        assert (tex.count(r"\textbf{Answer:}") == 8) is answers
+        depth = 0
+        for ch in re.sub(r"\\[{}$%&_#]", "", tex):
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            assert depth >= 0
+        assert depth == 0
+        assert re.sub(r"\\\$", "", tex).count("$") % 2 == 0
+
+
+def test_data_in_a_sheet_is_escaped(models):
+    frame = pd.DataFrame({"note": ["a_b", "c*d", "$x$", "50%"] * 3, "y": ["p", "q"] * 6})
+    model = nbapp.NaiveBayes({"note": "categorical"}).fit(frame, target="y")
+    sheet = exercises(model, frame, n=20, seed=0)
+    md, tex = to_markdown(sheet, answers=True), to_latex(sheet, answers=True)
+    assert "a\\_b" in md and "c\\*d" in md and "\\$x\\$" in md
+    assert r"\text{a\_b}" in tex and r"\text{50\%}" in tex

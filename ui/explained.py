@@ -1,0 +1,99 @@
+"""The Explain page's tables and equations: each factor as counted, reduced, as a decimal and as a
+log, and the posterior of one example as equations   [seed 000, Eq. 3-5, 12, 22; seed 004].
+
+What is the same for every feature type (prior, joint, evidence, posterior) comes from
+``ui.formulas``; what a factor looks like "as counted" and its density with its numbers are
+its type's view's (``ui.views``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ui import formulas
+from ui.classes import labels_of
+from ui.lecture import plain
+from ui.text import fmt_log, fmt_number, latex_text
+from ui.views import view_of
+from ui.views.base import short
+
+__all__ = ["factor_rows", "explain_equations"]
+
+
+def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
+    """The factor table, wide: per class the factor as counted (3/9), reduced (1/3), as a decimal
+    and as a natural log, side by side   [seed 000, Eq. 5, 22]."""
+    probs, logs, fracs = e.probabilities, e.logs, e.fractions
+    labels = labels_of(classes)
+    out: dict[str, list[str]] = {"value": [], "status": []}
+    for label in labels:
+        for part in ("counts", "fraction", "decimal", "log"):
+            out[f"{label} {part}"] = []
+    tables: dict[Any, pd.DataFrame | None] = {}   # each count table once (a multinomial block's is shared)
+    for name, row in e.factors.iterrows():
+        used = row["status"] == "used"
+        value = row["value"]
+        if name == "prior":
+            shown, as_counted = "", lambda c: formulas.prior_counts(model, c)
+        else:
+            view = view_of(model.features_[name].kind)
+            counts = None
+            if used:
+                key = view.counts_key(model, name)
+                if key not in tables:
+                    tables[key] = view.counts_table(model, name)
+                counts = tables[key]
+            shown = view.shown_value(model, name, value) if used else short(value)
+            as_counted = lambda c, v=view, n=name, x=value, t=counts: v.factor_counts(model, n, x, c, t)  # noqa: E731
+        out["value"].append(shown)
+        out["status"].append(plain(row["status"]))        # a library status citing the notes obeys the toggle
+        for c, label in zip(classes, labels):
+            f = fracs.loc[name, c]
+            out[f"{label} counts"].append(as_counted(c) if used else "")
+            out[f"{label} fraction"].append(formulas.fraction_text(f) if used else "")
+            out[f"{label} decimal"].append(fmt_number(probs.loc[name, c]) if used else "")
+            out[f"{label} log"].append(fmt_log(logs.loc[name, c]) if used else "")
+    return pd.DataFrame(out, index=pd.Index([str(i) for i in e.factors.index], name="factor"))
+
+
+def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int = 12,
+                      densities: bool = True) -> list[str]:
+    """The posterior of one example as equations, one string each, every number the explanation's:
+    the joint of each class as a product of its factors, each factor's own equations (a density
+    with its numbers), the evidence P(x) and the posterior of each class, as fractions where
+    rational   [seed 000, Eq. 3-5, 12; seed 004: posterior = likelihood × prior / normalisation]."""
+    equations = []
+    used = e.used
+    joint_f = formulas.joint_fractions(e)                     # exact products: computed once
+    evidence = formulas.evidence_fraction(e, joint_f)
+    post_f = formulas.posterior_fractions(joint_f, evidence)
+    fracs, probs = e.fractions, e.probabilities      # properties that build a table on each access
+    num, exact_or_decimal = formulas.num, formulas.exact_or_decimal
+    for c in classes:
+        terms = [num(fracs.loc[n, c] if fracs.loc[n, c] is not None else probs.loc[n, c], max_digits=6)
+                 for n in used[:max_terms]]
+        product = r" \cdot ".join(terms) + (r" \cdots" if len(used) > max_terms else "")
+        cl = latex_text(c)
+        equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
+                         + exact_or_decimal(joint_f[c], float(e.joint[c])))
+    for n in used if densities else []:
+        if n == "prior":
+            continue
+        view = view_of(model.features_[n].kind)
+        for c in classes:
+            equations += view.equations(model, n, e.factors.loc[n, "value"], c)
+    joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
+                        else num(float(e.joint[c])) for c in classes)
+    equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
+                     + exact_or_decimal(evidence, e.evidence))
+    if e.undetermined:
+        equations.append(r"P(x) = 0:\ P(c \mid x) = \tfrac{0}{0} \text{ is undefined; the prior } P(c) "
+                         r"\text{ stands in for it}")
+        return equations
+    for c in classes:
+        cl = latex_text(c)
+        equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
+                         + exact_or_decimal(post_f[c], float(e.posterior[c])))
+    return equations

@@ -1,0 +1,52 @@
+"""The Poisson type in the app: λ per class over the data's counts, and the pmf of a count with its
+numbers."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from nbapp.densities import poisson_fit_plot
+from ui import charts
+from ui.classes import labelled_rows
+from ui.formulas import num
+from ui.text import fmt_number, latex_text
+from ui.views.base import TypeView, pick_column
+
+__all__ = ["PoissonView", "pmf_latex"]
+
+
+class PoissonView(TypeView):
+    numeric_choice = True
+    line_dash = "dot"
+
+    def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
+        st.subheader("Poisson counts P(x | c) = λ_c^x e^−λ_c / x!")
+        col = pick_column(columns, "model.poisson_feature")
+        fits = model.parameters(col)
+        left, right = st.columns([3, 2])
+        left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, frame), fits, col),
+                          key="model.poisson_chart")
+        shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
+        right.dataframe(labelled_rows(shown), key="model.poisson_table")
+        right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
+                      "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
+
+    def factor_counts(self, model: Any, column: Any, value: Any, cls: Any, counts: pd.DataFrame | None) -> str:
+        return f"Poisson({fmt_number(float(value))}; λ = {fmt_number(model.parameters(column).loc[cls, 'lambda'])})"
+
+    def equations(self, model: Any, column: Any, value: Any, cls: Any) -> list[str]:
+        return [pmf_latex(model, column, float(value), cls)]
+
+
+def pmf_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
+    r"""P(x | c) of a Poisson feature with its numbers: \frac{λ^x e^{-λ}}{x!} = 0.2240."""
+    value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
+    xs = num(float(x), digits=digits)
+    lam = num(float(model.parameters(column).loc[cls, "lambda"]), digits=digits)
+    return (rf"P({latex_text(column)} = {xs} \mid {latex_text(cls)}) = "
+            rf"\frac{{\lambda_c^{{x}} e^{{-\lambda_c}}}}{{x!}} = "
+            rf"\frac{{{lam}^{{{xs}}} \cdot e^{{-{lam}}}}}{{{xs}!}} = {num(value, digits=digits)}")
