@@ -106,6 +106,8 @@ def _close_if_gone(watch: _Watch, grace: float) -> None:
     runtime = Runtime.instance()
     if runtime.is_active_session(session_id):
         return
+    if _debug_enabled():
+        _debug(f"closing {session_id}")
     runtime.close_session(session_id)   # a no-op for a session Streamlit already shut down
     # Streamlit's message loop keeps the last session it served in a local variable until it
     # serves another, so a closed session's state is emptied, not only left to the collector.
@@ -139,6 +141,8 @@ def _release_soon() -> None:
         with _LOCK:
             _release_pending = False
         release_memory()
+        if _debug_enabled():
+            _debug("after release:\n" + memory_report())
 
     asyncio.get_running_loop().call_later(_RELEASE_DELAY, run)
 
@@ -204,3 +208,120 @@ def _libc() -> Any:
 
 
 use_allocators_that_give_back()
+
+
+# --------------------------------------------------------------------------- debugging aid
+
+def _debug_enabled() -> bool:
+    import os
+
+    return bool(os.environ.get("NBAPP_MEMORY_DEBUG"))
+
+
+def _debug(message: str) -> None:
+    import sys
+
+    print(f"[nbapp memory] {message}", file=sys.stderr, flush=True)
+
+
+def memory_report() -> str:
+    """What the process holds (NBAPP_MEMORY_DEBUG=1, logged after each release): live sessions and
+    Streamlit's per-session stores, the caches, large Python objects, and glibc's heap."""
+    import sys
+
+    lines: list[str] = []
+    try:
+        from streamlit.runtime import Runtime
+
+        if Runtime.exists():
+            rt = Runtime.instance()
+            mgr = rt._session_mgr
+            lines.append(f"sessions: active {len(mgr.list_active_sessions())}, all {len(mgr.list_sessions())}")
+            ufm = rt._uploaded_file_mgr
+            storage = getattr(ufm, "file_storage", {})
+            n = sum(len(v) for v in storage.values())
+            size = sum(len(f.data) for v in storage.values() for f in v.values())
+            lines.append(f"uploaded files: {len(storage)} sessions, {n} files, {size / 1e6:.1f} MB")
+            media = rt._media_file_mgr
+            files = getattr(media._storage, "_files_by_id", {})
+            lines.append(f"media files: {len(files)}, {sum(len(f.content) for f in files.values()) / 1e6:.1f} MB; "
+                         f"sessions {len(getattr(media, '_files_by_session_and_coord', {}))}")
+            cache = getattr(rt, "_message_cache", None)
+            if cache is not None:
+                entries = getattr(cache, "_entries", {})
+                lines.append(f"forward message cache: {len(entries)}")
+            dsm = rt._dataframe_source_mgr
+            lines.append(f"dataframe sources: {len(getattr(dsm, '_sources', {}))}")
+    except Exception as err:  # noqa: BLE001 - a debugging aid never breaks the server
+        lines.append(f"runtime: {err!r}")
+    try:
+        from streamlit.runtime.caching.cache_data_api import _data_caches
+        from streamlit.runtime.caching.cache_resource_api import _resource_caches
+
+        for label, provider in (("cache_data", _data_caches), ("cache_resource", _resource_caches)):
+            sizes: dict[str, list[int]] = {}
+            for stat in provider.get_stats():
+                sizes.setdefault(stat.cache_name, []).append(stat.byte_length)
+            lines.append(f"{label}: " + ", ".join(f"{k} {len(v)} entries {sum(v) / 1e6:.1f} MB"
+                                                  for k, v in sizes.items()))
+    except Exception as err:  # noqa: BLE001
+        lines.append(f"cache_data: {err!r}")
+    import numpy as np
+    import pandas as pd
+
+    frames = arrays = 0
+    array_bytes = 0
+    big_bytes: list[int] = []
+    types: dict[str, int] = {}
+    for obj in gc.get_objects():
+        t = type(obj)
+        if t is pd.DataFrame:
+            frames += 1
+        elif t is np.ndarray:
+            arrays += 1
+            if obj.base is None:
+                array_bytes += obj.nbytes
+        name = t.__name__
+        types[name] = types.get(name, 0) + 1
+    for obj in gc.get_objects():
+        for ref in (gc.get_referents(obj) if isinstance(obj, (dict, list, tuple)) else ()):
+            if type(ref) is bytes and len(ref) > 1 << 20:
+                big_bytes.append(len(ref))
+    lines.append(f"DataFrames {frames}, ndarrays {arrays} ({array_bytes / 1e6:.1f} MB owning), "
+                 f"bytes >1MB referenced from containers: {len(big_bytes)} ({sum(big_bytes) / 1e6:.1f} MB)")
+    top = sorted(types.items(), key=lambda kv: -kv[1])[:12]
+    lines.append("types: " + ", ".join(f"{k} {v}" for k, v in top))
+    threads = threading.enumerate()
+    lines.append(f"threads {len(threads)}: " + ", ".join(sorted({t.name.split('-')[0] for t in threads})))
+    try:
+        import pyarrow as pa
+
+        lines.append(f"arrow pool {pa.default_memory_pool().backend_name}: "
+                     f"{pa.default_memory_pool().bytes_allocated() / 1e6:.1f} MB, total {pa.total_allocated_bytes() / 1e6:.1f} MB")
+    except Exception as err:  # noqa: BLE001
+        lines.append(f"arrow: {err!r}")
+    libc = _libc()
+    if libc is not None and hasattr(libc, "mallinfo2"):
+        class _Mallinfo2(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_size_t) for n in
+                        ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                         "uordblks", "fordblks", "keepcost")]
+
+        libc.mallinfo2.restype = _Mallinfo2
+        mi = libc.mallinfo2()
+        lines.append(f"glibc: arena {mi.arena / 1e6:.1f} MB, mmapped {mi.hblkhd / 1e6:.1f} MB ({mi.hblks}), "
+                     f"in use {mi.uordblks / 1e6:.1f} MB, free {mi.fordblks / 1e6:.1f} MB")
+    try:
+        import tracemalloc
+
+        if tracemalloc.is_tracing():
+            snap = tracemalloc.take_snapshot()
+            for stat in snap.statistics("lineno")[:15]:
+                lines.append(f"  {stat}")
+    except Exception as err:  # noqa: BLE001
+        lines.append(f"tracemalloc: {err!r}")
+    for line in open("/proc/self/status"):
+        if line.startswith(("VmRSS", "RssAnon", "RssFile")):
+            lines.append(line.strip())
+    del sys
+    return "\n".join(lines)
