@@ -260,7 +260,7 @@ def memory_report() -> str:
 
         for label, provider in (("cache_data", _data_caches), ("cache_resource", _resource_caches)):
             sizes: dict[str, list[int]] = {}
-            for stat in provider.get_stats():
+            for stat in (st_ for family in provider.get_stats().values() for st_ in family):
                 sizes.setdefault(stat.cache_name, []).append(stat.byte_length)
             lines.append(f"{label}: " + ", ".join(f"{k} {len(v)} entries {sum(v) / 1e6:.1f} MB"
                                                   for k, v in sizes.items()))
@@ -320,8 +320,43 @@ def memory_report() -> str:
                 lines.append(f"  {stat}")
     except Exception as err:  # noqa: BLE001
         lines.append(f"tracemalloc: {err!r}")
+    lines.append(_smaps_summary())
+    sys._debugmallocstats()   # Python's own allocator (obmalloc arenas), to stderr
     for line in open("/proc/self/status"):
         if line.startswith(("VmRSS", "RssAnon", "RssFile")):
             lines.append(line.strip())
     del sys
     return "\n".join(lines)
+
+
+def _smaps_summary() -> str:
+    """Resident anonymous memory by kind of mapping: the main heap, glibc's other arenas (64 MB
+    heaps), and the other anonymous mappings by size."""
+    kinds: dict[str, list[int]] = {}
+    current = None
+    try:
+        with open("/proc/self/smaps") as f:
+            for line in f:
+                parts = line.split()
+                if "-" in parts[0] and len(parts) >= 5 and not parts[0].endswith(":"):
+                    start, end = (int(x, 16) for x in parts[0].split("-"))
+                    size = end - start
+                    name = parts[5] if len(parts) > 5 else ""
+                    if name == "[heap]":
+                        current = "heap"
+                    elif name:
+                        current = None
+                    elif size <= (64 << 20) and start % (64 << 20) == 0:
+                        current = "arena-heap"
+                    elif size <= (1 << 20) + 4096:
+                        current = "anon<=1MB"
+                    elif size <= (16 << 20):
+                        current = "anon<=16MB"
+                    else:
+                        current = "anon>16MB"
+                elif parts[0] == "Rss:" and current is not None:
+                    kinds.setdefault(current, []).append(int(parts[1]))
+    except OSError as err:
+        return f"smaps: {err!r}"
+    return "rss by mapping: " + ", ".join(f"{k} {len(v)} maps {sum(v) / 1024:.1f} MB"
+                                          for k, v in sorted(kinds.items()))
