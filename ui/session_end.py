@@ -167,8 +167,17 @@ def _malloc_trim() -> None:
         libc.malloc_trim(0)
 
 
-# glibc's mallopt parameter: the number of arenas (malloc.h).
+# glibc's mallopt parameters (malloc.h).
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
 _M_ARENA_MAX = -8
+#: Blocks of at least this many bytes are mapped on their own and unmapped when freed. glibc
+#: starts at 128 KiB but raises the threshold to the largest block freed so far (up to 32 MiB),
+#: after which a session's columns and file bytes are carved from the arenas, where the small
+#: blocks allocated between them keep the freed pages resident. Setting it fixes it.
+MMAP_THRESHOLD = 128 << 10
+#: Free memory above this at the top of an arena is returned as soon as it is freed.
+TRIM_THRESHOLD = 128 << 10
 #: Arenas of the C allocator: glibc gives threads their own (up to 8 per core), and each keeps
 #: its own freed pages; Streamlit runs every script run in a new thread.
 ARENA_MAX = 2
@@ -189,6 +198,8 @@ def use_allocators_that_give_back() -> None:
     libc = _libc()
     if libc is not None and hasattr(libc, "mallopt"):
         libc.mallopt(_M_ARENA_MAX, ARENA_MAX)
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+        libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
 
 
 _LIBC: Any = None
