@@ -243,3 +243,45 @@ def test_arrow_allocates_from_the_c_library_whose_free_pages_can_be_given_back()
     import pyarrow as pa
 
     assert pa.default_memory_pool().backend_name == "system"
+
+
+_LARGE_BLOCK_PROBE = r"""
+import ctypes, ctypes.util, sys
+sys.path.insert(0, sys.argv[1])
+if sys.argv[2] == "fixed":
+    import ui.session_end   # noqa: F401  (sets the allocator's thresholds on import)
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+
+class Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                                               "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+libc.mallinfo2.restype = Mallinfo2
+libc.free(libc.malloc(16 << 20))          # a session's file bytes, freed
+block = libc.malloc(4 << 20)              # the next session's column
+print(libc.mallinfo2().hblkhd >= 4 << 20)  # mapped on its own: unmapped again when freed
+libc.free(block)
+"""
+
+
+@pytest.mark.skipif(session_end._libc() is None or not hasattr(session_end._libc(), "mallinfo2"),
+                    reason="glibc's allocator only")
+def test_large_blocks_stay_mapped_on_their_own_after_a_larger_one_was_freed(tmp_path):
+    """glibc raises its mmap threshold to the largest block freed (up to 32 MiB); after that, a
+    session's columns come from the arenas and their pages stay resident after the session.
+    ui.session_end fixes the threshold: without it the probe prints False (checked here too)."""
+    import subprocess
+    import sys
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(_LARGE_BLOCK_PROBE)
+    env = {**os.environ, "GLIBC_TUNABLES": ""}
+
+    def run(mode: str) -> str:
+        return subprocess.run([sys.executable, str(probe), str(ROOT), mode], capture_output=True, text=True,
+                              check=True, env=env, cwd=tmp_path, timeout=120).stdout.strip().splitlines()[-1]
+
+    assert run("glibc default") == "False"
+    assert run("fixed") == "True"
