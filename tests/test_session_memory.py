@@ -291,3 +291,15 @@ def test_a_freed_block_at_the_top_of_an_arena_goes_back_to_the_system(tmp_path):
 
     assert run("glibc default") == "False"
     assert run("fixed") == "True"
+
+
+def test_the_memory_report_names_what_the_process_holds_only_when_asked(monkeypatch):
+    """NBAPP_MEMORY_DEBUG=1 logs :func:`memory_report` after each release (a debugging aid)."""
+    monkeypatch.delenv("NBAPP_MEMORY_DEBUG", raising=False)
+    assert not session_end._debug_enabled()
+    monkeypatch.setenv("NBAPP_MEMORY_DEBUG", "1")
+    assert session_end._debug_enabled()
+    frame = pd.DataFrame({"a": range(3)})  # noqa: F841  (one live frame, counted)
+    report = session_end.memory_report()
+    frames = int(report.split("DataFrames ")[1].split(",")[0])
+    assert frames >= 1 and "cache_data" in report and "VmRSS" in report

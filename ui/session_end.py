@@ -192,8 +192,9 @@ def use_allocators_that_give_back() -> None:
     """Once per process, before the sessions allocate much: Arrow's buffers (pandas' string
     columns) from the C allocator instead of Arrow's default mimalloc, which keeps what threads
     that have ended freed (measured: +100 MB after two 11 MB sessions, where malloc_trim then
-    returns all but a few), and at most :data:`ARENA_MAX` glibc arenas. Both measured by
-    bench/session_memory.py; neither slows reading or fitting a million rows measurably."""
+    returns all but a few); at most :data:`ARENA_MAX` glibc arenas; and glibc's trim and mmap
+    thresholds fixed (:data:`TRIM_THRESHOLD`, :data:`MMAP_THRESHOLD`). Measured by
+    bench/session_memory.py; none slows reading or fitting a million rows measurably (CPU time)."""
     try:
         import pyarrow as pa
 
@@ -282,28 +283,22 @@ def memory_report() -> str:
                                                   for k, v in sizes.items()))
     except Exception as err:  # noqa: BLE001
         lines.append(f"cache_data: {err!r}")
-    import numpy as np
     import pandas as pd
 
-    frames = arrays = 0
-    array_bytes = 0
+    frames = 0   # (numpy arrays are not tracked by the collector: they are not counted)
     big_bytes: list[int] = []
     types: dict[str, int] = {}
     for obj in gc.get_objects():
         t = type(obj)
         if t is pd.DataFrame:
             frames += 1
-        elif t is np.ndarray:
-            arrays += 1
-            if obj.base is None:
-                array_bytes += obj.nbytes
         name = t.__name__
         types[name] = types.get(name, 0) + 1
     for obj in gc.get_objects():
         for ref in (gc.get_referents(obj) if isinstance(obj, (dict, list, tuple)) else ()):
             if type(ref) is bytes and len(ref) > 1 << 20:
                 big_bytes.append(len(ref))
-    lines.append(f"DataFrames {frames}, ndarrays {arrays} ({array_bytes / 1e6:.1f} MB owning), "
+    lines.append(f"DataFrames {frames}, "
                  f"bytes >1MB referenced from containers: {len(big_bytes)} ({sum(big_bytes) / 1e6:.1f} MB)")
     top = sorted(types.items(), key=lambda kv: -kv[1])[:12]
     lines.append("types: " + ", ".join(f"{k} {v}" for k, v in top))
