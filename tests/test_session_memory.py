@@ -130,6 +130,11 @@ def test_an_emptied_session_keeps_nothing_of_its_frame_referenced(monkeypatch):
             watches.append(self)
 
     monkeypatch.setattr(session_end, "_Watch", Recorded)
+    # Every AppTest is the session "test session id": an earlier test's registration of it
+    # (a session-scoped resource) would otherwise still be cached, and this one never made.
+    import streamlit as st
+
+    st.cache_resource.clear()
     at = upload(start(), "mixed.csv", _mixed_csv(3000))
     open_page(at, "Model")
     open_page(at, "Explain")                 # its fragment holds the model
