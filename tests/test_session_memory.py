@@ -225,7 +225,8 @@ def test_a_session_that_left_again_is_closed_a_full_grace_period_after_its_last_
     monkeypatch.setattr(runtime.Runtime, "instance", classmethod(lambda cls: fake))
     monkeypatch.setattr(session_end, "_release_soon", lambda: None)
     watch = session_end._Watch("twice", _State())
-    now = session_end.time.monotonic()
+    now = 1000.0                                          # a fixed clock, not the real one
+    monkeypatch.setattr(session_end.time, "monotonic", lambda: now)
     session_end._DISCONNECTED["twice"] = now - 10.0       # left again 10 s ago: the call of the
     session_end._close_if_gone(watch, 30.0)               # first departure, 30 s old, is too early
     assert fake.closed == [] and "twice" in session_end._DISCONNECTED
