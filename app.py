@@ -6,10 +6,12 @@ from pathlib import Path
 import streamlit as st
 
 from nbapp.errors import report_internal_error
+from ui.session_end import watch_session
 
 ROOT = Path(__file__).resolve().parent
 
 st.set_page_config(page_title="Naive Bayes workbench", page_icon=":material/functions:", layout="wide")
+watch_session()  # when the browser goes away for good, the session's memory goes back to the machine
 
 pages = [
     st.Page("pages/1_Data.py", title="Data", icon=":material/table:", default=True),

@@ -19,7 +19,7 @@ This module depends on ``ui.work`` only; ``ui.state`` calls it to write and to r
 Safety: the address never names a path. A file is found only by a 64-hex-digit sha256 among
 the bytes this server process was given by an upload in some session; to know the hash one
 needs the file or the link, so a link shares the file as the file itself would. The store is
-bounded (:data:`MAX_STORE_BYTES`, oldest first out); a file that does not fit, or a link whose
+a private folder on disk, bounded (:data:`MAX_STORE_BYTES`, oldest first out); a file that does not fit, or a link whose
 file was pushed out (or a server restart), is answered with a sentence, and the sidebar says
 when the current work cannot be kept.
 """
@@ -27,11 +27,15 @@ when the current work cannot be kept.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import json
 import os
 import re
+import shutil
+import tempfile
 import threading
+import weakref
 import zlib
 from collections import OrderedDict
 from pathlib import PurePath
@@ -48,11 +52,13 @@ from nbapp.text.matching import LINEAR_PATTERNS
 from ui.work import IGNORE, Work
 
 __all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
-           "hold_patterns", "held_note", "address_of", "write_address", "read_address", "kept_file"]
+           "hold_patterns", "held_note", "address_of", "write_address", "read_address", "kept_file", "STORE_DIR"]
 
 #: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
-#: uploader's limit) fits once. While a session holds its upload, the store shares its bytes.
+#: uploader's limit) fits once. The files are on disk, so the store costs the server no memory.
 MAX_STORE_BYTES = int(float(os.environ.get("NBAPP_FILE_STORE_MB", "512")) * 1024 * 1024)
+#: The folder of the kept files (NBAPP_FILE_STORE_DIR): a private temporary folder by default.
+STORE_DIR = os.environ.get("NBAPP_FILE_STORE_DIR") or None
 #: A ``work=`` value longer than this is not read (a URL of a few hundred columns stays far below).
 MAX_WORK_CHARS = 200_000
 #: Decompressed size cap of ``work=``, so a small value cannot expand into a huge one.
@@ -62,28 +68,46 @@ _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "t
 
 
 class FileStore:
-    """Bytes by their sha256, oldest out first once ``max_bytes`` is exceeded; thread-safe
-    (sessions run in threads of one process)."""
+    """Bytes by their sha256, in files of a private folder (mode 700, removed with the store or
+    when the server stops), oldest out first once ``max_bytes`` is exceeded; thread-safe
+    (sessions run in threads of one process).
 
-    def __init__(self, max_bytes: int = MAX_STORE_BYTES) -> None:
+    On disk rather than in memory: a kept file is wanted again only by a reload or a link, and
+    reading it back costs milliseconds, while 20 sessions' uploads held in memory stay there
+    after the sessions have ended (issue 21). While a session is open it holds its own copy.
+    """
+
+    def __init__(self, max_bytes: int = MAX_STORE_BYTES, folder: str | None = STORE_DIR) -> None:
         self.max_bytes = max_bytes
-        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self.folder = tempfile.mkdtemp(prefix="nbapp_files_", dir=folder)
+        self._items: OrderedDict[str, int] = OrderedDict()  # sha256 -> size, oldest first
         self._size = 0
         self._lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
 
     def keep(self, digest: str, data: bytes) -> bool:
-        """Keep ``data`` under ``digest`` (its sha256); False when it is too big to keep."""
-        if len(data) > self.max_bytes:
+        """Keep ``data`` under ``digest`` (its sha256); False when it is too big to keep (or the
+        disk refuses it). The file is written outside the lock: other sessions are not held up."""
+        if len(data) > self.max_bytes or not _SHA.fullmatch(digest):
             return False
         with self._lock:
             if digest in self._items:
                 self._items.move_to_end(digest)
                 return True
-            self._items[digest] = data
+        try:
+            self._write(digest, data)   # two sessions keeping one file write the same bytes
+        except OSError:
+            return False
+        with self._lock:
+            if digest in self._items:
+                self._items.move_to_end(digest)
+                return True
+            self._items[digest] = len(data)
             self._size += len(data)
             while self._size > self.max_bytes:
-                _, old = self._items.popitem(last=False)
-                self._size -= len(old)
+                old, size = self._items.popitem(last=False)
+                self._size -= size
+                self._remove(old)
             return True
 
     def get(self, digest: str) -> bytes | None:
@@ -91,14 +115,49 @@ class FileStore:
         if not isinstance(digest, str) or not _SHA.fullmatch(digest):
             return None
         with self._lock:
-            data = self._items.get(digest)
-            if data is not None:
-                self._items.move_to_end(digest)
-            return data
+            if digest not in self._items:
+                return None
+            self._items.move_to_end(digest)
+        try:
+            with open(self._path(digest), "rb") as f:
+                return f.read()
+        except OSError:                  # pushed out meanwhile
+            return None
 
     def __contains__(self, digest: object) -> bool:
         with self._lock:
             return digest in self._items
+
+    @property
+    def size(self) -> int:
+        """Bytes kept."""
+        return self._size
+
+    def close(self) -> None:
+        """Forget every file and remove the folder."""
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+            self._finalizer()
+
+    def _path(self, digest: str) -> str:
+        return os.path.join(self.folder, digest)
+
+    def _write(self, digest: str, data: bytes) -> None:
+        """Write to a temporary name, then rename: a reader never sees half a file."""
+        fd, partial = tempfile.mkstemp(dir=self.folder, prefix=".part_")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(partial, self._path(digest))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.remove(partial)
+            raise
+
+    def _remove(self, digest: str) -> None:
+        with contextlib.suppress(OSError):
+            os.remove(self._path(digest))
 
 
 @st.cache_resource(show_spinner=False)

@@ -191,6 +191,16 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# Bounds of the shared caches of parsed files and fitted models (issue 21): every session of
+# the process shares them, so each is bounded in entries and in pickled bytes, and an entry
+# unused for an hour goes at the cache's next write. What 20 sessions leave behind is then at
+# most these bytes, not their uploads. ``server.maxCacheDataSize`` (.streamlit/config.toml)
+# bounds all st.cache_data together.
+CACHE_TTL = "1h"
+PARSE_CACHE_SIZE = "32MB"
+MODEL_CACHE_SIZE = "64MB"
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def _example_frame(key: str) -> pd.DataFrame:
     return load_example(key)
@@ -201,7 +211,7 @@ def _example_sha(key: str) -> str:
     return sha256(example(key).path.read_bytes())
 
 
-@st.cache_data(show_spinner="Reading the file…", max_entries=8)
+@st.cache_data(show_spinner="Reading the file…", max_entries=8, max_size=PARSE_CACHE_SIZE, ttl=CACHE_TTL)
 def _parse(digest: str, name: str, reader: str, sheet: str | None, _data: bytes) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Parse uploaded bytes; keyed by their sha256 and the sheet (``_data`` is not hashed)."""
     return _read(name, reader, _data, sheet)
@@ -215,9 +225,10 @@ def _read(name: str, reader: str, data: bytes, sheet: str | None = None) -> tupl
 
 
 # Larger uploads are read without the shared cache: storing one there pickles the whole frame
-# (0.7 s and 160 MB for a million rows), to spare a re-read that only the same file uploaded
-# again would need; the session keeps its frame anyway.
-CACHE_MAX_BYTES = 20 << 20
+# (about twice the file's size: 0.7 s and 160 MB for a million rows) and keeps it after the
+# session has ended, to spare a re-read (0.3 s for 11 MB) that only the same file uploaded again
+# would need; the session keeps its frame anyway. Under PARSE_CACHE_SIZE, several files fit.
+CACHE_MAX_BYTES = 4 << 20
 
 
 def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
@@ -229,7 +240,7 @@ def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
     return _parse(digest or sha256(data), name, reader, sheet, _data=data)
 
 
-@st.cache_data(show_spinner="Fitting the model…", max_entries=32)
+@st.cache_data(show_spinner="Fitting the model…", max_entries=32, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
          config: Any, _frame: pd.DataFrame) -> Any:
     """Fit a NaiveBayes; keyed by the work's model key (the data's sha256 first)."""
@@ -548,7 +559,7 @@ def _path_model(current: Work) -> Any:
     return store[key][0]
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_data(show_spinner=False, max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
 def _refit_stats(key: tuple, _model: Any) -> Any:
     """The statistics of a model opened alone (``_model``) under the work's specs and settings in
     ``key`` (:meth:`Work.model_key`: the file's sha256 first)."""
