@@ -12,6 +12,7 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
 from ui import charts, explained, formulas, teaching
+from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
 from ui.views import view_of
 from ui.views.text import word_rows
@@ -219,6 +220,19 @@ def explain_ui(model: Any) -> None:
     st.subheader("Which feature pushed where")
     _waterfall_ui(e)
     _words_ui(model, e, classes)
+    _nomogram_section_ui(model, e)
+
+
+def _nomogram_section_ui(model: Any, e: Any) -> None:
+    """Možina's nomogram, drawn only while its section is open (the scales once per model)."""
+    section = st.expander("Nomogram: read the probability off one axis of points (Možina et al. 2004)",
+                          key="explain.nomogram", on_change="rerun")
+    if section.open:
+        with section:
+            try:
+                nomogram_view.nomogram_ui(model, e, classes_ui.label_format(e.classes))
+            except DataError as err:
+                ui.show_error(err)
 
 
 def presentation_ui(model: Any) -> None:

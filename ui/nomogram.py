@@ -17,17 +17,22 @@ downloads are this figure exported, so they carry the same numbers.
 
 from __future__ import annotations
 
+import base64
+from pathlib import PurePath
 from typing import Any, Callable
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
+import streamlit as st
 from plotly.subplots import make_subplots
 
-from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales
+import ui
+from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
 from ui.charts import colour
 from ui.text import plot_text
 
-__all__ = ["figure", "read_probability", "picked_value", "images", "ROW_TRACE", "AXIS_TRACE", "PRIOR_TRACE"]
+__all__ = ["figure", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales", "ROW_TRACE", "AXIS_TRACE", "PRIOR_TRACE"]
 
 ROW_TRACE, AXIS_TRACE, PRIOR_TRACE, TOTAL_TRACE = "this row", "probability axis", "prior", "this row's total"
 # A category scale prints its values' names up to this many values (beyond: on hover).
@@ -169,9 +174,17 @@ def read_probability(fig: go.Figure) -> float:
     """What a person does with the printed figure: add the prior's point and the row's marked
     points, find the total on the lower axis and read the probability between its two nearest
     printed ticks (beyond the last tick, the last tick's)."""
-    total = float(_trace(fig, PRIOR_TRACE).x[0]) + float(np.sum(_trace(fig, ROW_TRACE).x))
+    total = float(_numbers(_trace(fig, PRIOR_TRACE).x)[0]) + float(np.sum(_numbers(_trace(fig, ROW_TRACE).x)))
     axis = _trace(fig, AXIS_TRACE)
-    return float(np.interp(total, np.asarray(axis.x, dtype=float), [float(t) for t in axis.text]))
+    return float(np.interp(total, _numbers(axis.x), [float(t) for t in axis.text]))
+
+
+def _numbers(values: Any) -> np.ndarray:
+    """A trace's numbers, also from a figure's JSON, where plotly writes an array as a typed
+    block ({"dtype": "f8", "bdata": base64})."""
+    if isinstance(values, dict) and "bdata" in values:
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).astype(float)
+    return np.asarray(values, dtype=float)
 
 
 def picked_value(fig: go.Figure, event: Any, scales: NomogramScales) -> tuple[str, Any] | None:
@@ -212,3 +225,111 @@ def _image_server() -> None:
 
         kaleido.start_sync_server(silence_warnings=True)
         _SERVER.append(True)
+
+
+# -------------------------------------------------------------------------- the Explain section
+CLASS_CHOICE, AGAINST_CHOICE = "explain.nomogram_class", "explain.nomogram_against"
+_REST, _RUNNER_UP = "rest", "runner_up"
+
+
+@st.cache_resource(show_spinner="Drawing the nomogram's scales…", max_entries=32)
+def cached_scales(key: tuple, cls: Any, against: Any, _model: Any, _frame: pd.DataFrame | None) -> NomogramScales:
+    """The scales of one model (``key``: ``ui.model_key()``) for ``cls`` against ``against``:
+    computed once, shared by every click and session (a frozen value, never changed)."""
+    return nomogram_scales(_model, cls, against=against, frame=_frame)
+
+
+def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
+    """The nomogram of the Explain page's row: a class (and what it is weighed against), the
+    figure, a slider per number, a click on a category's point, PNG and SVG downloads."""
+    cls, against = _classes_ui(e, name)
+    frame = ui.frame()
+    scales = cached_scales(ui.model_key(), cls, against, _model=model, _frame=frame if len(frame) else None)
+    row = nomogram_row(scales, model, ui.work().row(model.features_))
+    fig = figure(scales, row, name=name)
+
+    def _clicked() -> None:
+        picked = picked_value(fig, st.session_state.get("explain.nomogram_chart"), scales)
+        if picked is not None:
+            ui.set_query(picked[0], picked[1], missing=False)
+
+    st.metric(f"P({ui.md(name(cls))} | x) read off the nomogram", f"{row.probability:.4f}")
+    st.plotly_chart(fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
+    st.caption("Click a value's point to use it; move a number's slider below. "
+               + " ".join(ui.lecture.plain(n) for n in (*scales.notes, *row.notes)))
+    _sliders_ui(scales)
+    _downloads_ui(fig, cls, against)
+
+
+def _classes_ui(e: Any, name: Callable[[Any], str]) -> tuple[Any, Any]:
+    """The class whose probability the nomogram reads and the class it is weighed against (or
+    "rest"); the runner-up is the row's most probable other class, named at each click."""
+    classes = list(e.classes)
+    work = ui.work()
+    chosen = work.choice(CLASS_CHOICE)
+    cls_default = chosen if chosen in classes else e.prediction if e.prediction in classes else classes[0]
+    left, right = st.columns(2)
+    cls = ui.synced(left.selectbox, "Nomogram of the class", key="_explain_nomogram_class", value=cls_default,
+                    options=classes, format_func=name, on_set=lambda v: ui.set_choice(CLASS_CHOICE, v))
+    others = [c for c in classes if c != cls]
+    if len(others) == 1:
+        return cls, others[0]
+    options = [_REST, _RUNNER_UP, *others]
+    ranked = [c for c in e.posterior.sort_values(ascending=False, kind="stable").index if c != cls]
+    labels = {_REST: "the rest (every other class)", _RUNNER_UP: f"the runner-up (now {name(ranked[0])})"}
+    against_default = work.choice(AGAINST_CHOICE, _REST)
+    against = ui.synced(right.selectbox, "against", key="_explain_nomogram_against",
+                        value=against_default if against_default in options else _REST, options=options,
+                        format_func=lambda v: labels.get(v, name(v)) if isinstance(v, str) else name(v),
+                        on_set=lambda v: ui.set_choice(AGAINST_CHOICE, v))
+    if isinstance(against, str) and against == _RUNNER_UP:
+        return cls, ranked[0]
+    return cls, against
+
+
+def _sliders_ui(scales: NomogramScales) -> None:
+    """A slider per number over its scale's range: moving it moves the row's point."""
+    work = ui.work()
+    curves = [(i, s) for i, s in enumerate(scales.scales) if s.curve and s.values.size > 1]
+    if not curves:
+        return
+    cells = st.columns(min(len(curves), 3))
+    for k, (i, s) in enumerate(curves):
+        low, high = float(s.values[0]), float(s.values[-1])
+        current = ui.state.as_float(work.query.get(s.feature), (low + high) / 2)
+        low, high = min(low, current), max(high, current)
+        whole = s.value_kind == "count"
+        step = 1.0 if whole else float(10 ** np.floor(np.log10((high - low) / 200))) if high > low else 1.0
+        with cells[k % len(cells)]:
+            ui.synced(st.slider, ui.md(s.feature), key=f"_nomogram::{i}", value=float(current),
+                      min_value=low, max_value=high, step=step,
+                      on_set=lambda v, col=s.feature: ui.set_query(col, int(v) if whole else v, missing=False))
+
+
+def _downloads_ui(fig: go.Figure, cls: Any, against: Any) -> None:
+    """PNG and SVG of this figure, made on request (an export takes a Chromium) and kept for this
+    row; without a Chromium on the server the page says so."""
+    work = ui.work()
+    key = (ui.model_key(), cls, against, work.query, work.missing)
+    stem = f"{ui.file_stem(PurePath(work.source.name).stem)}_nomogram_{ui.file_stem(cls)}"
+    names = (f"{stem}.png", f"{stem}.svg")
+    store = st.session_state.get("download_cache", {})
+    ready = all(store.get(n, (None,))[0] == key for n in names)
+    if not ready and st.button("Make a PNG and an SVG of this nomogram", key="explain.nomogram_export"):
+        try:
+            made = images(fig)
+        except (RuntimeError, OSError, ImportError, ValueError) as err:
+            st.warning(f"The images could not be made here (they need Chromium on the server): {ui.md(err)}")
+            return
+        for file, data in zip(names, made):
+            ui.download_bytes(file, key, lambda data=data: data)
+        ready = True
+    if ready:
+        left, right = st.columns(2)
+        for cell, file, mime in ((left, names[0], "image/png"), (right, names[1], "image/svg+xml")):
+            cell.download_button(f"Download {file.rsplit('.', 1)[1].upper()}", _kept(file), file_name=file,
+                                 mime=mime, on_click="ignore", key=f"explain.nomogram_{mime}")
+
+
+def _kept(file: str) -> bytes:
+    return st.session_state["download_cache"][file][1]
