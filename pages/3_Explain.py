@@ -163,17 +163,11 @@ def _waterfall_ui(e: Any) -> None:
 
 
 def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
-    contrib = e.log_odds(a, b)
-    finite = contrib[np.isfinite(contrib.to_numpy(dtype=float))]
-    decisive = contrib.drop(finite.index)
+    contrib = e.contributions(a, b)
     name = classes_ui.label_format(e.classes)
     a_shown, b_shown = name(a), name(b)
-    title = f"Contributions to log P({a_shown} | x) / P({b_shown} | x)"
-    if len(finite):
-        # The total is the explanation's own log-odds; a factor that decides alone makes it ±∞ (no total bar).
-        total = e.joint_log[a] - e.joint_log[b] if decisive.empty else None
-        st.plotly_chart(charts.waterfall(finite, title=title, total=total), key="explain.waterfall")
-    for factor, v in decisive.items():
+    _contributions_ui(e, contrib, f"Contributions to log P({a_shown} | x) / P({b_shown} | x)")
+    for factor, v in contrib.drop(_finite(contrib).index).items():
         if np.isnan(v):
             st.warning(f"{ui.md(factor)} has probability 0 under both {ui.md(a_shown)} and {ui.md(b_shown)}, so it "
                        "cannot tell them apart (0/0); smoothing (l > 0) gives it a say.")
@@ -183,13 +177,32 @@ def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
                    f"for one of them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
 
 
+def _finite(contrib: pd.Series) -> pd.Series:
+    return contrib[np.isfinite(contrib.to_numpy(dtype=float))]
+
+
+def _contributions_ui(e: Any, contrib: pd.Series, title: str) -> None:
+    """The contributions as a waterfall ending in the model's own log-odds, and the sentence that
+    says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
+    finite = _finite(contrib)
+    decided = len(finite) < len(contrib)
+    total = float(contrib.attrs["log_odds"])
+    if len(finite):
+        # a factor that decides alone makes the log-odds ±∞ (no total bar)
+        st.plotly_chart(charts.waterfall(finite, title=title, total=None if decided else total),
+                        key=f"explain.waterfall::{contrib.attrs['method']}")
+    st.markdown(explained.adds_up(contrib, classes_ui.label_format(e.classes)))
+    for note in contrib.attrs.get("notes", ()):
+        st.caption(ui.md(ui.lecture.plain(note)))
+
+
 def _one_vs_rest_ui(e: Any, a: Any) -> None:
     table, total = classes_ui.one_vs_rest(e, a)
     shown = classes_ui.label_format(e.classes)(a)
     st.metric(f"log P({ui.md(shown)} | x) / P(not {ui.md(shown)} | x)", ui.fmt_log(total))
+    _contributions_ui(e, e.contributions(a, "rest"), f"Contributions to log P({shown} | x) / P(not {shown} | x)")
     st.caption(f"Each factor's log-odds of {ui.md(shown)} against every other class (a column per class, the "
-               "most probable first). Factors add up against one class at a time; against the rest taken "
-               "together only the total above is exact.")
+               "most probable first): against one class at a time the factors add up by themselves.")
     st.dataframe(table.map(ui.fmt_log), key="explain.one_vs_rest")
 
 
