@@ -1,4 +1,7 @@
-"""Model: smoothing, class prior and the settings of each feature type; every fitted table with its formula."""
+"""Model: smoothing, class prior and the settings of each feature type; every fitted table with its formula.
+
+Each section of tables is a fragment (a panel): choosing a feature, a class or a view reruns that
+section only; a change of the settings reruns the page (the model, and so every table, changes)."""
 
 from __future__ import annotations
 
@@ -191,6 +194,7 @@ def _view_radio(key: str) -> str:
                      options=VIEWS, horizontal=True, on_set=lambda v: ui.set_choice(CPT_VIEW, v))
 
 
+@st.fragment
 def _priors_ui(model: Any) -> None:
     st.subheader("Class prior P(c)")
     order = teaching.display_classes(list(model.priors_.index))   # the notes' order (Yes before No)
@@ -204,11 +208,13 @@ def _priors_ui(model: Any) -> None:
     right.latex(formulas.prior_latex(model, cls, ui.settings()))
 
 
+@st.fragment
 def _cpt_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Conditional probability tables P(x = v | c)")
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = view_of(model.features_[col].kind)
     shown_as = _view_radio("_model_cpt_view")
+    ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     try:
         probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
     except DataError as err:                 # a registered type that keeps no table of P(x = v | c)
@@ -269,6 +275,7 @@ def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:
     return both.reset_index()
 
 
+@st.fragment
 def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
     styles = {view.kind: charts.CurveStyle(view.title, view.line_dash, view.value_kind == COUNT)
               for view in registered() if view.block.density_choice}
@@ -302,6 +309,7 @@ def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
     return {c: (float("nan") if c in work.missing else work.query.get(c, df[c].iloc[0])) for c in model.features_}
 
 
+@st.fragment
 def _dependence_ui(model: Any) -> None:
     st.subheader("Checking the naive assumption: I(X_a; X_b | C)")
     st.caption("Naive Bayes assumes the features are independent given the class"
@@ -356,6 +364,7 @@ def _dependence_ui(model: Any) -> None:
                          key="model.cmi_posteriors")
 
 
+@st.fragment
 def _words_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Top words per class")
     col = st.selectbox("Text or multinomial block", columns, format_func=str, key="model.words_feature")
@@ -424,6 +433,12 @@ def _options_ui(work: Any, frame: pd.DataFrame) -> None:
                     st.error(ui.md(error[1]))
 
 
+@st.fragment
+def _type_section_ui(view: Any, model: Any, columns: list[str], frame: pd.DataFrame) -> None:
+    """A type's own section (its plots and tables) as a panel: its widgets rerun it alone."""
+    view.model_section(model, columns, frame)
+
+
 def _sections_ui(model: Any, frame: pd.DataFrame) -> None:
     """The fitted tables: the CPTs of every counted column, each type's own section (in the
     registry's order), the choice of a numeric type, the naive assumption's check, the top words."""
@@ -433,7 +448,7 @@ def _sections_ui(model: Any, frame: pd.DataFrame) -> None:
     types = {view.kind: columns for view, columns in grouped(model.features_)}
     for view in registered():
         if view.kind in types:
-            view.model_section(model, types[view.kind], frame)
+            _type_section_ui(view, model, types[view.kind], frame)
     numeric = columns_where(model.features_, lambda v: v.in_numeric_choice)
     if numeric:
         _numeric_choice_ui(model, numeric)

@@ -115,13 +115,15 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
     """Seed 000, Eq. 1-2: count the training rows equal to x exactly; usually none, hence Naive Bayes."""
     work = ui.work()
     row = {c: v for c, v in work.query.items() if c not in work.missing}
-    try:
-        direct = direct_estimate(ui.frame(), work.target, row, work.weight)
-    except DataError:
+    if work.target not in ui.frame().columns:
         return
     title = f"Without the naive assumption: how many training rows equal x exactly?{ui.ref('seed 000, Eq. 1-2')}"
     name = classes_ui.label_format(classes)
-    with st.expander(title):
+    section = st.expander(title, key="explain.direct", on_change="rerun")
+    if not section.open:       # counting the rows equal to x scans the data: only when opened
+        return
+    direct = direct_estimate(ui.frame(), work.target, row, work.weight)
+    with section:
         counts = ", ".join(f"{ui.md(name(c))}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
                            if c in direct.index)
         total = direct["total"].iloc[0] if len(direct) else 0
@@ -217,8 +219,10 @@ def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
 
 @st.fragment
 def explain_ui(model: Any) -> None:
+    """The row's panel: a click on it reruns this fragment, not the page."""
     _row_picker_ui(ui.frame())
     row = _query_ui(model)
+    ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     try:
         e = model.explain(row)
     except DataError as err:

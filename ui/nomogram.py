@@ -18,6 +18,7 @@ downloads are this figure exported, so they carry the same numbers.
 from __future__ import annotations
 
 import base64
+import warnings
 from pathlib import PurePath
 from typing import Any, Callable
 
@@ -211,7 +212,9 @@ def images(fig: go.Figure) -> tuple[bytes, bytes]:
     """The figure as PNG and SVG (kaleido, which drives the machine's Chromium; one browser kept
     for the process, started at the first export)."""
     _image_server()
-    return fig.to_image(format="png"), fig.to_image(format="svg")
+    with warnings.catch_warnings():      # plotly passes options that a kept browser ignores, and says so
+        warnings.simplefilter("ignore", UserWarning)
+        return fig.to_image(format="png"), fig.to_image(format="svg")
 
 
 _SERVER: list[bool] = []
