@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import warnings
-from pathlib import PurePath
 from typing import Any, Callable
 
 import numpy as np
@@ -314,7 +313,7 @@ def _downloads_ui(fig: go.Figure, cls: Any, against: Any) -> None:
     row; without a Chromium on the server the page says so."""
     work = ui.work()
     key = (ui.model_key(), cls, against, work.query, work.missing)
-    stem = f"{ui.file_stem(PurePath(work.source.name).stem)}_nomogram_{ui.file_stem(cls)}"
+    stem = f"{ui.state.data_stem()}_nomogram_{ui.file_stem(cls)}"
     names = (f"{stem}.png", f"{stem}.svg")
     store = st.session_state.get("download_cache", {})
     ready = all(store.get(n, (None,))[0] == key for n in names)
