@@ -266,10 +266,12 @@ def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
 def _classes_ui(e: Any, name: Callable[[Any], str]) -> tuple[Any, Any]:
     """The class whose probability the nomogram reads and the class it is weighed against (or
     "rest"); the runner-up is the row's most probable other class, named at each click."""
-    classes = list(e.classes)
+    from ui.teaching import display_classes
+
+    classes = display_classes(list(e.classes))     # the notes' order (Yes before No)
     work = ui.work()
     chosen = work.choice(CLASS_CHOICE)
-    cls_default = chosen if chosen in classes else e.prediction if e.prediction in classes else classes[0]
+    cls_default = chosen if chosen in classes else classes[0]     # stays put while the row changes
     left, right = st.columns(2)
     cls = ui.synced(left.selectbox, "Nomogram of the class", key="_explain_nomogram_class", value=cls_default,
                     options=classes, format_func=name, on_set=lambda v: ui.set_choice(CLASS_CHOICE, v))
