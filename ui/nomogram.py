@@ -18,6 +18,7 @@ downloads are this figure exported, so they carry the same numbers.
 from __future__ import annotations
 
 import base64
+import threading
 import warnings
 from typing import Any, Callable
 
@@ -28,6 +29,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 import ui
+from nbapp.blocks.base import COUNT
 from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
 from ui.charts import colour
 from ui.text import plot_text
@@ -217,16 +219,19 @@ def images(fig: go.Figure) -> tuple[bytes, bytes]:
 
 
 _SERVER: list[bool] = []
+_SERVER_LOCK = threading.Lock()
 
 
 def _image_server() -> None:
-    """Start kaleido's browser once: each export then takes a fraction of a second, not a new
-    Chromium's start (seconds). kaleido stops it when the process ends."""
-    if not _SERVER:
-        import kaleido
+    """Start kaleido's browser once for the process (sessions export from threads of their own):
+    each export then takes a fraction of a second, not a new Chromium's start (seconds).
+    kaleido stops it when the process ends."""
+    with _SERVER_LOCK:
+        if not _SERVER:
+            import kaleido
 
-        kaleido.start_sync_server(silence_warnings=True)
-        _SERVER.append(True)
+            kaleido.start_sync_server(silence_warnings=True)
+            _SERVER.append(True)
 
 
 # -------------------------------------------------------------------------- the Explain section
@@ -302,12 +307,13 @@ def _sliders_ui(scales: NomogramScales) -> None:
         low, high = float(s.values[0]), float(s.values[-1])
         current = ui.state.as_float(work.query.get(s.feature), (low + high) / 2)
         low, high = min(low, current), max(high, current)
-        whole = s.value_kind == "count"
+        whole = s.value_kind == COUNT
         step = 1.0 if whole else float(10 ** np.floor(np.log10((high - low) / 200))) if high > low else 1.0
         with cells[k % len(cells)]:
             ui.synced(st.slider, ui.md(s.feature), key=f"_nomogram::{i}", value=float(current),
                       min_value=low, max_value=high, step=step,
-                      on_set=lambda v, col=s.feature: ui.set_query(col, int(v) if whole else v, missing=False))
+                      on_set=lambda v, col=s.feature, whole=whole: ui.set_query(col, int(v) if whole else v,
+                                                                                missing=False))
 
 
 def _downloads_ui(fig: go.Figure, cls: Any, against: Any) -> None:
