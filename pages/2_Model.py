@@ -317,15 +317,17 @@ def _dependence_ui(model: Any) -> None:
                "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "
                "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
     df = ui.frame()
-    key = ui.model_key()
     features = dict(list(model.features_.items())[:MAX_CHECKED_FEATURES])
+    # the check reads the data and the types only: a change of smoothing or priors does not redo it
+    data_key = (ui.model_key()[:3], tuple(features.items()), model.weight_)
+    key = ui.model_key()          # comparing with and without a feature refits: the whole model's key
     if len(model.features_) > MAX_CHECKED_FEATURES:
         st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "
                    "(pairs grow with the square of their number).")
     try:
-        if ss.get("model_cmi", (None,))[0] != key:
-            ss["model_cmi"] = (key, conditional_mutual_information(_shown_rows(df), model.target_, features,
-                                                                   weight=model.weight_))
+        if ss.get("model_cmi", (None,))[0] != data_key:
+            ss["model_cmi"] = (data_key, conditional_mutual_information(_shown_rows(df), model.target_, features,
+                                                                        weight=model.weight_))
     except (DataError, KeyError) as err:
         st.info(f"The check needs the training data: {ui.md(err)}")
         return

@@ -84,3 +84,17 @@ def test_a_model_opened_alone_is_downloaded_under_its_own_name(downloads):
     no_exception(import_model(open_page(at, "Model"), "days_naive_bayes.json", model))
     no_exception(at.run())
     assert downloads["Download the model (JSON)"][1] == "days_naive_bayes.json"
+
+
+def test_a_smoothing_change_does_not_redo_the_naive_assumption_check(monkeypatch):
+    import nbapp.dependence
+
+    calls = []
+    original = nbapp.dependence.conditional_mutual_information
+    monkeypatch.setattr(nbapp.dependence, "conditional_mutual_information",
+                        lambda *a, **k: calls.append(1) or original(*a, **k))
+    at = open_page(start(), "Model")
+    assert len(calls) == 1
+    at.number_input(key="_model_alpha").set_value(2.0).run()
+    no_exception(at)
+    assert len(calls) == 1                    # I(X_a; X_b | C) reads the data and the types, not l
