@@ -391,8 +391,9 @@ def _export_ui(model: Any) -> None:
     except DataError as err:          # a file the loader would refuse is never offered
         left.error(ui.md(err))
     else:
-        left.download_button("Download the model (JSON)", model_json, file_name=f"{ui.state.data_stem()}_naive_bayes.json",
-                             mime="application/json", key="model.json_download")
+        left.download_button("Download the model (JSON)", model_json,
+                             file_name=f"{ui.state.data_stem()}_naive_bayes.json", mime="application/json",
+                             key="model.json_download")
     left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
     upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],
                                  key="model.json_upload")

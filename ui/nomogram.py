@@ -34,7 +34,8 @@ from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_r
 from ui.charts import colour
 from ui.text import plot_text
 
-__all__ = ["figure", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales", "ROW_TRACE", "AXIS_TRACE", "PRIOR_TRACE"]
+__all__ = ["figure", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales", "ROW_TRACE",
+           "AXIS_TRACE", "PRIOR_TRACE"]
 
 ROW_TRACE, AXIS_TRACE, PRIOR_TRACE, TOTAL_TRACE = "this row", "probability axis", "prior", "this row's total"
 # A category scale prints its values' names up to this many values (beyond: on hover).
@@ -51,7 +52,7 @@ def _tick_text(p: float) -> str:
 
 def figure(scales: NomogramScales, row: NomogramRow, *, name: Callable[[Any], str] = str) -> go.Figure:
     """The nomogram of ``scales`` with ``row`` marked. ``name`` labels classes."""
-    features = [s for s in scales.scales]
+    features = list(scales.scales)
     fig = make_subplots(rows=2, cols=1, row_heights=[len(features) + 1, 2.0], vertical_spacing=0.1)
     # the prior on top (y = 0), then the features down the page
     fig.add_trace(go.Scatter(x=[scales.prior_points], y=[0], mode="markers+text", name=PRIOR_TRACE,
