@@ -120,3 +120,19 @@ def test_png_and_svg_are_the_figure_exported(downloads):
     assert svg_name == "tennis14_nomogram_Yes.svg"
     probability = [m.value for m in at.metric if "nomogram" in m.label][0]
     assert f"this row: {float(probability):.3f}".encode() in svg   # the title carries the row's probability
+
+
+def test_against_the_runner_up_the_nomogram_reads_the_two_class_probability():
+    at = open_page(start("penguins"), "Explain")
+    open_nomogram(at)
+    at.selectbox(key="_explain_nomogram_against").set_value("runner_up").run()
+    no_exception(at)
+    model = at.session_state["model"]
+    row = at.session_state["work"].row(model.features_)
+    p = model.predict_proba(pd.DataFrame([row])).iloc[0]
+    cls = model.classes_[0]
+    runner_up = p.drop(cls).idxmax()
+    exact = float(p[cls] / (p[cls] + p[runner_up]))
+    assert metric(at, f"P({cls} | x) read off the nomogram") == f"{exact:.4f}"
+    assert abs(view.read_probability(drawn(at)) - exact) <= 0.01
+    assert at.session_state["work"].choice(view.AGAINST_CHOICE) == "runner_up"
