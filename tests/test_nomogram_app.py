@@ -136,3 +136,12 @@ def test_against_the_runner_up_the_nomogram_reads_the_two_class_probability():
     assert metric(at, f"P({cls} | x) read off the nomogram") == f"{exact:.4f}"
     assert abs(view.read_probability(drawn(at)) - exact) <= 0.01
     assert at.session_state["work"].choice(view.AGAINST_CHOICE) == "runner_up"
+
+
+def test_without_a_chromium_the_export_says_so_at_once(monkeypatch):
+    from choreographer.browsers.chromium import Chromium
+
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setattr(Chromium, "find_browser", classmethod(lambda cls, **kwargs: None))
+    with pytest.raises(RuntimeError, match="no Chromium"):
+        view.images(view.go.Figure())

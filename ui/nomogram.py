@@ -18,6 +18,7 @@ downloads are this figure exported, so they carry the same numbers.
 from __future__ import annotations
 
 import base64
+import os
 import threading
 import warnings
 from typing import Any, Callable
@@ -213,10 +214,21 @@ def picked_value(fig: go.Figure, event: Any, scales: NomogramScales) -> tuple[st
 def images(fig: go.Figure) -> tuple[bytes, bytes]:
     """The figure as PNG and SVG (kaleido, which drives the machine's Chromium; one browser kept
     for the process, started at the first export)."""
+    _check_browser()
     _image_server()
     with warnings.catch_warnings():      # plotly passes options that a kept browser ignores, and says so
         warnings.simplefilter("ignore", UserWarning)
         return fig.to_image(format="png"), fig.to_image(format="svg")
+
+
+def _check_browser() -> None:
+    """RuntimeError when no Chromium can be found: kaleido's kept browser would otherwise fail in
+    its own thread and leave the export waiting for ever."""
+    from choreographer.browsers.chromium import Chromium
+
+    given = os.environ.get("BROWSER_PATH")
+    if given and not os.path.exists(given) or not given and Chromium.find_browser(skip_local=False) is None:
+        raise RuntimeError("no Chromium was found on the server (Debian's chromium package provides one)")
 
 
 _SERVER: list[bool] = []
