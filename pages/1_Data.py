@@ -12,6 +12,7 @@ from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
 from ui.held_patterns import held_patterns_ui
+from ui.text import counted
 from ui.views import grouped
 
 ui.ensure_state()
@@ -100,7 +101,9 @@ def _upload_ui() -> None:
         st.info(f"The local path {ui.md(source.path)} is in use; upload a file to use that instead.")
     elif source.reader != "example":
         df = ss["frame"]
-        st.success(f"Loaded {ui.md(source.name)}: {len(df):,} rows × {df.shape[1]} columns.")
+        st.success(f"Loaded {ui.md(source.name)}: {counted(len(df), 'row')} × {counted(df.shape[1], 'column')}. "
+                   "It is the data in use: the uploader above starts empty on every visit, the file stays until "
+                   "you upload another or choose an example.")
         if source.reader == "table" and ss.get("data_bytes") is not None:
             _sheet_ui(ss["data_bytes"], source.name, source.sheet)
     elif kept is not None:
@@ -156,7 +159,7 @@ def _read_pending_upload() -> None:
             status.update(label=f"Could not read {ui.md(name)}", state="error", expanded=False)
             return
         rows = len(ss["frame"])
-        bar.progress(0.5, text=f"Read {rows:,} rows; fitting the model…")
+        bar.progress(0.5, text=f"Read {counted(rows, 'row')}; fitting the model…")
         try:
             ui.current_model()
         except DataError:
@@ -164,7 +167,7 @@ def _read_pending_upload() -> None:
                           state="complete", expanded=False)
             return
         bar.progress(1.0, text="Fitted.")
-        status.update(label=f"Read {ui.md(name)} ({rows:,} rows) and fitted the model", state="complete",
+        status.update(label=f"Read {ui.md(name)} ({counted(rows, 'row')}) and fitted the model", state="complete",
                       expanded=False)
 
 
@@ -351,7 +354,8 @@ def _model_alone_ui() -> None:
     """A model file open without data: say so, and how to get back to data."""
     model = ss["model_file"].model
     st.info(f"No data is in use: the model file {ui.md(ui.work().source.name)} is open alone (target "
-            f"{ui.md(model.target_)}, {len(model.classes_)} classes, {len(model.features_)} features). The Model "
+            f"{ui.md(model.target_)}, {counted(len(model.classes_), 'class', 'classes')}, "
+            f"{counted(len(model.features_), 'feature')}). The Model "
             "and Explain pages work from the file; Evaluate predicts a new file with the model's columns. "
             "Pick an example or upload a file above to work with data again.")
     st.button("Back to the built-in example", key="data.leave_model",
@@ -376,7 +380,8 @@ except DataError as err:
     st.error(f"The model cannot be fitted with these types: {ui.md(err)}")
 else:
     seen = f" on all {ui.path_rows():,} rows" if ui.work().source.reader == "path" and ui.path_rows() else ""
-    st.success(f"Model fitted{seen}: {len(model.classes_)} classes, {len(ui.specs())} features. "
+    st.success(f"Model fitted{seen}: {counted(len(model.classes_), 'class', 'classes')}, "
+               f"{counted(len(ui.specs()), 'feature')}. "
                "Go on to the Model or Explain page.")
     for view, columns in grouped(ui.specs()):
         note = view.data_note(columns)

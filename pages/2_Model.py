@@ -1,4 +1,7 @@
-"""Model: smoothing, class prior and the settings of each feature type; every fitted table with its formula."""
+"""Model: smoothing, class prior and the settings of each feature type; every fitted table with its formula.
+
+Each section of tables is a fragment (a panel): choosing a feature, a class or a view reruns that
+section only; a change of the settings reruns the page (the model, and so every table, changes)."""
 
 from __future__ import annotations
 
@@ -194,6 +197,7 @@ def _view_radio(key: str) -> str:
                      options=VIEWS, horizontal=True, on_set=lambda v: ui.set_choice(CPT_VIEW, v))
 
 
+@st.fragment
 def _priors_ui(model: Any) -> None:
     st.subheader("Class prior P(c)")
     order = teaching.display_classes(list(model.priors_.index))   # the notes' order (Yes before No)
@@ -207,11 +211,13 @@ def _priors_ui(model: Any) -> None:
     right.latex(formulas.prior_latex(model, cls, ui.settings()))
 
 
+@st.fragment
 def _cpt_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Conditional probability tables P(x = v | c)")
     col = st.selectbox("Feature", columns, format_func=str, key="model.cpt_feature")
     view = view_of(model.features_[col].kind)
     shown_as = _view_radio("_model_cpt_view")
+    ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     try:
         probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
     except DataError as err:                 # a registered type that keeps no table of P(x = v | c)
@@ -272,6 +278,7 @@ def _cpt_export(counts: pd.DataFrame, probs: pd.DataFrame) -> pd.DataFrame:
     return both.reset_index()
 
 
+@st.fragment
 def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
     styles = {view.kind: charts.CurveStyle(view.title, view.line_dash, view.value_kind == COUNT)
               for view in registered() if view.block.density_choice}
@@ -305,6 +312,7 @@ def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
     return {c: (float("nan") if c in work.missing else work.query.get(c, df[c].iloc[0])) for c in model.features_}
 
 
+@st.fragment
 def _dependence_ui(model: Any) -> None:
     st.subheader("Checking the naive assumption: I(X_a; X_b | C)")
     st.caption("Naive Bayes assumes the features are independent given the class"
@@ -312,15 +320,17 @@ def _dependence_ui(model: Any) -> None:
                "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "
                "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
     df = ui.frame()
-    key = ui.model_key()
     features = dict(list(model.features_.items())[:MAX_CHECKED_FEATURES])
+    # the check reads the data and the types only: a change of smoothing or priors does not redo it
+    data_key = (ui.model_key()[:3], tuple(features.items()), model.weight_)
+    key = ui.model_key()          # comparing with and without a feature refits: the whole model's key
     if len(model.features_) > MAX_CHECKED_FEATURES:
         st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "
                    "(pairs grow with the square of their number).")
     try:
-        if ss.get("model_cmi", (None,))[0] != key:
-            ss["model_cmi"] = (key, conditional_mutual_information(_shown_rows(df), model.target_, features,
-                                                                   weight=model.weight_))
+        if ss.get("model_cmi", (None,))[0] != data_key:
+            ss["model_cmi"] = (data_key, conditional_mutual_information(_shown_rows(df), model.target_, features,
+                                                                        weight=model.weight_))
     except (DataError, KeyError) as err:
         st.info(f"The check needs the training data: {ui.md(err)}")
         return
@@ -359,6 +369,7 @@ def _dependence_ui(model: Any) -> None:
                          key="model.cmi_posteriors")
 
 
+@st.fragment
 def _words_ui(model: Any, columns: list[str]) -> None:
     st.subheader("Top words per class")
     col = st.selectbox("Text or multinomial block", columns, format_func=str, key="model.words_feature")
@@ -383,8 +394,9 @@ def _export_ui(model: Any) -> None:
     except DataError as err:          # a file the loader would refuse is never offered
         left.error(ui.md(err))
     else:
-        left.download_button("Download the model (JSON)", model_json, file_name="naive_bayes_model.json",
-                             mime="application/json", key="model.json_download")
+        left.download_button("Download the model (JSON)", model_json,
+                             file_name=f"{ui.state.data_stem()}_naive_bayes.json", mime="application/json",
+                             key="model.json_download")
     left.caption("A versioned JSON file: counts and settings, never pickle (pickles can run code).")
     upload = right.file_uploader("Load a model file (JSON)", type=["json", "pkl", "pickle", "joblib"],
                                  key="model.json_upload")
@@ -427,6 +439,12 @@ def _options_ui(work: Any, frame: pd.DataFrame) -> None:
                     st.error(ui.md(error[1]))
 
 
+@st.fragment
+def _type_section_ui(view: Any, model: Any, columns: list[str], frame: pd.DataFrame) -> None:
+    """A type's own section (its plots and tables) as a panel: its widgets rerun it alone."""
+    view.model_section(model, columns, frame)
+
+
 def _sections_ui(model: Any, frame: pd.DataFrame) -> None:
     """The fitted tables: the CPTs of every counted column, each type's own section (in the
     registry's order), the choice of a numeric type, the naive assumption's check, the top words."""
@@ -436,7 +454,7 @@ def _sections_ui(model: Any, frame: pd.DataFrame) -> None:
     types = {view.kind: columns for view, columns in grouped(model.features_)}
     for view in registered():
         if view.kind in types:
-            view.model_section(model, types[view.kind], frame)
+            _type_section_ui(view, model, types[view.kind], frame)
     numeric = columns_where(model.features_, lambda v: v.in_numeric_choice)
     if numeric:
         _numeric_choice_ui(model, numeric)

@@ -12,6 +12,7 @@ import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
 from ui import board, charts, explained, formulas, presentation, teaching
+from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
 from ui.views import view_of
 from ui.views.text import word_rows
@@ -114,13 +115,15 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
     """Seed 000, Eq. 1-2: count the training rows equal to x exactly; usually none, hence Naive Bayes."""
     work = ui.work()
     row = {c: v for c, v in work.query.items() if c not in work.missing}
-    try:
-        direct = direct_estimate(ui.frame(), work.target, row, work.weight)
-    except DataError:
+    if work.target not in ui.frame().columns:
         return
     title = f"Without the naive assumption: how many training rows equal x exactly?{ui.ref('seed 000, Eq. 1-2')}"
     name = classes_ui.label_format(classes)
-    with st.expander(title):
+    section = st.expander(title, key="explain.direct", on_change="rerun")
+    if not section.open:       # counting the rows equal to x scans the data: only when opened
+        return
+    direct = direct_estimate(ui.frame(), work.target, row, work.weight)
+    with section:
         counts = ", ".join(f"{ui.md(name(c))}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
                            if c in direct.index)
         total = direct["total"].iloc[0] if len(direct) else 0
@@ -162,17 +165,11 @@ def _waterfall_ui(e: Any) -> None:
 
 
 def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
-    contrib = e.log_odds(a, b)
-    finite = contrib[np.isfinite(contrib.to_numpy(dtype=float))]
-    decisive = contrib.drop(finite.index)
+    contrib = e.contributions(a, b)
     name = classes_ui.label_format(e.classes)
     a_shown, b_shown = name(a), name(b)
-    title = f"Contributions to log P({a_shown} | x) / P({b_shown} | x)"
-    if len(finite):
-        # The total is the explanation's own log-odds; a factor that decides alone makes it ±∞ (no total bar).
-        total = e.joint_log[a] - e.joint_log[b] if decisive.empty else None
-        st.plotly_chart(charts.waterfall(finite, title=title, total=total), key="explain.waterfall")
-    for factor, v in decisive.items():
+    _contributions_ui(e, contrib, f"Contributions to log P({a_shown} | x) / P({b_shown} | x)")
+    for factor, v in contrib.drop(_finite(contrib).index).items():
         if np.isnan(v):
             st.warning(f"{ui.md(factor)} has probability 0 under both {ui.md(a_shown)} and {ui.md(b_shown)}, so it "
                        "cannot tell them apart (0/0); smoothing (l > 0) gives it a say.")
@@ -182,13 +179,32 @@ def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
                    f"for one of them, so the log-odds is {'+' if v > 0 else '−'}∞ in favour of {ui.md(side)}.")
 
 
+def _finite(contrib: pd.Series) -> pd.Series:
+    return contrib[np.isfinite(contrib.to_numpy(dtype=float))]
+
+
+def _contributions_ui(e: Any, contrib: pd.Series, title: str) -> None:
+    """The contributions as a waterfall ending in the model's own log-odds, and the sentence that
+    says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
+    finite = _finite(contrib)
+    decided = len(finite) < len(contrib)
+    total = float(contrib.attrs["log_odds"])
+    if len(finite):
+        # a factor that decides alone makes the log-odds ±∞ (no total bar)
+        st.plotly_chart(charts.waterfall(finite, title=title, total=None if decided else total),
+                        key=f"explain.waterfall::{contrib.attrs['method']}")
+    st.markdown(explained.adds_up(contrib, classes_ui.label_format(e.classes)))
+    for note in contrib.attrs.get("notes", ()):
+        st.caption(ui.md(ui.lecture.plain(note)))
+
+
 def _one_vs_rest_ui(e: Any, a: Any) -> None:
     table, total = classes_ui.one_vs_rest(e, a)
     shown = classes_ui.label_format(e.classes)(a)
     st.metric(f"log P({ui.md(shown)} | x) / P(not {ui.md(shown)} | x)", ui.fmt_log(total))
+    _contributions_ui(e, e.contributions(a, "rest"), f"Contributions to log P({shown} | x) / P(not {shown} | x)")
     st.caption(f"Each factor's log-odds of {ui.md(shown)} against every other class (a column per class, the "
-               "most probable first). Factors add up against one class at a time; against the rest taken "
-               "together only the total above is exact.")
+               "most probable first): against one class at a time the factors add up by themselves.")
     st.dataframe(table.map(ui.fmt_log), key="explain.one_vs_rest")
 
 
@@ -203,8 +219,10 @@ def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
 
 @st.fragment
 def explain_ui(model: Any) -> None:
+    """The row's panel: a click on it reruns this fragment, not the page."""
     _row_picker_ui(ui.frame())
     row = _query_ui(model)
+    ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     try:
         e = model.explain(row)
     except DataError as err:
@@ -220,6 +238,19 @@ def explain_ui(model: Any) -> None:
     st.subheader("Which feature pushed where")
     _waterfall_ui(e)
     _words_ui(model, e, classes)
+    _nomogram_section_ui(model, e)
+
+
+def _nomogram_section_ui(model: Any, e: Any) -> None:
+    """Možina's nomogram, drawn only while its section is open (the scales once per model)."""
+    section = st.expander("Nomogram: read the probability off one axis of points (Možina et al. 2004)",
+                          key="explain.nomogram", on_change="rerun")
+    if section.open:
+        with section:
+            try:
+                nomogram_view.nomogram_ui(model, e, classes_ui.label_format(e.classes))
+            except DataError as err:
+                ui.show_error(err)
 
 
 model = ui.require_model()

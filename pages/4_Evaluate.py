@@ -14,6 +14,7 @@ from nbapp.errors import DataError
 from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
+from ui.text import counted
 
 ui.ensure_state()
 ui.sidebar_summary()
@@ -23,6 +24,7 @@ ui.page_header("Evaluate", "How well does this model predict rows it has not see
 ss = st.session_state
 METHODS = {"kfold": "k-fold cross-validation (stratified)", "holdout": "hold-out split (stratified)"}
 DEFAULTS = {"method": "kfold", "k": 5, "test_size": 0.3, "seed": 0}
+COMPARE = "evaluate.compare"    # the work's choice: logistic regression beside Naive Bayes (kept across pages)
 
 
 def _options() -> dict[str, Any]:
@@ -148,7 +150,8 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
                f"[ε, 1 − ε] with ε = {evaluate.CLIP_EPS:.3g}, as scikit-learn's log_loss does, so one row "
                "adds at most 36.04 to the sum.")
     if s.undetermined:
-        st.info(f"{s.undetermined} test case(s) were undetermined (every class had probability 0); "
+        were = "was" if s.undetermined == 1 else "were"
+        st.info(f"{counted(s.undetermined, 'test case')} {were} undetermined (every class had probability 0); "
                 "they count as wrong.")
     in_memory = result.folds is not None        # a local path is evaluated out of core, without its rows
     if in_memory:
@@ -230,7 +233,9 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
 
 
 def _comparison_ui(result: evaluate.Evaluation) -> None:
-    if not st.toggle("Compare with logistic regression (scikit-learn) on the same folds", key="eval.compare"):
+    if not ui.synced(st.toggle, "Compare with logistic regression (scikit-learn) on the same folds",
+                     key="eval.compare", value=bool(ui.work().choice(COMPARE, False)),
+                     on_set=lambda v: ui.set_choice(COMPARE, bool(v))):
         return
     from nbapp.baseline import baseline_encodings
     from nbapp.sklearn import logistic_regression_scores
@@ -270,6 +275,13 @@ def _importance_ui(result: evaluate.Evaluation) -> None:
                "feature minus with it (positive: the feature helps).")
 
 
+def _probability_columns(out: pd.DataFrame, model: Any) -> dict[str, Any]:
+    """The P(c) columns of a prediction table with 4 significant digits, tiny ones in scientific
+    notation (1.234e-12), never a row of zeros."""
+    added = list(out.columns[-len(model.classes_):])
+    return {c: st.column_config.NumberColumn(c, format="%.4g") for c in added}
+
+
 def _batch_ui(model: Any) -> None:
     st.subheader("Predict a new file")
     names = list(model.features_)
@@ -295,8 +307,8 @@ def _batch_ui(model: Any) -> None:
         return
     if absent:
         st.warning("Missing feature columns are treated as missing values: " + ", ".join(ui.md(c) for c in absent))
-    st.success(f"Predicted {len(out):,} rows.")
-    st.dataframe(out.head(200), key="eval.batch_table")
+    st.success(f"Predicted {counted(len(out), 'row')}.")
+    st.dataframe(out.head(200), key="eval.batch_table", column_config=_probability_columns(out, model))
     batch_csv = ui.download_bytes("batch_predictions", (ui.model_key(), upload.file_id), lambda: safe_csv_bytes(out))
     st.download_button("Download the predictions (CSV)", batch_csv, file_name="predictions.csv",
                        mime="text/csv", key="eval.batch_download")
@@ -319,4 +331,5 @@ _batch_ui(model)
 
 from ui import teaching  # noqa: E402 - seed 004's three-way split, a section of its own (issue 14)
 
-teaching.three_way_ui()
+if ui.work().source.reader != "model":      # tuning needs labelled rows: a model opened alone has none
+    teaching.three_way_ui()

@@ -8,6 +8,7 @@ its type's view's (``ui.views``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
@@ -15,11 +16,11 @@ import pandas as pd
 from ui import formulas
 from ui.classes import labels_of
 from ui.lecture import plain
-from ui.text import fmt_log, fmt_number, latex_text
+from ui.text import fmt_log, fmt_number, latex_text, md
 from ui.views import view_of
 from ui.views.base import short
 
-__all__ = ["factor_rows", "explain_equations"]
+__all__ = ["factor_rows", "explain_equations", "adds_up"]
 
 
 def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
@@ -97,3 +98,20 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
         equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
                          + exact_or_decimal(post_f[c], float(e.posterior[c])))
     return equations
+
+
+def adds_up(contrib: pd.Series, name: Any = str) -> str:
+    """The sentence under the contributions: prior + the features' contributions = the model's
+    log-odds, with the numbers   [issue 25, item 4; seed 000, Eq. 17-20]."""
+    cls, rivals = contrib.attrs["cls"], contrib.attrs["against"]
+    against = md(name(rivals[0])) if len(rivals) == 1 else f"not {md(name(cls))}"
+    features = contrib.drop("prior")
+    total = float(contrib.attrs["log_odds"])
+    summed = float(features.sum(skipna=False))
+    return (f"prior {_nats(contrib['prior'])} + contributions {_nats(summed)} = **{_nats(total)}** "
+            f"= log P({md(name(cls))} | x) / P({against} | x), the model's log-odds")
+
+
+def _nats(x: float) -> str:
+    """Four decimals, so that the sum can be checked by hand to the last digit (±∞ as fmt_log)."""
+    return f"{x:.4f}" if math.isfinite(x) else fmt_log(x)

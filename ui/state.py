@@ -79,6 +79,7 @@ __all__ = [
     "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
     "import_model", "open_model_alone", "HELD", "data_root", "big_data_note", "path_rows", "parse_upload",
     "frame", "specs", "settings", "model_key", "current_model", "require_model", "class_list", "download_bytes",
+    "data_stem",
     "sha256", "is_missing", "as_float",
 ]
 
@@ -508,6 +509,18 @@ def as_float(v: Any, default: float = 0.0) -> float:
 
 
 # --------------------------------------------------------------------------- the model
+
+
+def data_stem() -> str:
+    """The data's name for a download's file name: the file's stem ("tennis14" for tennis14.csv;
+    a model file opened alone: its own stem, less a "_naive_bayes" suffix), "data" when the name
+    has none (a glob)."""
+    from pathlib import PurePath
+
+    from ui.text import file_stem
+
+    stem = PurePath(work().source.name).stem.replace("*", "").replace("?", "").removesuffix("_naive_bayes")
+    return file_stem(stem) if stem.strip("._- ") else "data"
 
 
 def download_bytes(name: str, key: Any, build: Callable[[], bytes]) -> bytes:

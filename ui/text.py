@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["md", "latex_text", "plot_text", "file_stem", "fmt_number", "fmt_fraction", "fmt_log"]
+__all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
@@ -52,6 +52,11 @@ def file_stem(value: Any, limit: int = 60) -> str:
     ``-`` only, so no path separator, dot or control character reaches the browser's save dialog."""
     stem = _NOT_FILENAME.sub("_", str(value)).strip("_")[:limit]
     return stem or "column"
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` things, the noun agreeing: "1 feature", "2 features", "1,000 rows", "1 class"."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
 def fmt_number(x: Any, digits: int = 4) -> str:

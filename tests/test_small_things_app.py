@@ -1,0 +1,100 @@
+"""Small things a new user met (issue 25, item 6): tiny probabilities in scientific notation,
+nouns that agree with their number, the Data page naming the file in use, the logistic
+regression toggle kept across pages, the model file named after the data, and no "Tune on the
+development data" for a model opened alone."""
+
+from __future__ import annotations
+
+import json
+
+import nbapp
+from nbapp.examples import example, load_example
+from ui.text import counted
+
+from apptest_helpers import ROOT, import_model, no_exception, open_page, start, texts, upload
+from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
+
+WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
+          b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \
+          b"rainy,65,70,true,no\novercast,64,65,true,yes\nsunny,72,95,false,no\n"
+
+
+def test_counted_makes_the_noun_agree():
+    assert counted(1, "feature") == "1 feature"
+    assert counted(2, "feature") == "2 features"
+    assert counted(1, "class", "classes") == "1 class" and counted(3, "class", "classes") == "3 classes"
+    assert counted(1500, "row") == "1,500 rows"
+
+
+def test_one_feature_is_one_feature_on_the_data_page():
+    at = start("bikes")                                   # the bikes example models one column, color
+    shown = " ".join(texts(at, "success"))
+    assert "2 classes, 1 feature." in shown and "1 features" not in shown
+
+
+def test_batch_predictions_show_tiny_probabilities_in_scientific_notation():
+    at = open_page(start(), "Evaluate")
+    at.file_uploader(key="eval.batch").set_value(("days.csv", (ROOT / "sample_data" / "tennis14.csv").read_bytes(),
+                                                  "text/csv")).run()
+    no_exception(at)
+    grid = [d for d in at.dataframe if "predicted" in d.value.columns and "P(No)" in d.value.columns][-1]
+    config = json.loads(grid.proto.columns)
+    for column in ("P(No)", "P(Yes)"):
+        assert config[column]["type_config"]["format"] == "%.4g"    # 1.234e-12, not 0.000000000
+
+
+def test_the_data_page_says_which_upload_is_in_use_when_you_come_back():
+    at = upload(start(), "weather.csv", WEATHER)
+    open_page(at, "Model")
+    open_page(at, "Data")
+    assert any("Loaded weather.csv" in s and "It is the data in use" in s for s in texts(at, "success"))
+
+
+def test_the_logistic_regression_toggle_stays_on_when_you_leave_evaluate():
+    at = open_page(start(), "Evaluate")
+    at.toggle(key="eval.compare").set_value(True).run()
+    no_exception(at)
+    open_page(at, "Model")
+    open_page(at, "Evaluate")
+    assert at.toggle(key="eval.compare").value is True
+    assert any("Logistic regression" in " ".join(map(str, d.value.index)) for d in at.dataframe)
+
+
+def test_the_model_file_is_named_after_the_data(downloads):
+    open_page(start(), "Model")
+    assert downloads["Download the model (JSON)"][1] == "tennis14_naive_bayes.json"
+
+
+def test_a_model_opened_alone_offers_no_tuning_on_development_data():
+    ex = example("tennis14")
+    model = nbapp.NaiveBayes(features=ex.features, alpha=1.0).fit(load_example("tennis14"), target=ex.target)
+    at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
+    no_exception(import_model(open_page(at, "Model"), "tennis14_naive_bayes.json", model))
+    assert at.session_state["work"].source.reader == "model"
+    open_page(at, "Evaluate")
+    assert not [b for b in at.button if b.key == "eval.three_run"]
+    open_page(at, "Data")
+    open_page(at, "Model")
+
+
+def test_a_model_opened_alone_is_downloaded_under_its_own_name(downloads):
+    ex = example("tennis14")
+    model = nbapp.NaiveBayes(features=ex.features, alpha=1.0).fit(load_example("tennis14"), target=ex.target)
+    at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
+    no_exception(import_model(open_page(at, "Model"), "days_naive_bayes.json", model))
+    no_exception(at.run())
+    assert downloads["Download the model (JSON)"][1] == "days_naive_bayes.json"
+
+
+def test_a_smoothing_change_does_not_redo_the_naive_assumption_check(monkeypatch):
+    import nbapp.dependence
+
+    calls = []
+    original = nbapp.dependence.conditional_mutual_information
+    monkeypatch.setattr(nbapp.dependence, "conditional_mutual_information",
+                        lambda *a, **k: calls.append(1) or original(*a, **k))
+    at = open_page(start(), "Model")
+    assert len(calls) == 1
+    at.number_input(key="_model_alpha").set_value(2.0).run()
+    no_exception(at)
+    assert len(calls) == 1                    # I(X_a; X_b | C) reads the data and the types, not l
