@@ -6,6 +6,7 @@ measured by bench/session_memory.py, not here."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import gc
 import os
 import stat
@@ -198,7 +199,25 @@ def _leave_and_run(watch, until) -> None:
                 return
             await asyncio.sleep(0.01)
 
-    asyncio.run(run())
+    _in_a_fresh_thread(lambda: asyncio.run(run()))
+
+
+def _in_a_fresh_thread(call) -> None:
+    """Run ``call`` in a thread of its own: the main thread may hold another event loop
+    (Playwright's sync API keeps one running there for the browser tests' session)."""
+    errors = []
+
+    def target() -> None:
+        try:
+            call()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
 
 
 def test_a_session_gone_for_the_grace_period_is_closed_emptied_and_its_memory_released(fake_runtime):
@@ -236,7 +255,7 @@ def test_a_session_that_left_again_is_closed_a_full_grace_period_after_its_last_
 
 
 def test_a_release_outside_the_server_loop_does_nothing(fake_runtime):
-    session_end._session_left(session_end._Watch("apptest", _State()))   # no running event loop
+    _in_a_fresh_thread(lambda: session_end._session_left(session_end._Watch("apptest", _State())))  # no loop there
     assert fake_runtime.closed == [] and "apptest" not in session_end._DISCONNECTED
 
 
@@ -289,7 +308,9 @@ def test_a_freed_block_at_the_top_of_an_arena_goes_back_to_the_system(tmp_path):
 
     probe = tmp_path / "probe.py"
     probe.write_text(_ARENA_TOP_PROBE)
-    env = {**os.environ, "GLIBC_TUNABLES": ""}
+    # glibc's own defaults: no tunables, and none of the MALLOC_* variables that another library
+    # may have put into this process's environment (Dask's nanny sets MALLOC_TRIM_THRESHOLD_)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}, "GLIBC_TUNABLES": ""}
 
     def run(mode: str) -> str:
         return subprocess.run([sys.executable, str(probe), str(ROOT), mode], capture_output=True, text=True,
