@@ -283,6 +283,16 @@ def _numeric_choice_ui(model: Any, columns: list[str]) -> None:
     styles = {view.kind: charts.CurveStyle(view.title, view.line_dash, view.value_kind == COUNT)
               for view in registered() if view.block.density_choice}
     st.subheader("Choosing a numeric type: " + ", ".join(style.name for style in styles.values()))
+    # One fit per type for the column: computed only while the section is open (issue 25: a
+    # smoothing click does not pay for it unless the comparison is on screen).
+    section = st.expander("Compare the fitted densities of one column, each type over its data",
+                          key="model.choice_open", on_change="rerun")
+    if section.open:
+        with section:
+            _numeric_choice_body(model, columns, styles)
+
+
+def _numeric_choice_body(model: Any, columns: list[str], styles: dict[str, Any]) -> None:
     col = st.selectbox("Numeric feature", columns, format_func=str, key="model.choice_feature")
     df = ui.frame()
     key = (ui.model_key(), col)

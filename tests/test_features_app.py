@@ -34,7 +34,10 @@ def _app():
     import_model(at, "features.json", model)
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["imported"] is not None
-    return open_page(at, "Model"), model
+    at = open_page(at, "Model")
+    at.session_state["model.choice_open"] = True          # the numeric-type comparison, opened
+    at.run()
+    return at, model
 
 
 def test_the_model_page_shows_the_kde_intervals_declared_cpt_and_dependence():
@@ -76,3 +79,22 @@ def test_the_explain_page_shows_each_new_factor():
     e = model.explain(row)
     assert e.factors.loc["income", "kind"] == "kde" and e.factors.loc["score", "kind"] == "discretized"
     assert e.factors.loc["score", "detail"].startswith("in the interval")
+
+
+def test_the_numeric_type_comparison_is_computed_only_when_its_section_is_opened(monkeypatch):
+    """Issue 25: a smoothing click on Model does not pay for one fit per type per column unless
+    the comparison is on screen."""
+    import nbapp.choices
+
+    calls = []
+    plot = nbapp.choices.fit_comparison_plot
+    monkeypatch.setattr(nbapp.choices, "fit_comparison_plot", lambda *a, **k: calls.append(a[1]) or plot(*a, **k))
+    at = upload(start(), "features.csv", FRAME.to_csv(index=False).encode(), check=False)
+    if at.selectbox(key="_data_target").value != "label":
+        at.selectbox(key="_data_target").set_value("label").run()
+    at = open_page(at, "Model")
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == [] and not [c for c in at.get("plotly_chart") if "KDE (solid)" in c.proto.spec]
+    at.session_state["model.choice_open"] = True
+    at.run()
+    assert len(calls) == 1 and [c for c in at.get("plotly_chart") if "KDE (solid)" in c.proto.spec]

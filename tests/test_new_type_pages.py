@@ -58,6 +58,8 @@ def test_the_model_page_shows_the_new_type_from_its_block(at):
     assert any("p(x | c)" in str(c.proto.spec) for c in charts), "the fitted density is drawn over the data"
     choosing = [h.value for h in at.subheader if h.value.startswith("Choosing a numeric type")]
     assert choosing and "Log-normal" in choosing[0], "the type is a density choice beside Gaussian and KDE"
+    at.session_state["model.choice_open"] = True
+    at.run()
     assert "income" in at.selectbox(key="model.choice_feature").options
 
 
