@@ -37,9 +37,9 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.base import NUMBER, STANDARDISED, Spec, check_table_budget
+from nbapp.blocks.base import NUMBER, STANDARDISED, Spec
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
-from nbapp.blocks.grid import MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates
+from nbapp.blocks.grid import GridCounted, GridStats, check_finite
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp._numbers import numeric_column, scalar_number
@@ -168,10 +168,11 @@ def interval_labels(cuts: np.ndarray) -> list[str]:
     return [f"{'(' if a == -np.inf else '['}{a:.6g}, {b:.6g})" for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-class DiscretizedBlock(CategoricalBlock):
+class DiscretizedBlock(GridCounted, CategoricalBlock):
     """One numeric column as a CPT over intervals learned at fit time."""
 
     kind = "discretized"
+    value_words = _KIND
     title = "Discretized"
     description = "a probability table per class over intervals of the number, cut at fit time"
     value_kind = NUMBER
@@ -201,22 +202,6 @@ class DiscretizedBlock(CategoricalBlock):
     def check(self) -> None:
         check_finite(self.stats, self.column)
 
-    @classmethod
-    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
-                  y: np.ndarray, w: np.ndarray, n_classes: int) -> GridStats:
-        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
-        return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
-
-    @classmethod
-    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
-        """The histogram in passes over the rows (:func:`nbapp.blocks.grid.grid_aggregates`)."""
-        return grid_aggregates(columns[0], table)
-
-    @classmethod
-    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
-                        n_classes: int) -> GridStats:
-        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
-        return grid_from_aggregates(columns[0], table, results, n_classes)
 
     def _interval(self, x: np.ndarray) -> np.ndarray:
         return np.where(np.isnan(x), MISSING_CODE, np.searchsorted(self.cuts, x, side="right"))

@@ -35,14 +35,15 @@ do not count).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.base import Stats, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.base import Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
 from nbapp.errors import DataError
 from nbapp._moments import merge_moments, shifted_moments, unmerge_moments
+from nbapp._numbers import numeric_column
 
 __all__ = ["GridStats", "MAX_BINS", "precision_level", "steps_to_fit", "coarsen_bins", "check_finite", "grid_aggregates",
            "grid_from_aggregates"]
@@ -415,3 +416,28 @@ def _pooled_sd(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> float:
 
     total, _, spread = (float(v[0]) for v in pooled_moments(n[:, None], mean[:, None], m2[:, None]))
     return float(np.sqrt(spread / total)) if total > 0 and spread > 0 else 0.0
+
+
+class GridCounted:
+    """The statistics of a type kept as a histogram on the dyadic grid (:class:`GridStats`):
+    counted from a frame, or computed by an engine as aggregates in passes over the rows
+    (:func:`grid_aggregates`). A block class names its values in messages with ``value_words``."""
+
+    value_words: ClassVar[str] = "a number"
+
+    @classmethod
+    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
+                  y: np.ndarray, w: np.ndarray, n_classes: int) -> GridStats:
+        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
+        return GridStats.count(numeric_column(frame[columns[0]], columns[0], cls.value_words), y, w, n_classes)
+
+    @classmethod
+    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
+        """The histogram in passes over the rows (:func:`grid_aggregates`)."""
+        return grid_aggregates(columns[0], table)
+
+    @classmethod
+    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
+                        n_classes: int) -> GridStats:
+        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
+        return grid_from_aggregates(columns[0], table, results, n_classes)

@@ -66,9 +66,8 @@ import pandas as pd
 from scipy import sparse
 from scipy.signal import fftconvolve
 
-from nbapp.blocks.base import NUMBER, STANDARDISED, Block, Spec, check_table_budget
-from nbapp.blocks.grid import (MAX_BINS, GridStats, check_finite, grid_aggregates, grid_from_aggregates,
-                              precision_level)
+from nbapp.blocks.base import NUMBER, STANDARDISED, Block, Spec
+from nbapp.blocks.grid import GridCounted, GridStats, check_finite, precision_level
 from nbapp._derived import derived
 from nbapp.errors import DataError, shown
 from nbapp.factor import UNDEFINED, USED, Factor
@@ -381,10 +380,11 @@ def class_density(stats: GridStats, c: int, h: float) -> _ClassDensity:
                          np.concatenate(skip), centroids, log_mass, width2, tail, log_norm)
 
 
-class KDEBlock(Block):
+class KDEBlock(GridCounted, Block):
     """One KDE column."""
 
     kind = "kde"
+    value_words = _KIND
     title = "KDE"
     description = "a Gaussian kernel density per class over the training values"
     value_kind = NUMBER
@@ -394,22 +394,6 @@ class KDEBlock(Block):
     stats_type = GridStats
     smoothed = False
 
-    @classmethod
-    def summarize(cls, columns: Sequence[str], specs: Sequence[Any], frame: pd.DataFrame,
-                  y: np.ndarray, w: np.ndarray, n_classes: int) -> GridStats:
-        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
-        return GridStats.count(numeric_column(frame[columns[0]], columns[0], _KIND), y, w, n_classes)
-
-    @classmethod
-    def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:
-        """The histogram in passes over the rows (:func:`nbapp.blocks.grid.grid_aggregates`)."""
-        return grid_aggregates(columns[0], table)
-
-    @classmethod
-    def from_aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any, results: list[Any],
-                        n_classes: int) -> GridStats:
-        check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
-        return grid_from_aggregates(columns[0], table, results, n_classes)
 
     def check(self) -> None:
         check_finite(self.stats, self.column)
