@@ -80,6 +80,8 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 [data-testid="stMain"] button p { font-size: clamp(14px, 1.2vw, 32px) !important; }
 .st-key-presentation_corner { align-items: flex-end; margin-bottom: -0.4rem; }
 </style>"""
+#: What presentation mode adds to a page: its own rules and the formulas that wrap (fixed text only).
+PROJECTOR_CSS = PRESENTATION_CSS + FORMULA_CSS
 
 
 def presenting() -> bool:
@@ -100,7 +102,7 @@ def presentation_ui() -> bool:
                help="Large type that grows with the screen, no sidebar: for a projector. The choice travels "
                     "with the page's address.")
     if on:
-        st.html(PRESENTATION_CSS + FORMULA_CSS)
+        st.html(PROJECTOR_CSS)
     return on
 
 

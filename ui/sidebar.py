@@ -10,7 +10,7 @@ import streamlit as st
 from nbapp.smoothing import BetaPrior, MEstimate
 from ui.presentation import formula_css_ui
 from ui.state import remember_work, work
-from ui.text import md
+from ui.text import counted, md
 from ui.views import grouped, view_of
 from ui.widgets import lecture_toggle_ui
 
@@ -36,9 +36,9 @@ def sidebar_summary() -> None:
         else:
             kind = {"example": "built-in example", "path": "local path, fitted out of core"}.get(source.reader,
                                                                                                   "upload")
-            rows = f"a sample of {len(df):,} rows" if source.reader == "path" else f"{len(df):,} rows"
+            rows = f"a sample of {counted(len(df), 'row')}" if source.reader == "path" else counted(len(df), "row")
             st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
-                        f"{rows} × {df.shape[1]} columns")
+                        f"{rows} × {counted(df.shape[1], 'column')}")
         st.markdown(f"**Target:** {md(current.target)}")
         described = ", ".join(f"{len(columns)} {view.kind}" for view, columns in grouped(current.specs)) or "none"
         st.markdown(f"**Features:** {described}")

@@ -19,7 +19,7 @@ from ui import formulas
 from ui.classes import labels_of
 from ui.lecture import ref
 from ui.state import offer_change, refused
-from ui.text import fmt_log, fmt_number, md
+from ui.text import counted, fmt_log, fmt_number, md
 from ui.views.base import CountedView
 from ui.widgets import synced
 
@@ -196,11 +196,11 @@ def _stop_words_ui(column: Any, spec: Any, key: str) -> None:
     added = sorted(set(words) - set(BUILT_IN_STOP_WORDS))
     dropped = sorted(set(BUILT_IN_STOP_WORDS) - set(words))
     if added or dropped:
-        st.caption(f"{len(words)} words: {len(added)} added to and {len(dropped)} taken from the built-in list.")
+        st.caption(f"{counted(len(words), 'word')}: {len(added)} added to and {len(dropped)} taken from the built-in list.")
         st.button("Reset to the built-in list", key=f"{key}::stop_reset",
                   on_click=lambda: _set(column, spec, stop_words=BUILT_IN_STOP_WORDS))
     else:
-        st.caption(f"The built-in list: {len(words)} words. Stop words are matched after lowercasing.")
+        st.caption(f"The built-in list: {counted(len(words), 'word')}. Stop words are matched after lowercasing.")
 
 
 def _parse_words(text: str) -> tuple[str, ...]:
