@@ -50,7 +50,6 @@ CITIES = np.array(["Leeds", "York", "Bath", "Hull", "Derby", "Ely", "Wells", "Tr
                    "Oxford", "Cardiff"])
 PLANS = np.array(["basic", "pro", "family"])
 CHUNK = 500_000
-DISTINCT_CHUNKS = 8      # beyond these, rendered chunks are written again (fast for 5 GB)
 
 # DuckDB's own queries on the file, as the issue measured them.
 DUCKDB_MOMENTS = """SELECT churn, count(*), avg(age), var_pop(age), avg(income), var_pop(income), avg(score),
@@ -77,22 +76,10 @@ def mixed_chunk(rows: int, seed: int) -> pd.DataFrame:
 
 def write_csv(path: Path, rows: int | None = None, min_bytes: int | None = None) -> int:
     """``rows`` rows, or whole chunks until the file holds ``min_bytes``; returns the rows written."""
-    rendered: list[bytes] = []
-    written = size = 0
-    with open(path, "wb") as out:
-        out.write(b"city,plan,age,income,score,visits,churn\n")
-        while (rows is not None and written < rows) or (min_bytes is not None and size < min_bytes):
-            n = CHUNK if rows is None else min(CHUNK, rows - written)
-            if n == CHUNK and len(rendered) == DISTINCT_CHUNKS:
-                chunk = rendered[(written // CHUNK) % DISTINCT_CHUNKS]
-            else:
-                chunk = mixed_chunk(n, written // CHUNK).to_csv(index=False, header=False).encode()
-                if n == CHUNK:
-                    rendered.append(chunk)
-            out.write(chunk)
-            written += n
-            size += len(chunk)
-    return written
+    from bench_scale import write_chunks
+
+    return write_chunks(path, b"city,plan,age,income,score,visits,churn\n",
+                        lambda n, seed: mixed_chunk(n, seed).to_csv(index=False, header=False).encode(), rows, min_bytes)
 
 
 # -- one measurement per process -------------------------------------------------------------------------------

@@ -67,6 +67,14 @@ def render(rows: int, seed: int) -> bytes:
 def write_csv(path: Path, rows: int | None = None, min_bytes: int | None = None) -> int:
     """Write ``rows`` rows, or whole chunks until the file holds ``min_bytes``; returns the rows."""
     header = (",".join([*FEATURES, "y"]) + "\n").encode()
+    return write_chunks(path, header, render, rows, min_bytes)
+
+
+def write_chunks(path: Path, header: bytes, render_chunk, rows: int | None = None,
+                 min_bytes: int | None = None) -> int:
+    """``header``, then ``rows`` rows, or whole chunks until the file holds ``min_bytes``, each
+    chunk ``render_chunk(n, seed=...)``; beyond DISTINCT_CHUNKS the rendered chunks are written
+    again (fast for 5 GB). Returns the rows written."""
     rendered: list[bytes] = []
     written = size = 0
     with open(path, "wb") as out:
@@ -76,7 +84,7 @@ def write_csv(path: Path, rows: int | None = None, min_bytes: int | None = None)
             if n == CHUNK and len(rendered) == DISTINCT_CHUNKS:
                 chunk = rendered[(written // CHUNK) % DISTINCT_CHUNKS]
             else:
-                chunk = render(n, seed=written // CHUNK)
+                chunk = render_chunk(n, seed=written // CHUNK)
                 if n == CHUNK:
                     rendered.append(chunk)
             out.write(chunk)

@@ -425,12 +425,17 @@ def main() -> int:
         timer.cancel()
         if sampler is not None:
             sampler.stop()
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
 
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """Terminate the server, and kill it if it has not ended 10 s later."""
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 if __name__ == "__main__":
     sys.exit(main())

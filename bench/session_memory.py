@@ -46,6 +46,7 @@ from load_test import (  # noqa: E402  (the load test's server, waits and data)
     metric_box,
     open_page,
     rss_mb,
+    stop_server,
     wait_for_run,
     wait_healthy,
 )
@@ -70,15 +71,21 @@ def start_server(port: int, log_path: Path, extra: list[str]) -> subprocess.Pope
     )
 
 
+def data_page(context, url: str, deadline: Deadline):
+    """A new page of ``context`` on the app's Data page, its first run finished."""
+    page = context.new_page()
+    page.goto(url, timeout=deadline.ms())
+    expect(page.get_by_role("heading", name="Data", level=1)).to_be_visible(timeout=deadline.ms())
+    wait_for_run(page, deadline)
+    return page
+
+
 def warm_up(browser, url: str, deadline: Deadline) -> None:
     """One session that visits Data, Model and Explain with the built-in example, and closes:
     the modules the pages import are then loaded, as they stay for the process's life."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
-        page = context.new_page()
-        page.goto(url, timeout=deadline.ms())
-        expect(page.get_by_role("heading", name="Data", level=1)).to_be_visible(timeout=deadline.ms())
-        wait_for_run(page, deadline)
+        page = data_page(context, url, deadline)
         open_page(page, "Model", deadline)
         open_page(page, "Explain", deadline)
     finally:
@@ -89,10 +96,7 @@ def one_session(browser, url: str, name: str, csv: bytes, rows: int, deadline: D
     """Upload, Model, Explain, close: raises on any step that does not show what it should."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
-        page = context.new_page()
-        page.goto(url, timeout=deadline.ms())
-        expect(page.get_by_role("heading", name="Data", level=1)).to_be_visible(timeout=deadline.ms())
-        wait_for_run(page, deadline)
+        page = data_page(context, url, deadline)
         page.get_by_test_id("stRadio").get_by_text("Upload a file").click(timeout=deadline.ms())
         wait_for_run(page, deadline)
         page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
@@ -222,11 +226,7 @@ def main() -> int:
         timer.cancel()
         if sampler is not None:
             sampler.stop()
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
 
 
 if __name__ == "__main__":
