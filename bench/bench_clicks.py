@@ -144,14 +144,15 @@ PROBE_JS = r"""
   B.settled = () => state() === "notRunning"
     && !document.querySelector("[data-testid='stSkeleton']")
     && !document.querySelector("[data-testid='stElementContainer'][data-stale='true']");
-  const check = () => {
+  // event: a DOM change or a server message (a poll from quiet() only looks)
+  const check = (event) => {
     if (state() === "running") B.runs += 1;
     if (!B.settled()) { B.settledAt = null; return; }
     if (B.runs > 0) { if (B.settledAt === null) B.settledAt = performance.now(); }
-    else if (B.msgs > 0) B.settledAt = performance.now();   // no 'running' seen: the last change after the answer
+    else if (B.msgs > 0 && event) B.settledAt = performance.now();  // no 'running' seen: the last change after the answer
   };
   B.arm = () => { B.tArm = performance.now(); B.tInput = null; B.runs = 0; B.msgs = 0; B.settledAt = null; };
-  B.quiet = (ms) => { check(); const now = performance.now();
+  B.quiet = (ms) => { check(false); const now = performance.now();
     return B.settledAt !== null && now - B.settledAt >= ms && now - B.lastMsg >= ms; };
   B.result = () => ({start: B.tInput === null ? B.tArm : B.tInput, end: B.settledAt, runs: B.runs, msgs: B.msgs,
                      state: state()});
@@ -161,10 +162,10 @@ PROBE_JS = r"""
   window.WebSocket = class extends Socket {
     constructor(...args) {
       super(...args);
-      this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); check(); });
+      this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); check(true); });
     }
   };
-  new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true,
+  new MutationObserver(() => check(true)).observe(document, {subtree: true, childList: true, attributes: true,
     attributeFilter: ["data-test-script-state", "data-stale", "data-testid"]});
 })();
 """

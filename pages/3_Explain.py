@@ -219,8 +219,8 @@ def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
 
 @st.fragment
 def explain_ui(model: Any) -> None:
-    """The row's panel: a click on it reruns this fragment, not the page."""
-    _row_picker_ui(ui.frame())
+    """The row's panel: a click on it reruns this fragment, not the page (nor the table of rows
+    above it, which a click does not change: a row picked there reruns the page)."""
     row = _query_ui(model)
     ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     try:
@@ -258,4 +258,5 @@ if presenting:
     presentation.explain_presentation_ui(model)
 else:
     ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
+    _row_picker_ui(ui.frame())
     explain_ui(model)

@@ -48,14 +48,54 @@ def test_an_upload_is_read_and_fitted_under_a_status_and_a_rerun_refits_nothing(
     labels = [unescape(s.label) for s in at.status]
     assert "Read people.csv (400 rows) and fitted the model" in labels
     assert any("Model fitted: 2 classes" in s for s in texts(at, "success"))
-    fits = []
-    fit = nbapp.NaiveBayes.fit
-    monkeypatch.setattr(nbapp.NaiveBayes, "fit", lambda self, *a, **k: fits.append(1) or fit(self, *a, **k))
+    counted = _count_passes(monkeypatch)
     at.selectbox(key="_data_target").set_value("churn").run()     # a click that changes nothing
     at.run()
     assert not at.exception
     assert not at.status                                 # the upload is read once, not on every rerun
-    assert fits == []                                   # cached: a click re-reads and refits nothing
+    assert counted == []                                 # cached: a click re-reads and refits nothing
+
+
+def _count_passes(monkeypatch) -> list[int]:
+    """Every pass over rows the app makes from now on: NaiveBayes.fit, .summarize, and
+    nbapp.scale.fit_file (the local path's engine fit), one entry each."""
+    import nbapp.scale
+
+    counted: list[int] = []
+    for owner, name in ((nbapp.NaiveBayes, "fit"), (nbapp.NaiveBayes, "summarize"), (nbapp.scale, "fit_file")):
+        original = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda *a, _f=original, **k: counted.append(1) or _f(*a, **k))
+    return counted
+
+
+def test_a_smoothing_click_on_an_upload_reads_no_row_again(tmp_path, monkeypatch):
+    """Smoothing and priors are applied to the statistics: changing l refits from the counted
+    statistics (issue 25: a click on l with a million rows must not count them again)."""
+    at = upload(start(timeout=TIMEOUT), "people.csv", _csv(tmp_path / "people.csv", 400).read_bytes())
+    open_page(at, "Model")
+    counted = _count_passes(monkeypatch)
+    at.number_input(key="_model_alpha").set_value(0.25).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert counted == []
+    model = at.session_state["model"]
+    assert model.alpha == 0.25
+    data = pd.read_csv(tmp_path / "people.csv")
+    expected = nbapp.NaiveBayes(dict(model.features_), alpha=0.25).fit(data, "churn")
+    pd.testing.assert_frame_equal(model.predict_proba(data), expected.predict_proba(data), rtol=0, atol=1e-12)
+
+
+def test_a_smoothing_click_on_a_local_path_reads_the_file_once(tmp_path, data_root, monkeypatch):
+    path = _csv(tmp_path / "big.csv", 3_000)
+    at = open_path(start(timeout=TIMEOUT), path)
+    open_page(at, "Model", check_title=False)
+    counted = _count_passes(monkeypatch)
+    at.number_input(key="_model_alpha").set_value(2.0).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert counted == []                                 # the file's statistics are kept, not counted again
+    model = at.session_state["model"]
+    expected = nbapp.NaiveBayes(dict(model.features_), alpha=2.0).fit(pd.read_csv(path), "churn")
+    pd.testing.assert_frame_equal(model.cpt("city"), expected.cpt("city"), rtol=0, atol=1e-15)
+    assert any("fitted on all 3,000 rows" in s for s in texts(at, "info"))
 
 
 def test_a_local_path_is_fitted_on_every_row_and_the_pages_say_so(tmp_path, data_root):

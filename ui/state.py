@@ -26,7 +26,8 @@ their page's widgets):
     pending_upload  an upload received by the uploader's callback, read (with a progress bar) by the Data page
     load_notes      sentences from the loader (delimiter, encoding, dropped rows)
     type_reasons    column -> why its type was proposed or chosen
-    path_models     model_key -> (model, rows) of the local path fitted out of core
+    path_models     the local path's statistics key, rows and model (under the work's settings),
+                    fitted out of core
     restore_note    what the page's address named but could not be restored (or a linked token pattern
                     waiting for the visitor's word), or None
     held_token_patterns
@@ -241,14 +242,26 @@ def parse_upload(data: bytes, name: str, reader: str, digest: str | None = None,
     return _parse(digest or sha256(data), name, reader, sheet, _data=data)
 
 
-@st.cache_data(show_spinner="Fitting the model…", max_entries=32, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
-def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
-         config: Any, _frame: pd.DataFrame) -> Any:
-    """Fit a NaiveBayes; keyed by the work's model key (the data's sha256 first)."""
+@st.cache_data(show_spinner="Counting the data…", max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
+def _statistics(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
+                _frame: pd.DataFrame) -> Any:
+    """The statistics a fit of these specs counts from the rows (one pass over the data); keyed
+    by the work's stats key (the data's sha256 first). A change of smoothing, priors or the
+    Gaussian epsilon reuses them (:func:`_fit`): a click on l does not read the data again."""
     from nbapp.propose import check_target
 
     data, _notes = check_target(_frame, target)
-    return nbapp.NaiveBayes.from_settings(dict(feature_items), config).fit(data, target=target, weight=weight)
+    return nbapp.NaiveBayes(dict(feature_items)).summarize(data, target, weight)
+
+
+@st.cache_data(show_spinner="Fitting the model…", max_entries=32, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
+def _fit(digest: str, reader: str, target: str, feature_items: tuple, weight: str | None,
+         config: Any, _frame: pd.DataFrame) -> Any:
+    """Fit a NaiveBayes from the data's statistics under the settings ``config``; keyed by the
+    work's model key (the data's sha256 first)."""
+    model = nbapp.NaiveBayes.from_settings(dict(feature_items), config)     # refuses bad settings first
+    return model.fit_stats(_statistics(digest, reader, target, feature_items, weight, _frame=_frame),
+                           target, weight)
 
 
 # --------------------------------------------------------------------------- set-up
@@ -382,8 +395,8 @@ def _path_files(path: str) -> tuple[str, ...]:
 
 def path_rows() -> int | None:
     """Rows the model of a local path was fitted on (None before the fit or for other sources)."""
-    fitted = st.session_state.get("path_models", {}).get(work().model_key())
-    return None if fitted is None else fitted[1]
+    store = st.session_state.get("path_models", {})
+    return store["rows"] if store.get("stats_key") == work().stats_key() else None
 
 
 def big_data_note() -> None:
@@ -561,15 +574,21 @@ def current_model() -> Any:
 
 
 def _path_model(current: Work) -> Any:
-    """The out-of-core model of a local path, fitted once per work (kept in the session: a click
-    that changes nothing refits nothing)."""
-    key = current.model_key()
+    """The out-of-core model of a local path: its statistics counted once per stats key (kept in
+    the session), the model under the work's settings built from them (a click on l or the
+    priors does not read the file again; a click that changes nothing refits nothing)."""
     store = st.session_state.setdefault("path_models", {})
-    if key not in store:
+    if store.get("stats_key") != current.stats_key():
         model = current.make_model()
         store.clear()                                  # one big model per session at a time
-        store[key] = _fit_path(model, current)
-    return store[key][0]
+        model, rows = _fit_path(model, current)
+        store.update(stats_key=current.stats_key(), rows=rows, models={current.model_key(): model})
+    models = store["models"]
+    if current.model_key() not in models:
+        base = next(iter(models.values()))
+        models.clear()
+        models[current.model_key()] = current.make_model().fit_stats(base.stats_, base.target_, base.weight_)
+    return models[current.model_key()]
 
 
 @st.cache_data(show_spinner=False, max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)

@@ -121,8 +121,12 @@ class Work:
     def model_key(self) -> tuple:
         """What the fitted model depends on (data, target, used specs, weight, settings): it keys
         the fit cache. The Explain row and the page choices are not part of it."""
-        return (self.source.sha256, self.source.reader, self.target, tuple(self.specs.items()), self.weight,
-                self.settings)
+        return (*self.stats_key(), self.settings)
+
+    def stats_key(self) -> tuple:
+        """What the model's statistics depend on: the model key less the settings (smoothing,
+        priors and the Gaussian epsilon are applied to the statistics, not counted from the rows)."""
+        return (self.source.sha256, self.source.reader, self.target, tuple(self.specs.items()), self.weight)
 
     def make_model(self) -> Any:
         """An unfitted NaiveBayes of these specs and settings (DataError for settings nbapp refuses)."""
