@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["GaussianFitPlot", "gaussian_fit_plot", "PoissonFitPlot", "poisson_fit_plot"]
+__all__ = ["GaussianFitPlot", "gaussian_fit_plot", "PoissonFitPlot", "poisson_fit_plot", "poisson_observed"]
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,12 @@ def gaussian_fit_plot(model: Any, column: str, frame: pd.DataFrame,
     top = hi if hi > lo else lo + 1.0
     grid = np.linspace(lo - pad, hi + pad, points)
     hist_rows, curve_rows = [], []
-    labels = labels.to_numpy()
+    codes, found = pd.factorize(labels)                  # each row's class as a number, once
+    code_of = {cls: i for i, cls in enumerate(found)}
     w = np.ones(len(x)) if weights is None else pd.to_numeric(weights, errors="coerce").to_numpy(dtype=float)
     curves = model.gaussian_density(column, grid)
     for cls, var in zip(fits.index, fits["var"].to_numpy(dtype=float)):
-        in_class = finite & (labels == cls) & (w > 0)
+        in_class = finite & (codes == code_of.get(cls, -2)) & (w > 0)
         width = max((top - lo) / bins, float(np.sqrt(var)) if np.isfinite(var) else 0.0)
         edges = np.linspace(lo, top, max(1, min(bins, int(np.floor((top - lo) / width)))) + 1)
         density, _ = np.histogram(x[in_class], bins=edges, weights=w[in_class], density=bool(in_class.any()))
@@ -70,25 +71,46 @@ class PoissonFitPlot:
     fitted: pd.DataFrame      # class, x, probability P(x | c) of the fitted Poisson
 
 
-def poisson_fit_plot(model: Any, column: str, frame: pd.DataFrame, *, max_points: int = 60) -> PoissonFitPlot:
-    """Per class, the share of rows with each count and the fitted P(x | c) = lambda^x e^-lambda / x!
-    at the same counts (0 up to the larger of the data's maximum and lambda + 4 sqrt(lambda))."""
-    rates = model.parameters(column)["lambda"].to_numpy(dtype=float)
+def poisson_observed(frame: pd.DataFrame, column: str, target: str, weight: str | None = None) -> pd.DataFrame:
+    """Per class of ``frame[target]``, the share of its rows (weighted by ``frame[weight]``, if
+    given and present) with each count of ``column``: class, x, share, by class then x. The
+    data's half of a Poisson-fit plot, which no setting changes (a page keeps it while l moves)."""
     x = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    finite = np.isfinite(x)
-    top = max(float(x[finite].max()) if finite.any() else 0.0,
+    w = (np.ones(len(x)) if weight is None or weight not in frame
+         else pd.to_numeric(frame[weight], errors="coerce").to_numpy(dtype=float))
+    codes, classes = pd.factorize(frame[target])           # a missing label: -1, left out
+    keep = np.isfinite(x) & (w > 0) & (codes >= 0)
+    values, at = np.unique(x[keep], return_inverse=True)
+    cell = codes[keep] * len(values) + at
+    size = len(classes) * len(values)
+    weights = np.bincount(cell, weights=w[keep], minlength=size).astype(float).reshape(len(classes), len(values))
+    seen = np.bincount(cell, minlength=size).reshape(len(classes), len(values)) > 0
+    totals = weights.sum(axis=1, keepdims=True)
+    shares = np.divide(weights, totals, out=weights.copy(), where=totals > 0)
+    rows = [pd.DataFrame({"class": [cls] * int(seen[i].sum()), "x": values[seen[i]], "share": shares[i, seen[i]]})
+            for i, cls in enumerate(classes)]
+    empty = pd.DataFrame({"class": pd.Series([], dtype=object), "x": np.zeros(0), "share": np.zeros(0)})
+    return pd.concat([empty, *rows], ignore_index=True)
+
+
+def poisson_fit_plot(model: Any, column: str, frame: pd.DataFrame | None = None, *, max_points: int = 60,
+                     observed: pd.DataFrame | None = None) -> PoissonFitPlot:
+    """Per class, the share of rows with each count and the fitted P(x | c) = lambda^x e^-lambda / x!
+    at the same counts (0 up to the larger of the data's maximum and lambda + 4 sqrt(lambda)).
+    ``observed``: the data's shares computed before (:func:`poisson_observed`), in place of ``frame``."""
+    if observed is None:
+        observed = poisson_observed(frame, column, model.target_, model.weight_)
+    rates = model.parameters(column)["lambda"].to_numpy(dtype=float)
+    top = max(float(observed["x"].max()) if len(observed) else 0.0,
               float(np.nanmax(rates + 4 * np.sqrt(rates))) if len(rates) else 0.0)
     grid = np.unique(np.round(np.linspace(0, np.ceil(top), min(int(np.ceil(top)) + 1, max_points))))
-    labels = frame[model.target_].to_numpy()
-    w = (np.ones(len(x)) if model.weight_ not in frame
-         else pd.to_numeric(frame[model.weight_], errors="coerce").to_numpy(dtype=float))
     fitted = model.gaussian_density(column, grid)
+    by_class = {cls: part for cls, part in observed.groupby("class", sort=False)}
     observed_rows, fitted_rows = [], []
     for cls in fitted.columns:
-        in_class = finite & (labels == cls) & (w > 0)
-        total = w[in_class].sum()
-        counts = pd.Series(w[in_class]).groupby(x[in_class]).sum()
-        share = counts / total if total > 0 else counts
-        observed_rows.append(pd.DataFrame({"class": cls, "x": share.index.to_numpy(), "share": share.to_numpy()}))
+        part = by_class.get(cls)
+        if part is None:
+            part = pd.DataFrame({"x": np.zeros(0), "share": np.zeros(0)})
+        observed_rows.append(pd.DataFrame({"class": cls, "x": part["x"].to_numpy(), "share": part["share"].to_numpy()}))
         fitted_rows.append(pd.DataFrame({"class": cls, "x": grid, "probability": fitted[cls].to_numpy()}))
     return PoissonFitPlot(pd.concat(observed_rows, ignore_index=True), pd.concat(fitted_rows, ignore_index=True))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import nbapp
-from nbapp.densities import gaussian_fit_plot
+from nbapp.densities import gaussian_fit_plot, poisson_fit_plot, poisson_observed
 
 
 def test_histogram_is_a_density_and_the_curve_is_the_fitted_normal(gender):
@@ -62,3 +63,19 @@ def test_a_model_without_its_data_draws_its_curves_around_the_fitted_means(gende
     step = plot.curves["x"].diff().max()
     assert np.allclose(peaks[means.index].to_numpy(), means.to_numpy(), atol=step)
     assert (plot.histogram["density"] == 0).all()
+
+
+def test_poisson_observed_is_each_class_share_of_each_count_weighted():
+    frame = pd.DataFrame({"visits": [0, 1, 1, 2, np.nan, 1, 3, 0],
+                          "label": ["a", "a", "b", "b", "a", 1, 1, None],
+                          "w": [1.0, 3.0, 2.0, 2.0, 5.0, 1.0, 0.0, 4.0]})
+    shares = poisson_observed(frame, "visits", "label", "w")
+    got = {(c, x): s for c, x, s in shares.itertuples(index=False)}
+    # a: counts 0 (w 1) and 1 (w 3), the missing count left out; b: 1 and 2 equally; the class 1
+    # (a number, apart from any text) has only count 1 with weight: count 3 weighs 0; no label: out
+    assert got == {("a", 0.0): 0.25, ("a", 1.0): 0.75, ("b", 1.0): 0.5, ("b", 2.0): 0.5, (1, 1.0): 1.0}
+    m = nbapp.NaiveBayes({"visits": "poisson"}).fit(frame.dropna(), "label", weight="w")
+    from_frame = poisson_fit_plot(m, "visits", frame)
+    from_shares = poisson_fit_plot(m, "visits", observed=shares)
+    pd.testing.assert_frame_equal(from_frame.observed, from_shares.observed)
+    pd.testing.assert_frame_equal(from_frame.fitted, from_shares.fitted)

@@ -79,7 +79,7 @@ __all__ = [
     "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
     "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
     "import_model", "open_model_alone", "HELD", "data_root", "big_data_note", "path_rows", "parse_upload",
-    "frame", "specs", "settings", "model_key", "current_model", "require_model", "class_list", "download_bytes",
+    "frame", "specs", "settings", "model_key", "data_key", "current_model", "require_model", "class_list", "download_bytes",
     "data_stem",
     "sha256", "is_missing", "as_float",
 ]
@@ -184,6 +184,14 @@ def model_key() -> tuple:
     keys every cached computation on the model, so two imported files never share a result."""
     imported = st.session_state.get("imported")
     return (*work().model_key(), imported.sha256 if imported is not None else None)
+
+
+def data_key() -> tuple:
+    """What the rows the pages show and the model's statistics come from (the work's stats key,
+    plus the imported file's sha256): keys a computation on the data alone, which a change of
+    smoothing or priors leaves as it is (the histograms under the fitted curves)."""
+    imported = st.session_state.get("imported")
+    return (*work().stats_key(), imported.sha256 if imported is not None else None)
 
 
 # --------------------------------------------------------------------------- caching

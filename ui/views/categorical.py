@@ -11,6 +11,7 @@ import streamlit as st
 
 from nbapp.ordering import sort_values
 from ui.lecture import ref
+from ui.state import CACHE_TTL, data_key
 from ui.text import md
 from ui.views.base import CountedView, Store
 from ui.widgets import synced
@@ -22,13 +23,20 @@ UNSEEN = {"skip": "skip (left out of the product)", "error": "error (refuse the 
           "smooth": "smooth (one extra pseudo-category)"}
 
 
+@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL)
+def _seen(data_key: tuple, column: Any, *, _values: pd.Series) -> list[Any]:
+    """The column's distinct values in the data, sorted; once per data (ui.state.data_key), not
+    on every click of the page (a million rows take 0.1 s to look through)."""
+    return sort_values([v.item() if isinstance(v, np.generic) else v for v in _values.dropna().unique()])
+
+
 class CategoricalView(CountedView):
     has_options = True
 
     def options_ui(self, column: Any, spec: Any, values: pd.Series, store: Store) -> None:
         """The declared categories (picked or typed) and the unseen-value policy."""
         declared = list(spec.categories or ())
-        seen = sort_values([v.item() if isinstance(v, np.generic) else v for v in values.dropna().unique()])
+        seen = _seen(data_key(), column, _values=values)
         choices = list(dict.fromkeys([*declared, *seen]))
         left, middle, right = st.columns([2, 1, 1])
         if len(choices) > MAX_CHOICES:      # thousands of values: no picker to send, the typed additions remain

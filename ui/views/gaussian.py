@@ -16,7 +16,7 @@ from ui import charts
 from ui.classes import label_format, labelled_rows
 from ui.formulas import num
 from ui.lecture import ref
-from ui.state import as_float, set_settings, work
+from ui.state import CACHE_TTL, as_float, data_key, set_settings, work
 from ui.text import fmt_number, latex_text, md
 from ui.views.base import TypeView, pick_column
 from ui.widgets import synced
@@ -56,7 +56,7 @@ class GaussianView(TypeView):
         col = pick_column(columns, "model.gauss_feature")
         fits = model.gaussian(col)
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
-        plot = gaussian_fit_plot(model, col, frame, x_star=x_star)
+        plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
         st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
         st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
@@ -72,6 +72,14 @@ class GaussianView(TypeView):
 
     def equations(self, model: Any, column: Any, value: Any, cls: Any) -> list[str]:
         return [density_latex(model, column, float(value), cls)]
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def _fit_plot(data_key: tuple, column: Any, fits: pd.DataFrame, x_star: float, *, _model: Any,
+              _frame: pd.DataFrame) -> Any:
+    """The fit plot of ``column``: keyed by the data (ui.state.data_key), the fitted μ_c and σ²_c
+    and x*, which is all it draws; a click on l leaves all of them, and the histogram, as they were."""
+    return gaussian_fit_plot(_model, column, _frame, x_star=x_star)
 
 
 def _epsilon_ui(model: Any) -> None:

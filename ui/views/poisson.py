@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from nbapp.densities import poisson_fit_plot
+from nbapp.densities import poisson_fit_plot, poisson_observed
 from ui import charts
 from ui.classes import labelled_rows
 from ui.formulas import num
+from ui.state import CACHE_TTL, data_key
 from ui.text import fmt_number, latex_text
 from ui.views.base import TypeView, pick_column
 
@@ -28,7 +29,8 @@ class PoissonView(TypeView):
         col = pick_column(columns, "model.poisson_feature")
         fits = model.parameters(col)
         left, right = st.columns([3, 2])
-        left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, frame), fits, col),
+        observed = _observed(data_key(), col, model.target_, model.weight_, _frame=frame)
+        left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
                           key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
         right.dataframe(labelled_rows(shown), key="model.poisson_table")
@@ -40,6 +42,13 @@ class PoissonView(TypeView):
 
     def equations(self, model: Any, column: Any, value: Any, cls: Any) -> list[str]:
         return [pmf_latex(model, column, float(value), cls)]
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def _observed(data_key: tuple, column: Any, target: Any, weight: Any, *, _frame: pd.DataFrame) -> pd.DataFrame:
+    """The data's shares of each count per class, once per data (ui.state.data_key): the fitted
+    λ_c move with l, the bars do not."""
+    return poisson_observed(_frame, column, target, weight)
 
 
 def pmf_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
