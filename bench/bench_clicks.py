@@ -34,8 +34,9 @@ The app's actions:
             model of 1,000,000 rows (the same table, uploaded or opened as a local path)
   model     the Model page's smoothing l (its step buttons), on the same three data
   evaluate  the Evaluate threshold slider (keyboard arrows), tennis and the 1,500-row table
-  text      a word click on Text with the SMS spam example; while the page offers no word
-            control, its class choice ("Class the log-odds are for"), and the row says so
+  text      a word click on Text with the SMS spam example (a word of the sample document, in
+            "Click a word of the document"); if the page offered no word control, its class
+            choice ("Class the log-odds are for"), and the row would say so
   visits    the first visit of every page in a new browser session (one session per click,
             after one untimed session that warms the server's imports and caches): Data is
             the load of "/"; Model, Explain, Evaluate and Lessons a click on the sidebar link
@@ -607,7 +608,7 @@ class Bench:
 
     def _word(self, page: Page, k: int) -> tuple[float, bool]:
         """A click on a word of the word control other than the selected one."""
-        buttons = widget(page, TEXT_WORD).get_by_role("button")
+        buttons = widget(page, TEXT_WORD).locator("button")   # role "radio" in single selection, else "button"
         names = [b for b in buttons.all() if b.get_attribute("aria-pressed") != "true"
                  and b.get_attribute("aria-checked") != "true"]
         if not names:

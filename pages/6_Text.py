@@ -163,6 +163,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
         st.caption("Bigrams are scored in the per-term table below, not in the coloured document.")
     explanation = model.explain({column: doc})
     shown = display_classes(list(model.classes_))
+    _word_ui(model, column, explanation.words[column], tokens, shown, positive, negative)
     st.markdown("**Per term and class: training count, status (UNK is per class), P(w | c) and contribution to "
                 "log P(document | c)**")
     st.dataframe(word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
@@ -188,6 +189,43 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     if st.button("Use this document on the Explain page", key="text.to_explain"):
         ui.set_query(column, doc, missing=False)
         st.switch_page("pages/3_Explain.py")
+
+
+MAX_WORDS = 80   # words of the document offered for clicking, in order of first use
+
+
+@st.fragment
+def _word_ui(model: Any, column: str, words: pd.DataFrame, tokens: pd.DataFrame, classes: list[Any],
+             positive: Any, negative: Any) -> None:
+    """Click a word of the document: its factor in every class, and how far it pulls towards the
+    first class. A panel of its own: a click reruns this, not the page."""
+    terms = list(dict.fromkeys(t for t in tokens["term"] if isinstance(t, str))) if len(tokens) else []
+    if not terms:
+        return
+    offered = terms[:MAX_WORDS]
+    picked = st.pills("Click a word of the document to see its factor per class", offered, selection_mode="single",
+                      default=offered[0], key="text.word", format_func=ui.md)
+    if len(terms) > MAX_WORDS:
+        st.caption(f"The first {MAX_WORDS} of the document's {len(terms):,} words; the table below lists them all.")
+    if picked is None:
+        return
+    row = words[words["term"] == picked]
+    if row.empty:        # a word the pipeline keeps but the model does not score (an n-gram's part)
+        st.caption(f"{ui.md(picked)} is not scored on its own.")
+        return
+    table = word_rows(model, column, row, classes).drop(columns="word")
+    per_class = {label: {part: table[f"{label} {part}"].iloc[0] for part in
+                         ("training count", "status", "P(w | c)", "decimal", "contribution")}
+                 for label in labels_of(classes)}
+    st.table(pd.DataFrame(per_class).rename(columns=dict(zip(labels_of(classes), map(label_format(classes), classes)))))
+    odds = tokens.loc[tokens["term"] == picked, "log_odds"].to_numpy(dtype=float)
+    name = label_format(model.classes_)
+    times = len(odds)
+    pull = float(odds.sum())
+    towards = name(positive) if pull > 0 else name(negative)
+    st.markdown(f"**{ui.md(picked)}** ({times} × in the document) adds {ui.fmt_log(pull)} to "
+                f"log P({ui.md(name(positive))} | x) / P({ui.md(name(negative))} | x)"
+                + (f", towards {ui.md(towards)}." if pull != 0 else ": it does not tell the two apart."))
 
 
 def _zipf_ui(model: Any, column: str) -> None:

@@ -18,6 +18,7 @@ from nbapp.examples import load_example
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
 from apptest_helpers import open_page, start, table
+from ui.text import fmt_log as ui_log, fmt_number as ui_number
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
 SPAM_QUERY = "WINNER! You have won a free prize, call now to claim it"
@@ -268,3 +269,23 @@ def test_loading_other_data_forgets_the_typed_document_and_a_refused_pattern():
     open_page(at, "Model")
     assert not at.error
     assert at.text_input(key="_model_text::0::pattern").value == r"(?u)\w+"
+
+
+def test_a_click_on_a_word_shows_its_factor_per_class_and_its_pull():
+    """Issue 25: a word of the document is a click away from its P(w | c) in every class and its
+    share of the log-odds; the numbers are the model's."""
+    at = open_page(start("sms_spam"), "Text")
+    at.text_area(key="_text_doc").set_value(SPAM_QUERY).run()
+    words = at.button_group(key="text.word")
+    assert list(words.options[:5]) == ["winner", "you", "have", "won", "a"]   # the document's words, in order
+    assert words.value == "winner"
+    words.set_value("free").run()
+    assert not at.exception
+    model = spam_model()
+    detail = at.table[-1].value
+    log_p = model.explain({"text": SPAM_QUERY}).words["text"].set_index("term")
+    for cls in ("ham", "spam"):
+        assert detail.loc["decimal", cls] == ui_number(np.exp(log_p.loc["free", f"log[{cls}]"]))
+    pull = log_p.loc["free", "log[spam]"] - log_p.loc["free", "log[ham]"]
+    sentence = next(m.value for m in at.markdown if m.value.startswith("**free**"))
+    assert f"adds {ui_log(pull)} to log P(spam | x) / P(ham | x), towards spam" in sentence
