@@ -31,6 +31,14 @@ def words(text: str) -> str:
     return " ".join(text.replace("\\_", "_").split())
 
 
+def explain_with_board() -> AppTest:
+    """The Explain page with the board's section opened (it is worked out only while open)."""
+    at = open_page(start(), "Explain")
+    assert not any(m.value.startswith("**Step ") for m in at.markdown)      # closed: no line computed
+    at.session_state["explain.board"] = True
+    return no_exception(at.run())
+
+
 def with_alpha(at: AppTest, alpha: float, **changes) -> AppTest:
     work = at.session_state["work"]
     at.session_state["work"] = work.replace(settings=dataclasses.replace(work.settings, alpha=alpha), **changes)
@@ -44,7 +52,7 @@ def library_steps(at: AppTest, *, unreduced: bool = True) -> list:
 
 @pytest.mark.parametrize("alpha", [0.0, 1.0])
 def test_each_step_of_the_board_is_the_library_s_line_and_fraction_for_tennis(alpha):
-    at = with_alpha(open_page(start(), "Explain"), alpha)
+    at = with_alpha(explain_with_board(), alpha)
     expected = library_steps(at)
     assert len(expected) == 14          # 2 classes x (prior + 4 factors), P(x), 2 posteriors, the argmax
     for k, step in enumerate(expected):
@@ -64,7 +72,7 @@ def test_each_step_of_the_board_is_the_library_s_line_and_fraction_for_tennis(al
 
 
 def test_the_notes_numbers_at_l_0_and_the_reduced_option():
-    at = with_alpha(open_page(start(), "Explain"), 0.0, query=SEED_003_X, missing=frozenset())
+    at = with_alpha(explain_with_board(), 0.0, query=SEED_003_X, missing=frozenset())
     for _ in range(4):
         at.button(key="board.next").click().run()
     _, _, text = shown_step(at)
@@ -81,7 +89,7 @@ def test_the_notes_numbers_at_l_0_and_the_reduced_option():
 
 
 def test_the_step_is_kept_in_the_work_and_a_shorter_row_shows_its_last_line():
-    at = open_page(start(), "Explain")
+    at = explain_with_board()
     at.button(key="board.all").click().run()
     assert at.session_state["work"].choices["board.step"] == 13
     work = at.session_state["work"]
@@ -89,3 +97,13 @@ def test_the_step_is_kept_in_the_work_and_a_shorter_row_shows_its_last_line():
     no_exception(at.run())
     number, total, text = shown_step(at)
     assert number == total and text.startswith("argmax")
+
+
+def test_a_work_past_the_first_step_opens_the_board_by_itself():
+    """A link to step 3 opens the board there; a plain visit leaves it closed and uncomputed."""
+    at = start()
+    work = at.session_state["work"]
+    at.session_state["work"] = work.replace(choices={**work.choices, "board.step": 2})
+    at.switch_page("pages/3_Explain.py").run()
+    no_exception(at)
+    assert shown_step(at)[0] == 3

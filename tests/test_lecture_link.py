@@ -38,6 +38,8 @@ def test_the_lecture_s_choices_survive_encoding_and_decoding():
 
 def test_a_fresh_session_on_the_link_shows_the_same_board_line_in_presentation_mode():
     at = open_page(start(), "Explain")
+    at.session_state["explain.board"] = True          # the board's section, opened
+    no_exception(at.run())
     at.button(key="board.next").click().run()
     at.button(key="board.next").click().run()
     at.toggle(key="_board_unreduced").set_value(False).run()
@@ -66,4 +68,6 @@ def test_a_link_with_odd_values_opens_with_the_defaults_instead_of_failing():
     assert fresh.number_input(key="_exercises_n").value == 1
     fresh.switch_page("pages/3_Explain.py").run()
     no_exception(fresh)
+    fresh.session_state["explain.board"] = True        # "x" is no step: the board opens on its first line
+    no_exception(fresh.run())
     assert board_line(fresh).startswith("**Step 1 of 14:**")

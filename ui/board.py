@@ -65,9 +65,13 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
 
 
 def board_expander_ui(model: Any, row: dict[str, Any]) -> None:
-    """The board in an expander (the Explain page), open once a step beyond the first is chosen."""
-    with st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=_chosen_step() > 0):
-        board_ui(model, row)
+    """The board in an expander (the Explain page), open once a step beyond the first is chosen;
+    its lines are worked out only while it is open (exact fractions cost more than the click)."""
+    section = st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=_chosen_step() > 0,
+                          key="explain.board", on_change="rerun")
+    if section.open:
+        with section:
+            board_ui(model, row)
 
 
 def _unreduced() -> bool:
