@@ -322,9 +322,18 @@ def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
     return {c: (float("nan") if c in work.missing else work.query.get(c, df[c].iloc[0])) for c in model.features_}
 
 
-@st.fragment
 def _dependence_ui(model: Any) -> None:
-    st.subheader("Checking the naive assumption: I(X_a; X_b | C)")
+    """The check of the naive assumption, computed only while its section is open (once per data,
+    kept: a change of smoothing or priors does not redo it)."""
+    section = st.expander("Checking the naive assumption: I(X_a; X_b | C), which pairs of features depend "
+                          "on each other", key="model.dependence_open", on_change="rerun")
+    if section.open:
+        with section:
+            _dependence_body(model)
+
+
+@st.fragment
+def _dependence_body(model: Any) -> None:
     st.caption("Naive Bayes assumes the features are independent given the class"
                f"{ui.ref('seed 000, §2.2–2.5')}. The "
                "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "

@@ -36,6 +36,7 @@ def _app():
     assert at.session_state["imported"] is not None
     at = open_page(at, "Model")
     at.session_state["model.choice_open"] = True          # the numeric-type comparison, opened
+    at.session_state["model.dependence_open"] = True       # the check of the naive assumption, opened
     at.run()
     return at, model
 
@@ -98,3 +99,21 @@ def test_the_numeric_type_comparison_is_computed_only_when_its_section_is_opened
     at.session_state["model.choice_open"] = True
     at.run()
     assert len(calls) == 1 and [c for c in at.get("plotly_chart") if "KDE (solid)" in c.proto.spec]
+
+
+def test_the_check_of_the_naive_assumption_is_computed_only_when_opened(monkeypatch):
+    """Issue 25: the conditional-information check waits behind its section's title; opened, it
+    is computed once and kept, and a click on l does not compute it again."""
+    import nbapp.dependence
+
+    calls = []
+    cmi = nbapp.dependence.conditional_mutual_information
+    monkeypatch.setattr(nbapp.dependence, "conditional_mutual_information",
+                        lambda *a, **k: calls.append(1) or cmi(*a, **k))
+    at = open_page(start(), "Model")
+    assert calls == [] and not [c for c in at.get("plotly_chart") if "Conditional mutual information" in c.proto.spec]
+    at.session_state["model.dependence_open"] = True
+    at.run()
+    assert calls == [1] and [c for c in at.get("plotly_chart") if "Conditional mutual information" in c.proto.spec]
+    at.number_input(key="_model_alpha").set_value(0.5).run()
+    assert not at.exception and calls == [1]
