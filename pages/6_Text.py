@@ -229,7 +229,16 @@ def _word_ui(model: Any, column: str, words: pd.DataFrame, tokens: pd.DataFrame,
 
 
 def _zipf_ui(model: Any, column: str) -> None:
-    st.subheader("Word frequencies per class (Zipf)")
+    """Zipf's law over the corpus: drawn only while its section is open (its points are the whole
+    vocabulary's counts, and the page's first visit need not wait for them)."""
+    section = st.expander("Word frequencies per class (Zipf's law)", key="text.zipf_open", on_change="rerun")
+    if not section.open:
+        return
+    with section:
+        _zipf_body(model, column)
+
+
+def _zipf_body(model: Any, column: str) -> None:
     st.plotly_chart(textviews.zipf_figure(zipf_table(model, column)), key="text.zipf")
     st.caption("Zipf's law: a word's count falls roughly as 1 / rank, a straight line of slope about −1 on "
                "log-log axes. Most types are rare, so most of the vocabulary rests on a few counts and smoothing "

@@ -289,3 +289,13 @@ def test_a_click_on_a_word_shows_its_factor_per_class_and_its_pull():
     pull = log_p.loc["free", "log[spam]"] - log_p.loc["free", "log[ham]"]
     sentence = next(m.value for m in at.markdown if m.value.startswith("**free**"))
     assert f"adds {ui_log(pull)} to log P(spam | x) / P(ham | x), towards spam" in sentence
+
+
+def test_zipf_s_law_is_drawn_when_its_section_is_opened():
+    at = open_page(start("sms_spam"), "Text")
+    zipf = [c for c in at.get("plotly_chart") if "Zipf" in c.proto.spec]
+    assert zipf == []                                     # closed: not computed, not sent
+    at.session_state["text.zipf_open"] = True
+    at.run()
+    assert not at.exception
+    assert [c for c in at.get("plotly_chart") if "Zipf" in c.proto.spec]
