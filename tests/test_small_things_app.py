@@ -94,6 +94,9 @@ def test_a_smoothing_change_does_not_redo_the_naive_assumption_check(monkeypatch
     monkeypatch.setattr(nbapp.dependence, "conditional_mutual_information",
                         lambda *a, **k: calls.append(1) or original(*a, **k))
     at = open_page(start(), "Model")
+    assert calls == []                        # its section is closed: nothing computed
+    at.session_state["model.dependence_open"] = True
+    no_exception(at.run())
     assert len(calls) == 1
     at.number_input(key="_model_alpha").set_value(2.0).run()
     no_exception(at)
