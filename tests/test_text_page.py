@@ -40,8 +40,8 @@ def test_text_page_runs_on_the_text_examples(key):
     assert not at.info or all("no text feature" not in i.value for i in at.info)
     labels = {m.label: m.value for m in at.metric}
     assert int(labels["Tokens in the corpus"].replace(",", "")) > int(labels["Types in the corpus"].replace(",", ""))
-    # top words (one chart per class), informative words, the token strip and Zipf
-    assert len(at.get("plotly_chart")) == len(at.session_state["model"].classes_) + 3
+    # top words (one chart per class), informative words and the token strip (Zipf's waits to be opened)
+    assert len(at.get("plotly_chart")) == len(at.session_state["model"].classes_) + 2
     assert len(words_table(at)) > 0
 
 
