@@ -340,8 +340,7 @@ def _dependence_body(model: Any) -> None:
                "equal-weight intervals for it. A strongly dependent pair is counted twice by the model.")
     df = ui.frame()
     features = dict(list(model.features_.items())[:MAX_CHECKED_FEATURES])
-    # the check reads the data and the types only: a change of smoothing or priors does not redo it
-    data_key = (ui.model_key()[:3], tuple(features.items()), model.weight_)
+    data_key = ui.data_key()      # the check reads the data and the types only: not redone when l moves
     key = ui.model_key()          # comparing with and without a feature refits: the whole model's key
     if len(model.features_) > MAX_CHECKED_FEATURES:
         st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "

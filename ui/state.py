@@ -590,13 +590,12 @@ def _path_model(current: Work) -> Any:
         model = current.make_model()
         store.clear()                                  # one big model per session at a time
         model, rows = _fit_path(model, current)
-        store.update(stats_key=current.stats_key(), rows=rows, models={current.model_key(): model})
-    models = store["models"]
-    if current.model_key() not in models:
-        base = next(iter(models.values()))
-        models.clear()
-        models[current.model_key()] = current.make_model().fit_stats(base.stats_, base.target_, base.weight_)
-    return models[current.model_key()]
+        store.update(stats_key=current.stats_key(), rows=rows, model_key=current.model_key(), model=model)
+    elif store["model_key"] != current.model_key():
+        base = store["model"]
+        store.update(model_key=current.model_key(),
+                     model=current.make_model().fit_stats(base.stats_, base.target_, base.weight_))
+    return store["model"]
 
 
 @st.cache_data(show_spinner=False, max_entries=16, max_size=MODEL_CACHE_SIZE, ttl=CACHE_TTL)
