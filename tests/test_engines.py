@@ -342,6 +342,66 @@ def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path,
         nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
 
 
+# Cells of a number column: DuckDB's reader parses the first group itself (the fast read); it
+# cannot parse the second, so the exact read (load_table's rule in SQL) takes the file over.
+PARSED_BY_THE_READER = ["1.5", " 4 ", "+3", "-0", ".5", "5.", "1e5", "1E-3", "0001.5", "inf", "-Infinity", "nan",
+                        "1e400", "1e-400", ""]
+LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   "]
+
+
+@pytest.mark.parametrize("cell", PARSED_BY_THE_READER + LEFT_TO_THE_EXACT_READ)
+def test_fit_file_fast_read_equals_load_table_or_leaves_the_file_to_the_exact_read(tmp_path, monkeypatch, cell,
+                                                                                no_streaming):
+    """The fast read (numbers parsed by DuckDB's CSV reader, blank rows kept) stands only where
+    it reads what load_table reads; elsewhere it stops and the exact read runs: same model."""
+    reads = []
+    engine_source = files._engine_source
+    monkeypatch.setattr(files, "_engine_source", lambda *a, **k: reads.append(k["fast"]) or engine_source(*a, **k))
+    path = tmp_path / "cells.csv"
+    path.write_text("y,h\n" + "".join(f"{'ab'[i % 2]},{i}.25\n" for i in range(40)) + f"a,{cell}\nb,7\n")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    expected = nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
+    assert_same_model(nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y"), expected, loaded)
+    assert reads == ([True] if cell in PARSED_BY_THE_READER else [True, False])
+
+
+def test_fit_file_reads_a_file_with_blank_rows_again_without_them_inside_duckdb(tmp_path, monkeypatch, no_streaming):
+    """A row whose every cell is blank has no class: the fast read, which keeps such rows, gives
+    the file to the exact read, which drops them as load_table does (no streaming)."""
+    reads = []
+    engine_source = files._engine_source
+    monkeypatch.setattr(files, "_engine_source", lambda *a, **k: reads.append(k["fast"]) or engine_source(*a, **k))
+    frame = mixed_frame(2_000, seed=5)
+    text = frame.to_csv(index=False).splitlines()
+    text[700:700] = ["," * (frame.shape[1] - 1), "", " " + ", " * (frame.shape[1] - 1)]
+    path = tmp_path / "blank.csv"
+    path.write_text("\n".join(text) + "\n")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    assert len(loaded) == 2_000
+    got = nbapp.fit_file(nbapp.NaiveBayes(PUSHABLE), path, "y", weight="w")
+    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(loaded, "y", weight="w"), loaded)
+    assert reads == [True, False]
+
+
+@pytest.mark.parametrize("chunk", [16, 1 << 20])
+def test_the_number_guard_keeps_each_mark_found_after_the_header(tmp_path, chunk):
+    """'1_000' and '+-1' are numbers to DuckDB's cast and not to load_table: the guard against
+    them is left out only for a mark whose first byte is in no data row of any file (a header
+    'user_id' does not count; an exponent '1e+5' keeps the '+-' guard)."""
+    def marks(*texts: str) -> tuple[str, ...]:
+        paths = []
+        for i, text in enumerate(texts):
+            paths.append(tmp_path / f"f{i}.csv")
+            paths[-1].write_text(text)
+        return files._cast_only_marks(files.resolve_sources(paths), chunk=chunk)
+
+    assert marks("user_id,h\na,1\nb,2\n") == ()
+    assert marks("user_id,h\na,1\nb,2_0\n") == ("_",)
+    assert marks("y,h\na,1e+5\n") == ("+-",)
+    assert marks("y,h\na,1\n", "y,h\nb,-2\nc_d,+1\n") == ("_", "+-")
+    assert marks("y_+\n") == ()
+
+
 @pytest.mark.parametrize("combinations", [0, 10**9])
 def test_both_query_plans_give_the_same_statistics(duckdb_file, monkeypatch, combinations):
     """GROUPING SETS over the rows (many distinct values) and over the groups of every key at once

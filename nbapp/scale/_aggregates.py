@@ -49,8 +49,8 @@ import pandas as pd
 from nbapp.errors import DataError
 from nbapp.ordering import python_scalar, sort_values
 
-__all__ = ["Sums", "Table", "Result", "Source", "Refine", "NotPushable", "Refused", "model_statistics",
-           "SAMPLE_ROWS", "MAX_WEIGHT"]
+__all__ = ["Sums", "Table", "Result", "Source", "Refine", "NotPushable", "Refused", "MissingClass",
+           "model_statistics", "SAMPLE_ROWS", "MAX_WEIGHT"]
 
 # Rows read first to choose each class's shift (its mean there) for the moments; a table no
 # longer than this is read whole, so its row count is known before the main query.
@@ -76,6 +76,10 @@ class NotPushable(Exception):
 
 class Refused(Exception):
     """The aggregates found rows that a fit refuses; streaming the rows names them."""
+
+
+class MissingClass(Refused):
+    """Rows without a class (the caller may have left in rows it would drop: blank lines)."""
 
 
 class Refine(Exception):
@@ -702,7 +706,7 @@ def _read_answer(answer: dict[str, list[Any]], table: _Table, source: Source, ta
     raw_classes = [answer["c"][i] for i in base]
     typed = source.values(target, raw_classes)
     if typed.isna().any() or any(v is None for v in raw_classes):
-        raise Refused()
+        raise MissingClass()
     labels = [python_scalar(v) for v in typed]
     classes = tuple(sort_values(dict.fromkeys(labels)))
     position = {c: i for i, c in enumerate(classes)}

@@ -21,9 +21,9 @@ from nbapp.errors import DataError
 from nbapp._logspace import decide_codes
 from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
 from nbapp.blocks import reads_numbers
-from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
-from nbapp.scale._files import (DEFAULT_BATCH_ROWS, FOLD, DataPath, Progress, _batches, _cells_unquoted, _connect,
-                               _duckdb_error, _engine_source, _estimated_rows, resolve_sources)
+from nbapp.scale._aggregates import NotPushable, Refused
+from nbapp.scale._files import (DEFAULT_BATCH_ROWS, DataPath, Progress, _batches, _cells_unquoted,
+                               _duckdb_error, engine_statistics, resolve_sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -84,15 +84,10 @@ def _engine_fold_statistics(model: Any, sources: Any, target: str, weight: str |
         if progress is not None:
             progress(done, 2 * total)
 
-    con = _connect()
     try:
-        source = _engine_source(con, sources, numeric, others, folds=k)
-        parts, _ = model_statistics(model, source, target, weight, part=FOLD, parts=k, progress=first_pass,
-                                    known_rows=_estimated_rows(sources))
+        parts, _ = engine_statistics(model, sources, numeric, others, target, weight, folds=k, progress=first_pass)
     except (NotPushable, Refused, _duckdb_error()):
         return None      # a type without aggregates, or rows to name: the streamed pass
-    finally:
-        con.close()
     fold_stats = {fold: stats for fold, stats in enumerate(parts) if stats.classes}
     if len(fold_stats) < k:
         raise DataError(f"The file has too few rows for {k} folds; choose fewer folds.")
