@@ -365,22 +365,42 @@ def test_fit_file_fast_read_equals_load_table_or_leaves_the_file_to_the_exact_re
     assert reads == ([True] if cell in PARSED_BY_THE_READER else [True, False])
 
 
-def test_fit_file_reads_a_file_with_blank_rows_again_without_them_inside_duckdb(tmp_path, monkeypatch, no_streaming):
-    """A row whose every cell is blank has no class: the fast read, which keeps such rows, gives
-    the file to the exact read, which drops them as load_table does (no streaming)."""
+@pytest.mark.parametrize("cells, reads_wanted", [
+    (["", '""', ""], [True]),            # empty cells (Excel's trailing rows, quoted or not): the fast read drops them
+    ([" ", "", "  "], [True, False]),    # spaces: no class there, so the exact read drops the row
+])
+def test_fit_file_drops_blank_rows_inside_duckdb(tmp_path, monkeypatch, no_streaming, cells, reads_wanted):
+    """Rows whose every cell is blank are dropped as load_table drops them, without streaming:
+    rows of empty cells by the fast read itself, rows of spaces by the exact read it hands over to."""
     reads = []
     engine_source = files._engine_source
     monkeypatch.setattr(files, "_engine_source", lambda *a, **k: reads.append(k["fast"]) or engine_source(*a, **k))
     frame = mixed_frame(2_000, seed=5)
+    blank = [",".join(cells[i % len(cells)] for i in range(frame.shape[1])), ""]   # and an empty line
     text = frame.to_csv(index=False).splitlines()
-    text[700:700] = ["," * (frame.shape[1] - 1), "", " " + ", " * (frame.shape[1] - 1)]
+    text[700:700] = blank
     path = tmp_path / "blank.csv"
-    path.write_text("\n".join(text) + "\n")
+    path.write_text("\n".join(text + blank) + "\n")
     loaded = nbapp.load_table(path.read_bytes(), path.name).frame
     assert len(loaded) == 2_000
     got = nbapp.fit_file(nbapp.NaiveBayes(PUSHABLE), path, "y", weight="w")
     assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(loaded, "y", weight="w"), loaded)
-    assert reads == [True, False]
+    assert reads == reads_wanted
+
+
+@pytest.mark.parametrize("cell", ["1_000", "+-3"])
+def test_fit_file_refuses_numbers_duckdb_reads_in_a_file_with_old_mac_line_ends(tmp_path, cell):
+    """Lines ended by \\r alone: the header ends at the first \\r, so the search for '_' and '+'
+    sees the data rows and the guard stays (it read '1_000' as 1000 when the header was taken
+    to run to the first \\n, that is the whole file)."""
+    path = tmp_path / "mac.csv"
+    path.write_bytes(f"y,h\ra,1\rb,2\ra,{cell}\rb,4\r".encode())
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 2 of .*mac.csv"):
+        nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+    path.write_bytes(b"y,h\ra,1\rb,2\ra,5\rb,4\r")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    expected = nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
+    assert_same_model(nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y"), expected, loaded)
 
 
 @pytest.mark.parametrize("chunk", [16, 1 << 20])
@@ -400,6 +420,8 @@ def test_the_number_guard_keeps_each_mark_found_after_the_header(tmp_path, chunk
     assert marks("y,h\na,1e+5\n") == ("+-",)
     assert marks("y,h\na,1\n", "y,h\nb,-2\nc_d,+1\n") == ("_", "+-")
     assert marks("y_+\n") == ()
+    assert marks("user_id,h\ra,1\rb,2_0\r") == ("_",)          # lines ended by \r alone
+    assert marks("user_id,h\r\na,1\r\n") == ()                 # \r\n
 
 
 @pytest.mark.parametrize("combinations", [0, 10**9])

@@ -457,20 +457,21 @@ CAST_ONLY = ("_", "+-")
 
 def _cast_only_marks(sources: _Sources, chunk: int = 8 << 20) -> tuple[str, ...]:
     """Those of CAST_ONLY that a cell of the CSV files may hold: a mark whose first byte occurs
-    nowhere after a file's first line is in no cell, and the numbers' guard leaves it out (it
-    costs a fifth of the fit's query). A search at memchr speed, about 0.1 s for 400 MB; the
-    first line is skipped (headers such as 'user_id'; beyond a chunk's length a header is
-    searched, which can only keep a mark)."""
+    nowhere after a file's header line is in no cell, and the numbers' guard leaves it out (it
+    costs a fifth of the fit's query). A search at memchr speed, about 0.1 s for 400 MB. The
+    header is the bytes up to the first line end, \n or \r (headers such as 'user_id'); one
+    that does not end in the first chunk is searched, and searching more can only keep a mark."""
     firsts = {mark: mark[0].encode() for mark in CAST_ONLY}
     found: set[str] = set()
     buffer = bytearray(chunk)
     for file in sources.files:
         with open(file, "rb") as handle:
-            handle.readline(chunk)
             n = handle.readinto(buffer)
+            ends = [i for i in (buffer.find(b"\n", 0, n), buffer.find(b"\r", 0, n)) if i >= 0]
+            start = min(ends) + 1 if ends else 0       # the header ends at the first \n or \r (old Macs' lines)
             while n and len(found) < len(firsts):
-                found.update(m for m, b in firsts.items() if m not in found and buffer.find(b, 0, n) >= 0)
-                n = handle.readinto(buffer)
+                found.update(m for m, b in firsts.items() if m not in found and buffer.find(b, start, n) >= 0)
+                n, start = handle.readinto(buffer), 0
     return tuple(m for m in CAST_ONLY if m in found)
 
 
@@ -611,11 +612,11 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
     """The model's statistics of the files computed by DuckDB (:func:`model_statistics`; with
     ``folds``, one per fold) and the number of rows.
 
-    A CSV is first read the fast way (``fast`` of :func:`_engine_source`): numbers parsed by
-    DuckDB's reader, rows whose every cell is blank kept. Where that cannot stand for
-    load_table's reading (a cell the reader cannot parse, such as 'N/A'; a row without a class,
-    which a blank line is), the query runs again the exact way; what that refuses, the caller
-    streams to name the row."""
+    A CSV is first read the fast way (``fast`` of :func:`_engine_source`). Where that cannot
+    stand for load_table's reading (a cell DuckDB's reader cannot parse, such as 'N/A'; a row
+    without a class, such as a row of spaces), the query runs again with load_table's rules in
+    SQL; what that refuses, the caller streams to name the row. Either read tests numbers for
+    the marks of :func:`_cast_only_marks` found in the files."""
     with ThreadPoolExecutor(1) as pool:
         marks = pool.submit(_cast_only_marks, sources) if sources.kind == "csv" else None   # beside DuckDB's start
         con = _connect()
@@ -643,19 +644,20 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
     data row), computed in SQL.
 
-    ``fast``: a sixth less time, and equal wherever it runs to the end with every row's class:
-    blank rows are kept (they have no class). Without marks, numbers are DuckDB's reader's
-    DOUBLEs, which are TRY_CAST's: what it cannot read ('N/A', '1,000') stops the query; an
-    infinity is missing, as in ``_Cell.as_double``."""
+    ``fast``: a sixth less time, and equal wherever it runs to the end with every row's class.
+    Only rows whose every cell DuckDB reads as NULL (empty) are dropped, a test of validity
+    bits (a row of spaces stays, and its blank class stops the fit). When the search found
+    neither mark, numbers are DuckDB's reader's DOUBLEs, which are TRY_CAST's: a cell it cannot
+    read ('N/A', '1,000') stops the query; an infinity is missing, as in ``_Cell.as_double``."""
     from nbapp.scale._engines import duckdb_source
 
     wanted = list(dict.fromkeys([*numeric, *others]))
-    _check_files(con, sources, wanted)
+    columns = _check_files(con, sources, wanted)
     where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
     if sources.kind == "csv":
         commas = _comma_delimited(con, sources)
-        blank = "false" if fast else " AND ".join(
-            f"coalesce(trim({_ident(c)}), '') = ''" for c in _columns(con, sources, sources.files[0]))
+        blank = " AND ".join(f"{_ident(c)} IS NULL" if fast else f"coalesce(trim({_ident(c)}), '') = ''"
+                             for c in columns)
         typed = list(dict.fromkeys(numeric)) if fast and not marks else []
         select = [f"{_finite(c) if c in typed else _Cell(c, marks).as_double(commas)} AS {_ident(c)}"
                   for c in dict.fromkeys(numeric)]
@@ -764,9 +766,8 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     con = _connect()
     try:
         wanted = list(dict.fromkeys([*numeric, *others]))
-        _check_files(con, sources, wanted)
+        columns = _check_files(con, sources, wanted)
         if sources.kind == "csv":
-            columns = _columns(con, sources, sources.files[0])
             plan = _csv_plan(con, sources, columns, numeric, others)
         else:
             total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
@@ -784,12 +785,16 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
         con.close()
 
 
-def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> None:
-    """Every file holds a table with the wanted columns, one value per cell."""
+def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> list[str]:
+    """Every file holds a table with the wanted columns, one value per cell; the first file's columns."""
+    first = []
     for file in sources.files:
         _refuse_blank(file, sources)
-        _check_columns(_columns(con, sources, file), wanted, file)
+        columns = _columns(con, sources, file)
+        _check_columns(columns, wanted, file)
         _refuse_nested(file, sources, wanted)
+        first = first or columns
+    return first
 
 
 def _refuse_blank(file: str, sources: _Sources) -> None:
