@@ -621,8 +621,10 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
         marks = pool.submit(_cast_only_marks, sources) if sources.kind == "csv" else None   # beside DuckDB's start
         con = _connect()
         try:
+            columns = _check_files(con, sources, list(dict.fromkeys([*numeric, *others])))
+            commas = sources.kind == "csv" and _comma_delimited(con, sources)
             for fast in ((True, False) if marks is not None else (False,)):
-                source = _engine_source(con, sources, numeric, others, folds=folds, fast=fast,
+                source = _engine_source(con, sources, numeric, others, columns, commas, folds=folds, fast=fast,
                                         marks=CAST_ONLY if marks is None else marks.result())
                 try:
                     return model_statistics(model, source, target, weight, part=None if folds is None else FOLD,
@@ -635,14 +637,16 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
     raise AssertionError("unreachable")
 
 
-def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], *,
-                   folds: int | None = None, marks: Collection[str] = CAST_ONLY, fast: bool = False) -> Source:
-    """The files as one DuckDB query for the aggregates: a CSV's numbers parsed by load_table's
-    rule in SQL (``_Cell``; ``marks`` as :func:`_cast_only_marks` found them), its other columns
-    as their text, read back in Python by the same rule once grouped (:func:`_csv_values`), rows
-    whose every cell is blank dropped; a Parquet file's columns as they are typed. With
-    ``folds``, a column ``__nbapp_fold``: the fold of each row by :func:`hash_folds` of (file,
-    data row), computed in SQL.
+def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], columns: list[str],
+                   commas: bool, *, folds: int | None = None, marks: Collection[str] = CAST_ONLY,
+                   fast: bool = False) -> Source:
+    """The checked files (``columns``: the first file's, as :func:`_check_files` gives them;
+    ``commas``: :func:`_comma_delimited`) as one DuckDB query for the aggregates: a CSV's
+    numbers parsed by load_table's rule in SQL (``_Cell``; ``marks`` as :func:`_cast_only_marks`
+    found them), its other columns as their text, read back in Python by the same rule once
+    grouped (:func:`_csv_values`), rows whose every cell is blank dropped; a Parquet file's
+    columns as they are typed. With ``folds``, a column ``__nbapp_fold``: the fold of each row
+    by :func:`hash_folds` of (file, data row), computed in SQL.
 
     ``fast``: a sixth less time, and equal wherever it runs to the end with every row's class.
     Only rows whose every cell DuckDB reads as NULL (empty) are dropped, a test of validity
@@ -652,10 +656,8 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     from nbapp.scale._engines import duckdb_source
 
     wanted = list(dict.fromkeys([*numeric, *others]))
-    columns = _check_files(con, sources, wanted)
     where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
     if sources.kind == "csv":
-        commas = _comma_delimited(con, sources)
         blank = " AND ".join(f"{_ident(c)} IS NULL" if fast else f"coalesce(trim({_ident(c)}), '') = ''"
                              for c in columns)
         typed = list(dict.fromkeys(numeric)) if fast and not marks else []
