@@ -352,8 +352,8 @@ LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   "]
 @pytest.mark.parametrize("cell", PARSED_BY_THE_READER + LEFT_TO_THE_EXACT_READ)
 def test_fit_file_fast_read_equals_load_table_or_leaves_the_file_to_the_exact_read(tmp_path, monkeypatch, cell,
                                                                                 no_streaming):
-    """The fast read (numbers parsed by DuckDB's CSV reader, blank rows kept) stands only where
-    it reads what load_table reads; elsewhere it stops and the exact read runs: same model."""
+    """The fast read (numbers parsed by DuckDB's CSV reader) stands only where it reads what
+    load_table reads; elsewhere it stops and the exact read runs: same model."""
     reads = []
     engine_source = files._engine_source
     monkeypatch.setattr(files, "_engine_source", lambda *a, **k: reads.append(k["fast"]) or engine_source(*a, **k))
