@@ -424,6 +424,20 @@ def test_the_number_guard_keeps_each_mark_found_after_the_header(tmp_path, chunk
     assert marks("user_id,h\r\na,1\r\n") == ()                 # \r\n
 
 
+@pytest.mark.parametrize("digits", ["١٢", "１２"])
+def test_fit_file_reads_digits_of_other_scripts_as_load_table_does(tmp_path, digits):
+    """Text, as load_table reads them: a category like any other, and no number for a Gaussian."""
+    path = tmp_path / "digits.csv"
+    path.write_text(f"y,h\na,1\nb,2\na,{digits}\nb,4\n")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    expected = nbapp.NaiveBayes({"h": "categorical"}).fit(loaded, "y")
+    assert_same_model(nbapp.fit_file(nbapp.NaiveBayes({"h": "categorical"}), path, "y"), expected, loaded)
+    with pytest.raises(nbapp.DataError, match=r"'h' is Gaussian but row 2"):
+        nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 2 of .*digits.csv"):
+        nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+
+
 @pytest.mark.parametrize("combinations", [0, 10**9])
 def test_both_query_plans_give_the_same_statistics(duckdb_file, monkeypatch, combinations):
     """GROUPING SETS over the rows (many distinct values) and over the groups of every key at once

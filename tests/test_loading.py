@@ -285,6 +285,14 @@ def test_inf_and_overflowing_numbers_are_read_as_missing_naming_the_lines():
     assert "2 infinite value(s) ('inf', '1e309'; lines 2 and 3)" in notes_text(table)
 
 
+@pytest.mark.parametrize("digits", ["١٢", "１２", "१२"])
+def test_digits_of_other_scripts_are_text_not_a_crash(digits):
+    """Python's \\d matched Arabic-Indic, full-width and Devanagari digits, so a column holding
+    one was judged numeric and then crashed the loader (neither Arrow nor pandas parse them)."""
+    table = load_table(f"y,h\na,1\nb,2\na,{digits}\n".encode(), "t.csv")
+    assert table.frame["h"].tolist() == ["1", "2", digits]
+
+
 def test_values_whose_squares_overflow_are_warned():
     table = load_table(b"a,b\n1,1e200\n2,3\n", "t.csv")
     assert table.frame["b"].tolist() == [1e200, 3.0]

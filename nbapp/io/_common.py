@@ -73,18 +73,23 @@ RATIO_CHECK_FLOOR = 1 << 20
 XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1000.0}
 
 
+# Digits are ASCII 0-9: Python's \d also matches other scripts' digits ('١٢', '１２'), which
+# neither Arrow nor pandas parse (a column of them crashed the loader); RE2, where DuckDB uses
+# these patterns, reads \d as 0-9 anyway. Such cells are text.
 _DOT_NUMBER = re.compile(
-    r"[+-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+    r"[+-]?(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 
 
-_COMMA_NUMBER = re.compile(r"[+-]?(?:(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d*)?|,\d+)(?:[eE][+-]?\d+)?")
+_COMMA_NUMBER = re.compile(
+    r"[+-]?(?:(?:[0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,[0-9]*)?|,[0-9]+)(?:[eE][+-]?[0-9]+)?"
+)
 
 
-_LEADING_ZERO = r"[+-]?0\d"
+_LEADING_ZERO = r"[+-]?0[0-9]"
 
 
-_INTEGER = r"[+-]?\d+"
+_INTEGER = r"[+-]?[0-9]+"
 
 
 _BINARY_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
