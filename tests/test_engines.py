@@ -344,9 +344,9 @@ def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path,
 
 # Cells of a number column: DuckDB's reader parses the first group itself (the fast read); it
 # cannot parse the second, so the exact read (load_table's rule in SQL) takes the file over.
-PARSED_BY_THE_READER = ["1.5", " 4 ", "+3", "-0", ".5", "5.", "1e5", "1E-3", "0001.5", "inf", "-Infinity", "nan",
+PARSED_BY_THE_READER = ["1.5", " 4 ", "+3", "-0", ".5", "5.", "1e5", "1E-3", "0001.5", "inf", "-Infinity",
                         "1e400", "1e-400", ""]
-LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   "]
+LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   ", "nan", "NaN"]
 
 
 @pytest.mark.parametrize("cell", PARSED_BY_THE_READER + LEFT_TO_THE_EXACT_READ)
@@ -422,6 +422,19 @@ def test_the_number_guard_keeps_each_mark_found_after_the_header(tmp_path, chunk
     assert marks("y_+\n") == ()
     assert marks("user_id,h\ra,1\rb,2_0\r") == ("_",)          # lines ended by \r alone
     assert marks("user_id,h\r\na,1\r\n") == ()                 # \r\n
+
+
+@pytest.mark.parametrize("cell", ["-nan", "+nan", "nan(1)"])
+def test_fit_file_refuses_nans_that_are_no_missing_token_as_load_table_does(tmp_path, cell):
+    """DuckDB's cast reads '-nan' and 'nan(1)' as NaN; to load_table only 'nan' is missing, and
+    these are no number (fit_file took them for missing values before)."""
+    path = tmp_path / "nans.csv"
+    path.write_text(f"y,h\na,1\nb,2\na,{cell}\nb,4\n")
+    loaded = nbapp.load_table(path.read_bytes(), path.name).frame
+    with pytest.raises(nbapp.DataError, match=r"'h' is Gaussian but row 2"):
+        nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 2 of .*nans.csv"):
+        nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
 
 
 @pytest.mark.parametrize("digits", ["١٢", "１２"])

@@ -515,7 +515,7 @@ class _Cell:
         marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
         load_table's number pattern decides the rest (it refuses '1_000' and '+-1', which DuckDB reads)."""
         fast, fast_ok, slow, slow_ok = self._number_paths(commas)
-        return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) OR isnan({fast}) THEN NULL ELSE {fast} END) "
+        return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) THEN NULL ELSE {fast} END) "
                 f"WHEN {self.absent} THEN NULL::DOUBLE "
                 f"WHEN {slow_ok} THEN (CASE WHEN isinf({slow}) THEN NULL ELSE {slow} END) "
                 f"ELSE error('nbapp-not-a-number:' || {_literal(self.name)}) END")
@@ -527,7 +527,8 @@ class _Cell:
 
     def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
         fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        fast_ok = f"({fast} IS NOT NULL AND {self.guarded})"
+        # NaN is a number to the cast ('-nan', 'nan(1)' too); only load_table's tokens are missing.
+        fast_ok = f"({fast} IS NOT NULL AND NOT isnan({fast}) AND {self.guarded})"
         slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
         slow_ok = self.number if commas else "false"
         return fast, fast_ok, slow, slow_ok
@@ -652,7 +653,8 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     Only rows whose every cell DuckDB reads as NULL (empty) are dropped, a test of validity
     bits (a row of spaces stays, and its blank class stops the fit). When the search found
     neither mark, numbers are DuckDB's reader's DOUBLEs, which are TRY_CAST's: a cell it cannot
-    read ('N/A', '1,000') stops the query; an infinity is missing, as in ``_Cell.as_double``."""
+    read ('N/A', '1,000') or reads as NaN stops the query; an infinity is missing, as in
+    ``_Cell.as_double``."""
     from nbapp.scale._engines import duckdb_source
 
     wanted = list(dict.fromkeys([*numeric, *others]))
@@ -684,9 +686,11 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
 
 
 def _finite(column: str) -> str:
-    """A DOUBLE column with infinities and NaN missing, as load_table reads them."""
+    """A DOUBLE column of DuckDB's reader with infinities missing, as load_table reads them; a NaN
+    stops the fast read (was it 'nan', missing, or '-nan', which load_table refuses? the exact
+    read tells)."""
     c = _ident(column)
-    return f"CASE WHEN isinf({c}) OR isnan({c}) THEN NULL ELSE {c} END"
+    return f"CASE WHEN isnan({c}) THEN error('nbapp-nan-for-the-exact-read') WHEN isinf({c}) THEN NULL ELSE {c} END"
 
 
 FOLD = "__nbapp_fold"
