@@ -5,6 +5,7 @@ the same rows: counts exactly, P(c | x) to 1e-12."""
 from __future__ import annotations
 
 import io
+import threading
 from fractions import Fraction
 
 import duckdb
@@ -422,6 +423,10 @@ def test_the_number_guard_keeps_each_mark_found_after_the_header(tmp_path, chunk
     assert marks("y_+\n") == ()
     assert marks("user_id,h\ra,1\rb,2_0\r") == ("_",)          # lines ended by \r alone
     assert marks("user_id,h\r\na,1\r\n") == ()                 # \r\n
+    stopped = threading.Event()
+    stopped.set()                  # the caller gave up waiting (a refusal came first): every mark, at once
+    assert files._cast_only_marks(files.resolve_sources([tmp_path / "f0.csv"]), chunk=chunk, stop=stopped) \
+        == files.CAST_ONLY
 
 
 @pytest.mark.parametrize("cell", ["-nan", "+nan", "nan(1)"])
