@@ -517,8 +517,9 @@ class _Cell:
 
     def as_double(self, commas: bool) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
-        marker is turned into a DataError naming the row). DuckDB's own cast is the fast path;
-        load_table's number pattern decides the rest (it refuses '1_000' and '+-1', which DuckDB reads)."""
+        marker is turned into a DataError naming the row). DuckDB's own cast is tried first (not
+        for NaN, nor for a cell holding a mark: see _cast_only_marks); load_table's number
+        pattern decides the rest (it refuses '1_000', '+-1' and '-nan', which DuckDB reads)."""
         fast, fast_ok, slow, slow_ok = self._number_paths(commas)
         return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) THEN NULL ELSE {fast} END) "
                 f"WHEN {self.absent} THEN NULL::DOUBLE "
