@@ -55,6 +55,14 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90) -> None
     raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
 
 
+_PIDS: dict[str, int] = {}
+
+
+def server_pid(url: str) -> int:
+    """The process id of the server serve() started at ``url``."""
+    return _PIDS[url]
+
+
 @contextmanager
 def serve(command: list[str], *, env: dict[str, str] | None = None, log_name: str = "streamlit.log") -> Iterator[str]:
     """``command`` (a ``streamlit run app.py ...`` line; a free port is added) running from the
@@ -68,8 +76,10 @@ def serve(command: list[str], *, env: dict[str, str] | None = None, log_name: st
                             stderr=subprocess.STDOUT)
     try:
         _wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+        _PIDS[f"http://127.0.0.1:{port}"] = proc.pid
         yield f"http://127.0.0.1:{port}"
     finally:
+        _PIDS.pop(f"http://127.0.0.1:{port}", None)
         proc.terminate()
         try:
             proc.wait(10)
