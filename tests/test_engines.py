@@ -17,6 +17,7 @@ import nbapp
 from nbapp.blocks.gaussian import class_moments
 from nbapp.scale import _aggregates as aggregates, _files as files
 from nbapp.scale._evaluate import hash_folds
+from nbapp.scale._sql import sample_sql
 
 import postgres_server
 
@@ -284,6 +285,28 @@ def test_fit_sql_on_postgres_names_the_row_of_a_refused_value(postgres, shop_tab
         nbapp.fit_sql(nbapp.NaiveBayes({"visits": "poisson"}), query, "y", url=postgres.url)
 
 
+def test_fit_sql_on_postgres_reads_in_a_read_only_transaction_and_refuses_writing_queries(postgres, shop_table):
+    """Issue 31, item 12: a SELECT ... INTO or a WITH holding a DELETE is refused before it
+    runs, and a SELECT that would write (nextval on a sequence) meets a read-only transaction."""
+    import psycopg
+
+    with psycopg.connect(postgres.url, autocommit=True) as con:
+        con.execute("CREATE SEQUENCE IF NOT EXISTS nbapp_seq")
+    model = nbapp.NaiveBayes({"age": "gaussian"})
+    with pytest.raises(nbapp.DataError, match=r"^The query holds INTO: fit_sql reads rows with one SELECT and writes"):
+        nbapp.fit_sql(model, "SELECT y, age INTO stolen FROM shop", "y", url=postgres.url)
+    with pytest.raises(nbapp.DataError, match=r"^The query holds DELETE"):
+        nbapp.fit_sql(model, "WITH d AS (DELETE FROM shop RETURNING *) SELECT y, age FROM d", "y", url=postgres.url)
+    with pytest.raises(nbapp.DataError, match=r"^The query holds 2 statements; give fit_sql one SELECT"):
+        nbapp.fit_sql(model, "SELECT y, age FROM shop; DROP TABLE shop", "y", url=postgres.url)
+    with pytest.raises(nbapp.DataError, match=r"read-only transaction"):
+        nbapp.fit_sql(model, "SELECT y, nextval('nbapp_seq')::float8 AS age FROM shop LIMIT 3", "y", url=postgres.url)
+    with psycopg.connect(postgres.url) as con:
+        assert con.execute("SELECT count(*) FROM shop").fetchone()[0] == 1_000_000
+        assert con.execute("SELECT to_regclass('stolen')").fetchone()[0] is None
+        assert con.execute("SELECT last_value, is_called FROM nbapp_seq").fetchone() == (1, False)
+
+
 # -- Spark -------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def spark():
@@ -471,3 +494,45 @@ def test_fit_sql_names_a_column_of_lists_before_counting():
         con.execute("CREATE TABLE t AS SELECT 'a' AS y, [1, 2] AS tags UNION ALL SELECT 'b', [3]")
         with pytest.raises(nbapp.DataError, match=r"Column 'tags' of the table 't' holds lists \(several values"):
             nbapp.fit_sql(nbapp.NaiveBayes({"tags": "categorical"}), "t", "y", url=con)
+
+
+@pytest.mark.parametrize("query, message", [
+    ("SELECT 'a' AS y, 1.0 AS x; COPY (SELECT 1) TO '{out}'", r"^The query holds 2 statements; give fit_sql one SELECT"),
+    ("WITH r AS (SELECT 1) SELECT 'a' AS y, 1.0 AS x; COPY (SELECT 1) TO '{out}'", r"holds 2 statements"),
+    ("FROM (SELECT 'a' AS y, 1.0 AS x);; COPY (SELECT 1) TO '{out}';", r"holds 2 statements"),
+    ("SELECT 'a' AS y, 1.0 AS x) AS t; COPY (SELECT 1) TO '{out}'; SELECT * FROM (SELECT 1", r"^DuckDB cannot read the query"),
+])
+def test_fit_sql_runs_one_select_and_nothing_after_it(tmp_path, query, message):
+    """Issue 31, item 12: before, ``SELECT ...; COPY (...) TO 'x.csv'`` wrote the file (DuckDB ran
+    both statements of DESCRIBE's text); DuckDB's own parser now reads one SELECT or refuses."""
+    out = tmp_path / "x.csv"
+    with pytest.raises(nbapp.DataError, match=message):
+        nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), query.format(out=out), "y")
+    with pytest.raises(nbapp.DataError, match=message):
+        sample_sql(query.format(out=out), "duckdb://", 10)
+    assert not out.exists()
+
+
+def test_fit_sql_refuses_a_statement_that_is_not_a_select_and_a_table_name_with_an_unbalanced_quote():
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE t AS SELECT 'a' AS y, 1.0 AS x")
+        with pytest.raises(nbapp.DataError, match=r"^The query is not a SELECT"):
+            nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), "WITH r AS (SELECT 1) INSERT INTO t SELECT 'b', 2.0",
+                          "y", url=con)
+        assert con.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+        for name in ['"Shop Rows', 'x"; drop table t']:
+            with pytest.raises(nbapp.DataError, match=r"is neither a table name nor a SELECT query; quote a name"):
+                nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), name, "y", url=con)
+
+
+def test_nbapp_fit_sql_refuses_a_second_statement_in_one_line_and_writes_nothing(tmp_path, capsys):
+    from nbapp.cli import main
+
+    out, model = tmp_path / "x.csv", tmp_path / "model.json"
+    query = f"SELECT 'a' AS y, 1.0 AS x UNION ALL SELECT 'b', 2.0; COPY (SELECT 1) TO '{out}'"
+    assert main(["fit", "--sql", query, "--target", "y", "--types", "x=gaussian", "--out", str(model)]) == 2
+    err = capsys.readouterr().err
+    assert "holds 2 statements" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    assert main(["fit", "--sql", '"unbalanced', "--target", "y", "--out", str(model)]) == 2
+    assert "neither a table name nor a SELECT query" in capsys.readouterr().err
+    assert not out.exists() and not model.exists()
