@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 import pandas as pd
 
@@ -41,11 +44,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        args.run(args)
+        with _ended_by_signals():
+            args.run(args)
     except DataError as exc:
         print(f"nbapp: {' '.join(str(exc).split())}", file=sys.stderr)
         return BAD_INPUT
     return 0
+
+
+@contextmanager
+def _ended_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the command as Ctrl-C does, by an exception, so a temporary output
+    is removed on the way out (atomic_output) instead of staying beside --out (issue 31, item 13);
+    the exit code is 128 + the signal's number, as a shell reports it. SIGKILL cannot be caught:
+    it leaves the hidden ``.NAME.xxxxxxxx.tmp`` (see the README)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                    # Python lets only the main thread set handlers
+        return
+
+    def end(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {s: signal.signal(s, end) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _parser() -> argparse.ArgumentParser:
