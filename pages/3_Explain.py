@@ -91,6 +91,8 @@ def _result_ui(e: Any) -> None:
                                 table.columns[-1]: st.column_config.NumberColumn(format="%.5g")})
     for note in e.notes:
         st.info(ui.md(ui.lecture.plain(note)))
+    if underflow := explained.underflow_note(e):
+        st.info(underflow)
 
 
 def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ui import formulas
@@ -20,7 +21,7 @@ from ui.text import fmt_log, fmt_number, latex_text, md
 from ui.views import view_of
 from ui.views.base import short
 
-__all__ = ["factor_rows", "explain_equations", "adds_up"]
+__all__ = ["underflow_note", "factor_rows", "explain_equations", "adds_up"]
 
 
 def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
@@ -70,25 +71,31 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
     joint_f = formulas.joint_fractions(e)                     # exact products: computed once
     evidence = formulas.evidence_fraction(e, joint_f)
     post_f = formulas.posterior_fractions(joint_f, evidence)
-    fracs, probs = e.fractions, e.probabilities      # properties that build a table on each access
+    fracs, probs, logs = e.fractions, e.probabilities, e.logs      # properties that build a table on each access
     num, exact_or_decimal = formulas.num, formulas.exact_or_decimal
     for c in classes:
-        terms = [num(fracs.loc[n, c] if fracs.loc[n, c] is not None else probs.loc[n, c], max_digits=6)
-                 for n in used[:max_terms]]
+        terms = [num(fracs.loc[n, c], max_digits=6) if fracs.loc[n, c] is not None
+                 else formulas.power_latex(logs.loc[n, c]) if probs.loc[n, c] == 0 and np.isfinite(logs.loc[n, c])
+                 else num(probs.loc[n, c], max_digits=6) for n in used[:max_terms]]
         product = r" \cdot ".join(terms) + (r" \cdots" if len(used) > max_terms else "")
         cl = latex_text(c)
         equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
-                         + exact_or_decimal(joint_f[c], float(e.joint[c])))
+                         + exact_or_decimal(joint_f[c], float(e.joint[c]), log=float(e.joint_log[c])))
     for n in used if densities else []:
         if n == "prior":
             continue
         view = view_of(model.features_[n].kind)
         for c in classes:
-            equations += view.equations(model, n, e.factors.loc[n, "value"], c)
+            equations += [_off_its_log(eq, probs.loc[n, c], logs.loc[n, c])
+                          for eq in view.equations(model, n, e.factors.loc[n, "value"], c)]
+    underflow = formulas.underflows(e)
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
+                        else formulas.power_latex(e.joint_log[c]) if underflow and np.isfinite(e.joint_log[c])
                         else num(float(e.joint[c])) for c in classes)
     equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
-                     + exact_or_decimal(evidence, e.evidence))
+                     + exact_or_decimal(evidence, e.evidence, log=e.log_evidence))
+    if underflow and not e.undetermined:
+        return equations + _in_logs(e, classes)
     if e.undetermined:
         equations.append(r"P(x) = 0:\ P(c \mid x) = \tfrac{0}{0} \text{ is undefined; the prior } P(c) "
                          r"\text{ stands in for it}")
@@ -98,6 +105,46 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
         equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
                          + exact_or_decimal(post_f[c], float(e.posterior[c])))
     return equations
+
+
+def _off_its_log(equation: str, value: float, log: float) -> str:
+    """A factor's equation that ends "= 0" where the density underflowed but its log is finite
+    (a value far out in a Gaussian's tail) ends with the density read off its log instead."""
+    if value == 0 and np.isfinite(log) and equation.endswith(" = 0"):
+        return equation[: -len("0")] + formulas.exact_or_decimal(None, 0.0, log=float(log))
+    return equation
+
+
+def _in_logs(e: Any, classes: list[Any]) -> list[str]:
+    """The evidence and the posterior where the products underflow, as the model computes them:
+    log P(x) by log-sum-exp over the joints' logs L_c, then P(c | x) = exp(L_c - log P(x))
+    [seed 004, "Problem 1: underflow"; seed 002, log space]."""
+    logs = e.joint_log[classes]
+    top = float(logs.max())
+    shifted = " + ".join(rf"e^{{{float(v) - top:.4f}}}" for v in logs)
+    terms = " + ".join(formulas.power_latex(v - top) if np.exp(v - top) == 0 else formulas.num(float(np.exp(v - top)))
+                       for v in logs)
+    equations = [rf"\log P(x) = m + \log \sum_c e^{{L_c - m}},\ L_c = \log P(c) + \sum_a \log P(x_a \mid c),\ "
+                 rf"m = \max_c L_c = {top:.4f}",
+                 rf"\log P(x) = {top:.4f} + \log({shifted}) = {top:.4f} + \log({terms}) = {e.log_evidence:.4f}"]
+    exact_or_decimal = formulas.exact_or_decimal
+    for c in classes:
+        cl = latex_text(c)
+        log_post = float(e.joint_log[c] - e.log_evidence)
+        equations.append(rf"P({cl} \mid x) = e^{{L_{{{cl}}} - \log P(x)}} = e^{{{e.joint_log[c]:.4f} - "
+                         rf"({e.log_evidence:.4f})}} = "
+                         + exact_or_decimal(None, float(e.posterior[c]), log=log_post))
+    return equations
+
+
+def underflow_note(e: Any) -> str | None:
+    """The sentence that says the products underflowed and how the page goes on, or None."""
+    if not formulas.underflows(e) or e.undetermined:
+        return None
+    return ("The products P(c) · ∏ P(x_a | c) are smaller than the smallest number a computer's double holds "
+            "(about 1e-308), so as decimals they read 0 and P(x) would read 0 + … + 0 = 0. No class is "
+            "impossible: the model adds logs instead of multiplying, so each product is shown as a power of ten "
+            "from its log, log P(x) is computed by log-sum-exp and the posterior from it (seed 004, underflow).")
 
 
 def adds_up(contrib: pd.Series, name: Any = str) -> str:

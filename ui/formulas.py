@@ -28,7 +28,7 @@ __all__ = [
     "show_probabilities", "show_counts", "highlight", "prior_table", "prior_latex", "prior_counts", "num",
     "cell_terms_of", "unreduced", "cell_latex", "cpt_unreduced", "beta_mean_and_mode", "smoothing_formula",
     "evidence_fraction", "joint_fractions", "posterior_fractions", "totals_rows", "exact_or_decimal",
-    "fraction_text", "MAX_FRACTION_DIGITS",
+    "fraction_text", "MAX_FRACTION_DIGITS", "underflows", "power_latex", "power_text", "decimal_text",
 ]
 
 ZERO_STYLE = "background-color: #fde2e1; color: #9b1c1c; font-weight: 600"
@@ -51,6 +51,8 @@ def num(x: Any, *, digits: int = 4, max_digits: int | None = None) -> str:
         v = float(x)
     except OverflowError:                 # a Fraction beyond float range: its decimal exponent exactly
         return _huge(x, digits)
+    if v == 0 and isinstance(x, Fraction) and x != 0:      # below a double's range: not 0
+        return _huge(x, digits)
     if not np.isfinite(v):
         return r"\infty" if v > 0 else (r"-\infty" if v < 0 else r"\text{undefined}")
     if v == int(v) and abs(v) < 1e15:
@@ -68,6 +70,46 @@ def _huge(x: Fraction, digits: int) -> str:
         mantissa, exponent = mantissa * 10, exponent - 1
     sign = "-" if x < 0 else ""
     return rf"{sign}{mantissa:.{digits}g} \times 10^{{{exponent}}}"
+
+
+def underflows(e: Any) -> bool:
+    """Does a product of the explanation fall below the smallest double (about 1e-308, 4.9e-324
+    subnormal) while its log is finite? Then P(c) prod P(x_a | c) and P(x) read 0 as decimals
+    although no class is impossible: the step is shown in logs   [seed 004, "Problem 1:
+    underflow"; seed 002, log space]."""
+    joint, logs = e.joint.to_numpy(), e.joint_log.to_numpy()
+    return bool(np.any((joint == 0) & np.isfinite(logs))) or (e.evidence == 0 and np.isfinite(e.log_evidence))
+
+
+_LN10 = float(np.log(10))
+
+
+def _power_of_ten(log_value: float, digits: int) -> tuple[str, int]:
+    """exp(log_value) as (mantissa, exponent of ten), for numbers a double cannot hold."""
+    exponent = int(np.floor(log_value / _LN10))
+    mantissa = float(np.exp(log_value - exponent * _LN10))
+    text = f"{mantissa:.{digits}g}"
+    if float(text) >= 10:                # 9.99996 rounds up to 10
+        exponent, text = exponent + 1, f"{mantissa / 10:.{digits}g}"
+    return text, exponent
+
+
+def power_latex(log_value: float, digits: int = 4) -> str:
+    r"""e^{log_value} as 1.234 \times 10^{-412}, however small (the decimal would read 0)."""
+    mantissa, exponent = _power_of_ten(log_value, digits)
+    return rf"{mantissa} \times 10^{{{exponent}}}"
+
+
+def power_text(log_value: float, digits: int = 4) -> str:
+    """e^{log_value} as 1.234e-412 for a table cell, however small."""
+    mantissa, exponent = _power_of_ten(log_value, digits)
+    return f"{mantissa}e{exponent:+d}"
+
+
+def decimal_text(value: float, log_value: float) -> str:
+    """A probability for a table cell: its decimal, or where it underflows to 0 with a finite log,
+    its power of ten from the log."""
+    return power_text(log_value) if value == 0 and np.isfinite(log_value) else fmt_number(value)
 
 
 def _digits(n: int) -> int:
@@ -276,18 +318,24 @@ def totals_rows(e: Any, classes: list[Any]) -> pd.DataFrame:
     columns = []
     for c, label in zip(classes, labels_of(classes)):
         columns += [f"{label} fraction", f"{label} decimal", f"{label} log"]
-        rows["joint P(c)·∏P(x_a | c)"] += [fraction_text(joint_f[c]),
-                                            fmt_number(e.joint[c]), fmt_log(e.joint_log[c])]
-        rows["evidence P(x)"] += [fraction_text(evidence), fmt_number(e.evidence),
+        rows["joint P(c)·∏P(x_a | c)"] += [fraction_text(joint_f[c]), decimal_text(e.joint[c], e.joint_log[c]),
+                                            fmt_log(e.joint_log[c])]
+        rows["evidence P(x)"] += [fraction_text(evidence), decimal_text(e.evidence, e.log_evidence),
                                   fmt_log(e.log_evidence)]
         post = post_f[c] if not e.undetermined else None
-        rows[posterior_label] += [fraction_text(post), fmt_number(e.posterior[c]),
-                                  fmt_log(np.log(e.posterior[c]) if e.posterior[c] > 0 else -np.inf)]
+        log_post = float(e.posterior_logs[e.classes.index(c)]) if not e.undetermined else (
+            np.log(e.posterior[c]) if e.posterior[c] > 0 else -np.inf)
+        rows[posterior_label] += [fraction_text(post), decimal_text(e.posterior[c], log_post), fmt_log(log_post)]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 
 
-def exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10) -> str:
-    """A fraction with its decimal beside it (\\frac{8}{9} \\approx 0.8889), or the decimal alone."""
+def exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10,
+                     log: float | None = None) -> str:
+    """A fraction with its decimal beside it (\\frac{8}{9} \\approx 0.8889), or the decimal alone;
+    a decimal that underflows to 0 while its ``log`` is finite is written from the log,
+    e^{-921.4} \\approx 1.2 \\times 10^{-401}."""
+    if f is None and decimal == 0 and log is not None and np.isfinite(log):
+        return rf"e^{{{log:.4f}}} \approx {power_latex(log)}"
     if f is None:
         return num(decimal)
     shown = num(f, max_digits=max_digits)
