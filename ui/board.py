@@ -46,10 +46,11 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
         return
     k = _step(len(steps))
     back, forward, everything, unreduced = st.columns([1, 1, 1, 2], vertical_alignment="center")
+    # A presenter's clicker sends Page Down / Page Up (issue 33, item 6)
     back.button("Previous step", key=f"{key}.previous", icon=":material/arrow_back:", disabled=k == 0,
-                on_click=set_choice, args=(STEP, k - 1), width="stretch")
+                on_click=set_choice, args=(STEP, k - 1), width="stretch", shortcut="PageUp")
     forward.button("Next step", key=f"{key}.next", icon=":material/arrow_forward:", disabled=k == len(steps) - 1,
-                   on_click=set_choice, args=(STEP, k + 1), width="stretch")
+                   on_click=set_choice, args=(STEP, k + 1), width="stretch", shortcut="PageDown")
     everything.button("Start again" if k == len(steps) - 1 else "All steps", key=f"{key}.all",
                       on_click=set_choice, args=(STEP, 0 if k == len(steps) - 1 else len(steps) - 1),
                       width="stretch")
