@@ -1,4 +1,5 @@
-"""The discriminative baseline: scikit-learn's logistic regression on the model's own columns.
+"""The baselines: scikit-learn's logistic regression (discriminative), a decision tree and k
+nearest neighbours on the model's own columns.
 
 Seed 000, section 3: Naive Bayes estimates p(x | y) p(y), logistic regression p(y | x)
 directly. To compare them fairly (the Evaluate page, the generative-vs-discriminative lesson,
@@ -34,7 +35,7 @@ from nbapp.errors import DataError
 from nbapp._numbers import numeric_column
 from nbapp.specs import parse_features
 
-__all__ = ["logistic_pipeline", "logistic_inputs", "baseline_encodings", "ENCODING_WORDS", "MISSING"]
+__all__ = ["logistic_pipeline", "baseline_pipeline", "BASELINES", "logistic_inputs", "baseline_encodings", "ENCODING_WORDS", "MISSING"]
 
 MISSING = "(missing)"        # a missing categorical value, as its own one-hot value
 ENCODING_WORDS = {
@@ -77,10 +78,45 @@ def logistic_inputs(data: pd.DataFrame, specs: Mapping[str, Any]) -> pd.DataFram
 def logistic_pipeline(specs: Mapping[str, Any], C: float = 1.0, max_iter: int = 1000) -> Any:
     """A scikit-learn pipeline over :func:`logistic_inputs`' frame: one encoder per modelled
     column (as its type declares, see the module docstring), then LogisticRegression(C, max_iter)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(_column_encoders(specs), LogisticRegression(C=C, max_iter=max_iter))
+
+
+#: The baselines the Evaluate page offers beside Naive Bayes, by name: (title, what it is). Each
+#: reads every modelled column through the same encoders as logistic regression.
+BASELINES = {
+    "logistic": ("Logistic regression", "scikit-learn's LogisticRegression (C = 1, L2 penalty)"),
+    "tree": ("Decision tree", "scikit-learn's DecisionTreeClassifier (grown until its leaves are pure, seed 0)"),
+    "knn": ("k nearest neighbours", "scikit-learn's KNeighborsClassifier (k = 5, or every training row if fewer; "
+                                    "Euclidean distance over the encoded columns)"),
+}
+
+
+def baseline_pipeline(specs: Mapping[str, Any], baseline: str = "logistic", *, training_rows: int | None = None) -> Any:
+    """The pipeline of the baseline named ``baseline`` (a key of :data:`BASELINES`) over
+    :func:`logistic_inputs`' frame: the columns encoded as their types declare, then the
+    classifier. ``training_rows`` bounds k nearest neighbours' k by the rows it will see."""
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    if baseline == "logistic":
+        return logistic_pipeline(specs)
+    if baseline == "tree":
+        return make_pipeline(_column_encoders(specs), DecisionTreeClassifier(random_state=0))
+    if baseline == "knn":
+        k = 5 if training_rows is None else max(1, min(5, training_rows))
+        return make_pipeline(_column_encoders(specs), KNeighborsClassifier(n_neighbors=k))
+    raise DataError(f"{baseline!r} is not a baseline; choose one of {', '.join(BASELINES)}.")
+
+
+def _column_encoders(specs: Mapping[str, Any]) -> Any:
+    """One encoder per modelled column, as its type declares (see the module docstring)."""
     from sklearn.compose import ColumnTransformer
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.impute import SimpleImputer
-    from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
@@ -98,7 +134,7 @@ def logistic_pipeline(specs: Mapping[str, Any], C: float = 1.0, max_iter: int = 
         else:                                           # STANDARDISED or OWN
             encoder, selected = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler()), [column]
         parts.append((f"column {i}", encoder, selected))
-    return make_pipeline(ColumnTransformer(parts), LogisticRegression(C=C, max_iter=max_iter))
+    return ColumnTransformer(parts)
 
 
 def _encoded(specs: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:

@@ -19,7 +19,7 @@ from nbapp.blocks.base import FAR_VALUE, TINY_VARIANCE
 from nbapp.errors import DataError
 from nbapp.evaluate import CLIP_EPS, Evaluation, Progress, _prepare, cross_validate
 
-__all__ = ["LogLossReport", "log_loss_report", "Curves", "curves", "feature_importance",
+__all__ = ["roc_summary", "LogLossReport", "log_loss_report", "Curves", "curves", "feature_importance",
            "predictions_with_inputs", "MISSING_CLASS", "ZERO_COUNT", "TINY_VARIANCE", "FAR_VALUE"]
 
 # The causes a dominating row can have, named once (the advice and the tests use them); a
@@ -202,6 +202,27 @@ def curves(evaluation: Evaluation, positive: Any) -> Curves:
                        "recall": np.r_[recall[::-1], 0.0]})
     average_precision = float(-np.sum(np.diff(pr["recall"].to_numpy()) * pr["precision"].to_numpy()[:-1]))
     return Curves(positive, truth, score, roc, pr, float(np.trapezoid(tpr, fpr)), average_precision)
+
+
+def roc_summary(evaluation: Evaluation) -> pd.DataFrame:
+    """The multiclass ROC summary: each class's one-vs-rest AUC from the out-of-sample
+    P(class), then their plain ("macro") and support-weighted means, as scikit-learn's
+    ``roc_auc_score(y, P, multi_class="ovr", average="macro" | "weighted")``. A class that is
+    every test row or none has no curve and is left out of the means (its AUC shows NaN).
+    Index: the classes, then "macro mean" and "weighted mean"; columns ``roc_auc``, ``support``."""
+    aucs, support = [], []
+    for c in evaluation.classes:
+        truth = (evaluation.predictions["true"] == c).to_numpy(dtype=bool)
+        support.append(int(truth.sum()))
+        aucs.append(curves(evaluation, c).roc_auc if 0 < truth.sum() < len(truth) else np.nan)
+    table = pd.DataFrame({"roc_auc": aucs, "support": support},
+                         index=pd.Index(list(evaluation.classes), dtype=object, name="class"))
+    scored = table.dropna()
+    if scored.empty:
+        raise DataError("No class has both positive and negative test rows; a ROC curve needs both.")
+    means = pd.DataFrame({"roc_auc": [scored["roc_auc"].mean(), np.average(scored["roc_auc"], weights=scored["support"])],
+                          "support": [int(scored["support"].sum())] * 2}, index=["macro mean", "weighted mean"])
+    return pd.concat([table, means])
 
 
 def _counts_at_thresholds(truth: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

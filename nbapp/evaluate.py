@@ -80,6 +80,21 @@ class Scores:
     log_loss_clipped: float = float("nan")  # as scikit-learn's log_loss (see CLIP_EPS)
 
     @property
+    def kappa(self) -> float:
+        """Cohen's kappa, (p_o - p_e) / (1 - p_e): the agreement of predictions and truth beyond
+        what their class shares alone give (p_o = accuracy, p_e = sum_c share_true(c) share_pred(c)),
+        as scikit-learn's cohen_kappa_score; an undetermined row agrees with no class."""
+        counts = self.confusion.to_numpy(dtype=float)
+        n = counts.sum()
+        if n == 0:
+            return float("nan")
+        classes = list(self.confusion.index)
+        predicted = self.confusion.reindex(columns=classes, fill_value=0).to_numpy(dtype=float)
+        p_o = np.trace(predicted) / n
+        p_e = float(np.dot(counts.sum(axis=1), predicted.sum(axis=0))) / n ** 2
+        return float((p_o - p_e) / (1 - p_e)) if p_e < 1 else float("nan")
+
+    @property
     def macro_f1(self) -> float:
         """Unweighted mean of the per-class F1 scores, over the classes that occur in the truth
         or the predictions (as scikit-learn's f1_score(average="macro"))."""

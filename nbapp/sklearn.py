@@ -40,7 +40,7 @@ from nbapp._logspace import decide_codes
 from nbapp.model import NaiveBayes
 from nbapp.propose import propose_feature_types
 
-__all__ = ["NaiveBayesClassifier", "logistic_regression_scores"]
+__all__ = ["NaiveBayesClassifier", "logistic_regression_scores", "baseline_scores"]
 
 _TARGET = "__nbapp_target__"
 _WEIGHT = "__nbapp_weight__"
@@ -215,13 +215,32 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
     type with no encoding is refused by name). A class missing from a training fold gets
     probability 0 there, as for Naive Bayes.
     """
+    from nbapp.baseline import logistic_pipeline
+
+    return _scores_on_folds(evaluation, df, features, lambda specs, rows: logistic_pipeline(specs, C, max_iter))
+
+
+def baseline_scores(evaluation: Any, df: pd.DataFrame, features: Mapping[str, Any], baseline: str) -> Any:
+    """The baseline ``baseline`` (a key of :data:`nbapp.baseline.BASELINES`: "logistic", "tree",
+    "knn") on the same folds as ``evaluation``, every modelled column encoded as for logistic
+    regression, scored as Naive Bayes is."""
+    from nbapp.baseline import baseline_pipeline
+
+    return _scores_on_folds(evaluation, df, features,
+                            lambda specs, rows: baseline_pipeline(specs, baseline, training_rows=rows))
+
+
+def _scores_on_folds(evaluation: Any, df: pd.DataFrame, features: Mapping[str, Any],
+                     make_pipeline: Any) -> Any:
+    """``make_pipeline(specs, training_rows)`` fitted on each training fold of ``evaluation``
+    and its log P(c | x) on the fold's test rows, scored together."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
 
     from nbapp.errors import DataError
     from nbapp.evaluate import _prepare, score
-    from nbapp.baseline import logistic_inputs, logistic_pipeline
+    from nbapp.baseline import logistic_inputs
     from nbapp.specs import parse_features
 
     if evaluation.folds is None or evaluation.target is None:
@@ -237,13 +256,22 @@ def logistic_regression_scores(evaluation: Any, df: pd.DataFrame, features: Mapp
         if not len(test):
             continue
         if len(set(labels[train])) < 2:
-            raise DataError(f"Fold {fold + 1} trains on one class only; logistic regression needs two.")
-        with warnings.catch_warnings():
+            raise DataError(f"Fold {fold + 1} trains on one class only; a baseline needs two.")
+        with warnings.catch_warnings(), np.errstate(divide="ignore"):     # log 0 of a tree's pure leaf: -inf
             warnings.simplefilter("ignore", ConvergenceWarning)
-            pipeline = logistic_pipeline(specs, C, max_iter).fit(inputs.iloc[train], labels[train])
-        log_proba = pd.DataFrame(pipeline.predict_log_proba(inputs.iloc[test]), index=test,
-                                 columns=pd.Index(list(pipeline.classes_), dtype=object))
+            warnings.simplefilter("ignore", RuntimeWarning)
+            pipeline = make_pipeline(specs, len(train)).fit(inputs.iloc[train], labels[train])
+            log_proba = pd.DataFrame(_log_proba(pipeline, inputs.iloc[test]), index=test,
+                                     columns=pd.Index(list(pipeline.classes_), dtype=object))
         parts.append(log_proba.reindex(columns=list(evaluation.classes), fill_value=-np.inf))
     log_all = pd.concat(parts)
     positions = log_all.index.to_numpy()
     return score(y.iloc[positions], log_all.reset_index(drop=True))
+
+
+def _log_proba(pipeline: Any, rows: pd.DataFrame) -> np.ndarray:
+    """log P(c | x): the classifier's own where it has one (logistic regression's, exact far in the
+    tails), else the log of its probabilities (k nearest neighbours has none)."""
+    if hasattr(pipeline, "predict_log_proba"):
+        return pipeline.predict_log_proba(rows)
+    return np.log(pipeline.predict_proba(rows))
