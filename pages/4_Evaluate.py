@@ -22,7 +22,10 @@ ui.page_header("Evaluate", "How well does this model predict rows it has not see
                "cross-validate; then predict a new file and download the probabilities.")
 
 ss = st.session_state
-METHODS = {"kfold": "k-fold cross-validation (stratified)", "holdout": "hold-out split (stratified)"}
+METHODS = {"kfold": "k-fold cross-validation (stratified)", "loo": "leave-one-out (k = n)",
+           "holdout": "hold-out split (stratified)"}
+#: Leave-one-out fits one model per row: beyond this many rows k-fold says nearly as much, far sooner.
+MAX_LEAVE_ONE_OUT = 2_000
 DEFAULTS = {"method": "kfold", "k": 5, "test_size": 0.3, "seed": 0}
 COMPARE = "evaluate.compare"    # the work's choice: logistic regression beside Naive Bayes (kept across pages)
 
@@ -48,6 +51,8 @@ def _options_ui() -> dict[str, Any]:
         if method == "kfold":
             ui.synced(st.number_input, "Folds k", key="_eval_k", value=int(opts["k"]), min_value=2, max_value=50,
                       step=1, on_set=setter("k"))
+        elif method == "loo":
+            st.caption("Each row is tested by a model fitted on all the others: as many folds as rows.")
         else:
             ui.synced(st.slider, "Test share", key="_eval_test_size", value=float(opts["test_size"]),
                       min_value=0.1, max_value=0.9, step=0.05, on_set=setter("test_size"))
@@ -86,8 +91,12 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
         return _run_on_path(key, make_model(), opts, bar)
     try:
         data = _evaluated_data()
-        if opts["method"] == "kfold":
-            result = evaluate.cross_validate(make_model, data, target, k=int(opts["k"]), seed=int(opts["seed"]),
+        if opts["method"] == "loo" and len(data) > MAX_LEAVE_ONE_OUT:
+            raise DataError(f"Leave-one-out would fit {len(data):,} models; it is offered up to "
+                            f"{MAX_LEAVE_ONE_OUT:,} rows. Choose k-fold cross-validation (k = 10 is close to it).")
+        if opts["method"] in ("kfold", "loo"):
+            k = len(data) if opts["method"] == "loo" else int(opts["k"])
+            result = evaluate.cross_validate(make_model, data, target, k=k, seed=int(opts["seed"]),
                                              weight=work.weight, progress=progress)
         else:
             result = evaluate.holdout(make_model, data, target, test_size=float(opts["test_size"]),
@@ -140,12 +149,14 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
 
 def _scores_ui(result: evaluate.Evaluation) -> None:
     s = result.scores
-    c1, c2, c3, c4, c5 = st.columns(5)
+    c1, c2, c3, c4, c5, c6 = st.columns(6)
     c1.metric("Accuracy", f"{s.accuracy:.3f}")
     c2.metric("Macro F1", f"{s.macro_f1:.3f}")
-    c3.metric("Log-loss", ui.fmt_number(s.log_loss))
-    c4.metric("Log-loss, clipped", ui.fmt_number(s.log_loss_clipped))
-    c5.metric("Test cases", f"{s.n:,}")
+    c3.metric("Cohen's kappa", f"{s.kappa:.3f}", help="Agreement with the truth beyond what the class shares "
+              "alone give: 0 is chance, 1 every row right.")
+    c4.metric("Log-loss", ui.fmt_number(s.log_loss))
+    c5.metric("Log-loss, clipped", ui.fmt_number(s.log_loss_clipped))
+    c6.metric("Test cases", f"{s.n:,}")
     st.caption(f"Log-loss is −mean log P(true class), exact. The clipped one first clips each probability to "
                f"[ε, 1 − ε] with ε = {evaluate.CLIP_EPS:.3g}, as scikit-learn's log_loss does, so one row "
                "adds at most 36.04 to the sum.")
@@ -230,30 +241,48 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
     left.plotly_chart(charts.roc_chart(found.roc, point, positive, found.roc_auc), key="eval.roc")
     right.plotly_chart(charts.pr_chart(found.pr, point, positive, found.average_precision), key="eval.pr")
     st.dataframe(point.to_frame().T, hide_index=True, key="eval.threshold_table")
+    if not two and result.folds is not None:
+        st.markdown("**Every class against the rest: the area under each ROC curve**")
+        try:
+            summary = _cached("roc_summary", lambda: diagnostics.roc_summary(result))
+        except DataError as err:
+            st.info(ui.md(err))
+            return
+        st.dataframe(summary.set_axis([*labels_of(summary.index[:-2]), *summary.index[-2:]]), key="eval.roc_summary",
+                     column_config={"roc_auc": st.column_config.NumberColumn("ROC AUC", format="%.4f")})
+        st.caption("The macro mean weighs every class alike; the weighted mean by its test rows (scikit-learn's "
+                   "roc_auc_score with multi_class='ovr').")
 
 
 def _comparison_ui(result: evaluate.Evaluation) -> None:
-    if not ui.synced(st.toggle, "Compare with logistic regression (scikit-learn) on the same folds",
+    if not ui.synced(st.toggle, "Compare with other classifiers (scikit-learn) on the same folds",
                      key="eval.compare", value=bool(ui.work().choice(COMPARE, False)),
                      on_set=lambda v: ui.set_choice(COMPARE, bool(v))):
         return
-    from nbapp.baseline import baseline_encodings
-    from nbapp.sklearn import logistic_regression_scores
+    from nbapp.baseline import BASELINES, baseline_encodings
+    from nbapp.sklearn import baseline_scores
 
+    chosen = st.multiselect("Classifiers beside Naive Bayes", list(BASELINES), default=["logistic"],
+                            format_func=lambda b: BASELINES[b][0], key="eval.baselines")
     specs = ui.specs()
+    rows = {"Naive Bayes (nbapp)": result.scores}
     try:
-        encodings = baseline_encodings(specs)         # a column the baseline cannot encode is refused here
-        with st.spinner("Fitting logistic regression on each fold…"):
-            lr = _cached("logistic", lambda: logistic_regression_scores(result, _evaluated_data(), specs))
+        encodings = baseline_encodings(specs)         # a column the baselines cannot encode is refused here
+        for baseline in chosen:
+            title = BASELINES[baseline][0]
+            with st.spinner(f"Fitting {title.lower()} on each fold…"):
+                rows[f"{title} (every column, encoded as listed)"] = _cached(
+                    f"baseline::{baseline}", lambda: baseline_scores(result, _evaluated_data(), specs, baseline))
     except DataError as err:
         ui.show_error(err)
         return
-    rows = {"Naive Bayes (nbapp)": result.scores, "Logistic regression (every column, encoded as listed)": lr}
     left, right = st.columns([3, 2])
-    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "log-loss": s.log_loss,
-                                        "log-loss, clipped": s.log_loss_clipped} for name, s in rows.items()}).T,
-                   key="eval.comparison")
-    right.markdown("**How logistic regression reads each column**")
+    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
+                                        "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
+                                 for name, s in rows.items()}).T, key="eval.comparison")
+    left.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
+                 "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
+    right.markdown("**How the other classifiers read each column**")
     right.dataframe(encodings, hide_index=True, key="eval.encodings")
 
 
