@@ -222,8 +222,9 @@ def test_gaussian_fit_formula_adds_up_to_the_library_variance(variance):
     model = nbapp.NaiveBayes(ex.features, variance=variance).fit(load_example("gender"), target="Gender")
     for column in ex.features:
         for cls in model.classes_:
-            latex = gaussian_latex(model, column, cls)
-            var_line = [part for part in latex.split(r"\\") if r"\sigma^2" in part and r"\varepsilon" in part][0]
+            lines = gaussian_latex(model, column, cls)
+            latex = " ".join(lines)
+            var_line = [line for line in lines if r"\sigma^2" in line and r"\varepsilon" in line][0]
             raw_plus_eps = var_line.split(" = ")[-2]
             fit = model.gaussian(column).loc[cls]
             assert evaluate(raw_plus_eps) == pytest.approx(float(fit["var"]), rel=1e-5)

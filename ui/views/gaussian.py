@@ -61,7 +61,8 @@ class GaussianView(TypeView):
         st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
                            key="model.gauss_class")
-        st.latex(gaussian_latex(model, col, cls))
+        for equation in gaussian_latex(model, col, cls):
+            st.latex(equation)
         if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
             st.latex(density_latex(model, col, x_star, cls))
         _epsilon_ui(model)
@@ -96,8 +97,12 @@ def _epsilon_ui(model: Any) -> None:
         st.warning(md(note))
 
 
-def gaussian_latex(model: Any, column: Any, cls: Any) -> str:
-    """The class mean and variance of one Gaussian feature with its numbers   [seed 000, Eq. 13-14]."""
+def gaussian_latex(model: Any, column: Any, cls: Any) -> list[str]:
+    """The class mean and variance of one Gaussian feature with its numbers, and the density's
+    formula, one equation each   [seed 000, Eq. 12-14]. Three display formulas rather than one
+    aligned block: each breaks after an operator in a narrow column, where an aligned block
+    could only scroll, and a scrolling region is one a keyboard cannot reach (WCAG 2.1, axe's
+    scrollable-region-focusable; issue 33, item 8)."""
     row = model.gaussian(column).loc[cls]
     variance = model.features_[column].variance or model.variance
     divisor = {"mle": r"n_c", "unbiased": r"(n_c - 1)",
@@ -110,7 +115,7 @@ def gaussian_latex(model: Any, column: Any, cls: Any) -> str:
            rf"= {num(row['var_raw'], digits=6)} + {num(row['epsilon'], digits=3)} = {num(row['var'], digits=6)}")
     density = (r"p(x \mid c) = \frac{1}{\sqrt{2\pi\sigma_c^2}}"
                r"\exp\!\left(-\frac{(x-\mu_c)^2}{2\sigma_c^2}\right)")
-    return rf"\begin{{aligned}} &{mean} \\ &{var} \\ &{density} \end{{aligned}}"
+    return [mean, var, density]
 
 
 def density_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
