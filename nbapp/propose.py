@@ -17,12 +17,14 @@ from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError, shown
 from nbapp.io._nested import nested_error, nested_values
 
-__all__ = ["propose_feature_types", "propose_target", "check_target"]
+__all__ = ["propose_feature_types", "propose_target", "propose_weight", "check_target"]
 
 # Pairs the model reads as (negative, positive) for a Bernoulli feature (nbapp.blocks.bernoulli).
 BINARY_PAIRS = frozenset(frozenset(p) for p in _MODEL_PAIRS)
-TARGET_NAMES = ("label", "labels", "class", "target", "y", "category", "outcome", "species",
-                "diagnosis", "result", "survived", "spam", "sentiment")
+# Names of a target, the surest first: "class" and "category" come last, as they also name
+# features (Titanic's passenger Class beside Survived; issue 33, item 5).
+TARGET_NAMES = ("label", "labels", "target", "y", "outcome", "survived", "species", "diagnosis", "result",
+                "spam", "sentiment", "improved", "class", "category")
 WEIGHT_NAMES = frozenset({"count", "counts", "freq", "frequency", "n"})
 ID_NAME = re.compile(r"(^|[_ ])(id|uuid|key)$|^(id|index|row|example)([_ ]|$)", re.IGNORECASE)
 DATE_LIKE = r"\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./]\d{2,4}"
@@ -122,14 +124,18 @@ def _propose_number(present: pd.Series, name: str, distinct: int, count_block: s
 
 
 def _propose_shape(values: np.ndarray, integers: bool) -> tuple[str, str] | None:
-    """Poisson for non-negative integer counts whose variance is near their mean; KDE for a
-    clearly non-normal shape (|skewness| >= 1 or two modes, on at least 30 values); else None."""
+    """Poisson for non-negative integer counts whose variance is near their mean and that start at
+    0 or 1, as counts of events do (whole measurements far from 0, a flipper length of 172-231 mm,
+    ages, years of schooling, are Gaussian: their variance may match their mean by chance; issue
+    33, item 5); KDE for a clearly non-normal shape (|skewness| >= 1 or two modes, on at least 30
+    values); else None."""
     values = values[np.isfinite(values)]
     if len(values) < SHAPE_MIN_VALUES:
         return None
     mean, var = float(values.mean()), float(values.var())
-    if integers and values.min() >= 0 and mean > 0 and var <= POISSON_DISPERSION * mean:
-        return "poisson", f"non-negative integer counts (mean {mean:.3g}, variance {var:.3g}) -> Poisson"
+    if integers and 0 <= values.min() <= 1 and mean > 0 and var <= POISSON_DISPERSION * mean:
+        return "poisson", (f"non-negative integer counts (mean {mean:.3g}, variance {var:.3g}, "
+                           f"from {values.min():.0f}) -> Poisson")
     skew = float(stats.skew(values)) if var > 0 else 0.0
     if abs(skew) >= KDE_SKEWNESS:
         return "kde", f"skewness {skew:.1f} -> KDE"
@@ -263,16 +269,36 @@ def propose_target(df: pd.DataFrame) -> str | None:
     """A sensible default target, or None.
 
     A column named like label/class/target/y with 2..50 distinct values; else the last text
-    column with 2..50 distinct values; else the last such column of any type.
+    column with 2..50 distinct values (an ID or a row weight never); else the first 0/1 column
+    (an outcome such as Mroz's inlf); else the last column with 2..50 distinct values.
     """
+    weight = propose_weight(df)
     fits = [c for c in df.columns
-            if not nested_values(df[c]) and 2 <= df[c].nunique() <= MAX_TARGET_CLASSES and not _fractional(df[c])]
+            if c != weight and not nested_values(df[c]) and 2 <= df[c].nunique() <= MAX_TARGET_CLASSES
+            and not _fractional(df[c]) and not ID_NAME.search(str(c))]
     by_name = {str(c).strip().lower(): c for c in fits}
     for name in TARGET_NAMES:
         if name in by_name:
             return by_name[name]
     texts = [c for c in fits if not pd.api.types.is_numeric_dtype(df[c])]
-    return (texts or fits or [None])[-1]
+    if texts:
+        return texts[-1]
+    binary = [c for c in fits if set(df[c].dropna().unique()) <= {0, 1}]
+    return (binary[:1] or fits or [None])[-1]
+
+
+def propose_weight(df: pd.DataFrame, target: str | None = None) -> str | None:
+    """The column that counts how often each row occurred (a frequency table's ``Freq``,
+    ``count``, ``n``): named like a row count and holding non-negative whole numbers; or None.
+    The Data page makes it the row weight, so each row counts that many times (issue 33, item 5)."""
+    for c in df.columns:
+        if c == target or str(c).strip().lower() not in WEIGHT_NAMES or not pd.api.types.is_numeric_dtype(df[c]) \
+                or pd.api.types.is_bool_dtype(df[c]):
+            continue
+        values = df[c].dropna().to_numpy(dtype=float)
+        if len(values) and np.all(values >= 0) and np.all(values == np.round(values)):
+            return c
+    return None
 
 
 def _fractional(column: pd.Series) -> bool:

@@ -12,7 +12,7 @@ from nbapp.blocks import feature_types
 from nbapp.errors import DataError
 from nbapp.examples import EXAMPLES, example
 from ui.held_patterns import held_patterns_ui
-from ui.text import counted
+from ui.text import counted, fmt_count
 from ui.views import grouped
 
 ui.ensure_state()
@@ -295,8 +295,11 @@ def _target_ui(df: pd.DataFrame) -> None:
         st.stop()
     for note in notes:
         st.warning(ui.md(note))
-    counts = df[target].value_counts(dropna=True)
-    st.caption("Classes: " + ", ".join(f"{ui.md(c)} ({n})" for c, n in counts.head(20).items())
+    weight = work.weight if work.weight in df.columns and work.weight != target else None
+    counts = (df.groupby(target, dropna=True, sort=False)[weight].sum() if weight else
+              df[target].value_counts(dropna=True)).sort_values(ascending=False, kind="stable")
+    st.caption(("Classes, rows weighted by " + ui.md(weight) + ": " if weight else "Classes: ")
+               + ", ".join(f"{ui.md(c)} ({fmt_count(n)})" for c, n in counts.head(20).items())
                + (" …" if len(counts) > 20 else ""))
 
     numeric = [c for c in columns if c != target and pd.api.types.is_numeric_dtype(df[c])]

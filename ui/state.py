@@ -455,10 +455,15 @@ def _proposed(source: Source, df: pd.DataFrame, target: Any, *, base: Work | Non
     """A work of ``df`` predicting ``target`` (the other columns' types proposed, the first row as
     the test example) and the reasons of the types. ``base``'s weight, settings and choices are
     kept; custom priors name the old classes, so they go back to the empirical prior."""
+    from nbapp.propose import propose_weight
+
     types, reasons = _proposal(df, target)
-    weight = base.weight if base is not None and base.weight != target else None
+    weight = base.weight if base is not None and base.weight != target else (
+        propose_weight(df, target) if base is None else None)
     if weight is not None:
         types[weight] = IGNORE
+        if base is None:
+            reasons[weight] = f"named {weight!r}, like a row count -> the row weight (each row counts that many times)"
     config = base.settings if base is not None else nbapp.Settings()
     if not isinstance(config.priors, str):
         config = dataclasses.replace(config, priors="empirical")

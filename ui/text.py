@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log"]
+__all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log", "fmt_count"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
@@ -52,6 +52,13 @@ def file_stem(value: Any, limit: int = 60) -> str:
     ``-`` only, so no path separator, dot or control character reaches the browser's save dialog."""
     stem = _NOT_FILENAME.sub("_", str(value)).strip("_")[:limit]
     return stem or "column"
+
+
+def fmt_count(x: Any) -> str:
+    """A count or a sum of weights: whole numbers with thousands separators (1,490), others with
+    4 significant digits (12.5)."""
+    v = float(x)
+    return f"{v:,.0f}" if v.is_integer() else f"{v:,.4g}"
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
