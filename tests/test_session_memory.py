@@ -73,7 +73,7 @@ def _digest(i: int) -> str:
 
 
 def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=2500, folder=str(tmp_path))
     assert stat.S_IMODE(os.stat(store.folder).st_mode) == 0o700
@@ -82,7 +82,7 @@ def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound
         assert store.keep(digest, data)
         on_disk = sorted(os.listdir(store.folder))
         assert sum(os.path.getsize(os.path.join(store.folder, f)) for f in on_disk) <= 2500
-    assert sorted(os.listdir(store.folder)) == [_digest(2), _digest(3)], "oldest out first, from disk too"
+    assert sorted(os.listdir(store.folder)) == [OWNER_FILE, _digest(2), _digest(3)], "oldest out first, from disk too"
     assert store.size == 2000
     kept = store.get(_digest(3))
     assert kept == files[_digest(3)] and kept is not files[_digest(3)], "read back from disk"
@@ -92,16 +92,16 @@ def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound
 
 
 def test_the_file_store_writes_only_files_named_by_a_sha256(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=1000, folder=str(tmp_path))
     for name in ["../escape", "/etc/passwd", "A" * 64, "0" * 63]:
         assert not store.keep(name, b"x")
-    assert os.listdir(store.folder) == [] and sorted(os.listdir(tmp_path)) == [os.path.basename(store.folder)]
+    assert os.listdir(store.folder) == [OWNER_FILE] and sorted(os.listdir(tmp_path)) == [os.path.basename(store.folder)]
 
 
 def test_a_file_pushed_out_of_the_store_is_answered_with_none(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=1000, folder=str(tmp_path))
     assert store.keep(_digest(1), b"a" * 600)
