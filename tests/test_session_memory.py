@@ -330,3 +330,37 @@ def test_the_memory_report_names_what_the_process_holds_only_when_asked(monkeypa
     report = session_end.memory_report()
     frames = int(report.split("DataFrames ")[1].split(",")[0])
     assert frames >= 1 and "cache_data" in report and "VmRSS" in report
+
+
+def test_a_closed_session_tells_its_long_work_to_stop(fake_runtime):
+    watch = session_end._Watch("gone", _State())
+    assert not watch.closed.is_set()
+    _leave_and_run(watch, lambda: fake_runtime.released)
+    assert fake_runtime.closed == ["gone"] and watch.closed.is_set()
+
+
+def test_a_session_that_came_back_lets_its_work_run_on(fake_runtime):
+    fake_runtime.active.add("back")
+    watch = session_end._Watch("back", _State())
+    _leave_and_run(watch, lambda: fake_runtime.checked)
+    assert not watch.closed.is_set()
+
+
+def test_outside_a_script_run_there_is_no_session_to_stop_for():
+    assert session_end.session_stop() is None
+
+
+def test_a_local_path_is_read_with_its_sessions_stop(tmp_path, monkeypatch):
+    import nbapp
+    import ui.state
+    from nbapp.scale import Stopped, fit_file
+
+    (tmp_path / "a.csv").write_text("x,y\nq,a\nr,b\n")
+    monkeypatch.setenv(ui.state.DATA_ROOT_VARIABLE, str(tmp_path))
+    closed = threading.Event()
+    monkeypatch.setattr(session_end, "session_stop", lambda: closed.is_set)
+    sources = ui.state.path_sources("a.csv")
+    assert sources.files == (str(tmp_path / "a.csv"),)
+    closed.set()                                   # the session is closed before its fit runs
+    with pytest.raises(Stopped):
+        fit_file(nbapp.NaiveBayes({"x": "categorical"}), ui.state.path_sources(sources.files), "y")
