@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,30 +54,25 @@ def test_a_new_store_removes_the_folder_of_a_killed_server_and_keeps_a_live_serv
         live.wait(timeout=60)
 
 
-def test_a_store_folder_without_an_owner_file_is_kept_while_young_and_removed_when_old(tmp_path):
-    from ui.remember import STORE_PREFIX, UNOWNED_STALE_SECONDS, remove_stale_stores
+def test_a_store_folder_without_an_owner_file_is_left_alone_however_old(tmp_path):
+    from ui.remember import STORE_PREFIX, remove_stale_stores
 
-    young = tmp_path / (STORE_PREFIX + "young")      # a store being born: mkdtemp, then its owner file
-    old = tmp_path / (STORE_PREFIX + "old")          # left by a version without owner files
-    young.mkdir()
-    old.mkdir()
-    past = time.time() - UNOWNED_STALE_SECONDS - 5
-    os.utime(old, (past, past))
-    assert remove_stale_stores(str(tmp_path)) == [str(old)]
-    assert young.is_dir() and not old.exists()
+    unowned = tmp_path / (STORE_PREFIX + "older_version")   # being born, or a running store of an older version
+    unowned.mkdir()
+    os.utime(unowned, (0, 0))
+    assert remove_stale_stores(str(tmp_path)) == []
+    assert unowned.is_dir()
 
 
 def test_a_link_named_like_a_store_is_not_followed(tmp_path):
-    from ui.remember import STORE_PREFIX, UNOWNED_STALE_SECONDS, remove_stale_stores
+    from ui.remember import OWNER_FILE, STORE_PREFIX, remove_stale_stores
 
     target = tmp_path / "elsewhere"
     target.mkdir()
-    (target / "keep.txt").write_text("x")
-    past = time.time() - UNOWNED_STALE_SECONDS - 5
-    os.utime(target, (past, past))
+    (target / OWNER_FILE).write_text("1\n")          # unlocked: it would be removed, were links followed
     (tmp_path / (STORE_PREFIX + "link")).symlink_to(target)
     assert remove_stale_stores(str(tmp_path)) == []
-    assert (target / "keep.txt").exists()
+    assert (target / OWNER_FILE).exists()
 
 
 def test_a_closed_store_removes_its_folder_and_lets_go_of_its_owner_lock(tmp_path):

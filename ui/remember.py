@@ -36,7 +36,6 @@ import re
 import shutil
 import tempfile
 import threading
-import time
 import weakref
 import zlib
 from collections import OrderedDict
@@ -172,11 +171,10 @@ STORE_PREFIX = "nbapp_files_"
 #: pid for a person who looks. The kernel drops the lock when that process dies, however it dies
 #: (kill -9, the out-of-memory killer), so an unlocked owner file is a folder nobody will remove;
 #: a reused pid cannot make a dead store look alive.
+#: A folder without one is left alone: a store being born (mkdtemp, then the owner file,
+#: microseconds apart), or a store of a version without owner files, which may still be running
+#: beside this one (several processes behind one proxy, upgraded one at a time).
 OWNER_FILE = ".owner"
-#: A store's folder without an owner file is a store being born (mkdtemp, then the owner file,
-#: microseconds apart) or one that died in between, or one left by a version without owner files:
-#: it is stale only once older than this.
-UNOWNED_STALE_SECONDS = 60.0
 
 
 def _hold_owner_lock(folder: str) -> int | None:
@@ -205,7 +203,7 @@ def remove_stale_stores(folder: str | None = STORE_DIR) -> list[str]:
     owning process is dead, and return them. A killed server never removes its own folder, and
     each start makes a new one of up to MAX_STORE_BYTES. Several server processes may share the
     folder: a store whose owner file is locked belongs to a live process and is never touched;
-    nor is a folder of another user, or one that is a link."""
+    nor is a folder without an owner file (see OWNER_FILE), of another user, or that is a link."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover
@@ -219,18 +217,16 @@ def remove_stale_stores(folder: str | None = STORE_DIR) -> list[str]:
             continue
         if not os.path.isdir(path) or os.path.islink(path) or info.st_uid != os.getuid():
             continue
-        if _owner_is_gone(path, info, fcntl):
+        if _owner_is_gone(path, fcntl):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed
 
 
-def _owner_is_gone(path: str, info: os.stat_result, fcntl: Any) -> bool:
+def _owner_is_gone(path: str, fcntl: Any) -> bool:
     """True when no live process holds the folder's owner lock (tried without waiting)."""
     try:
         fd = os.open(os.path.join(path, OWNER_FILE), os.O_RDONLY | os.O_NOFOLLOW)
-    except FileNotFoundError:
-        return time.time() - info.st_mtime > UNOWNED_STALE_SECONDS
     except OSError:
         return False
     try:
