@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -47,14 +46,15 @@ def crowded(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("typed", ["many", "many/*.csv", "many/part*"])
-def test_a_path_naming_more_than_max_files_is_refused_quickly_with_the_fix(crowded, typed):
-    start = time.perf_counter()
+def test_a_path_naming_more_than_max_files_is_refused_before_any_file_is_read(crowded, typed, monkeypatch):
+    read = []
+    monkeypatch.setattr(_files, "_connect", lambda: read.append(True))
     with pytest.raises(nbapp.DataError, match=r"names more than 10,000 table files; one path may name at most "
                                               r"10,000: name a narrower glob"):
         resolve_sources(typed, root=crowded)
     with pytest.raises(nbapp.DataError, match="more than 10,000 table files"):
         nbapp.fit_file(_model(), str(crowded / typed), "y")
-    assert time.perf_counter() - start < 10, "refused at the listing, not after checking every file"
+    assert read == [], "refused at the listing, not after checking every file"
 
 
 def test_a_list_of_more_than_max_files_is_refused_saying_how_many(crowded):
@@ -112,15 +112,17 @@ def test_the_checks_of_many_files_stop_between_files_when_told(tmp_path, monkeyp
     assert len(checked) == 5, "stopped at the next file, not after 300"
 
 
+# A query of tens of seconds on any machine: it ends with its count unless interrupted.
+LONG_QUERY = "SELECT count(*) FROM range(30000000000) t(i) WHERE i % 7 = 3"
+
+
 def test_a_running_duckdb_query_is_interrupted_once_stop_says_so():
     told = threading.Event()
     sources = _files._Sources(("f.csv",), "csv", stop=told.is_set)
     threading.Timer(0.3, told.set).start()
-    start = time.perf_counter()
     with _files._connected(sources) as con:
-        with pytest.raises(Stopped):   # a query of minutes, were it not interrupted
-            _files._rows(con, "SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3", "f.csv")
-    assert time.perf_counter() - start < 5
+        with pytest.raises(Stopped):
+            _files._rows(con, LONG_QUERY, "f.csv")
 
 
 def test_an_interrupted_aggregate_query_stops_the_fit_instead_of_retrying_or_streaming(tmp_path, monkeypatch):
@@ -131,7 +133,7 @@ def test_an_interrupted_aggregate_query_stops_the_fit_instead_of_retrying_or_str
 
     def endless(model, source, *args, **kwargs):
         told.set()
-        source.run("SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3", None)
+        source.run(LONG_QUERY, None)
 
     monkeypatch.setattr(_files, "model_statistics", endless)
     with pytest.raises(Stopped):
@@ -149,10 +151,8 @@ def test_a_stop_raised_by_progress_interrupts_the_query_it_watched():
     def progress(share):
         raise KeyboardInterrupt("the caller went away")   # as Streamlit's StopException would
 
-    start = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        duckdb_run(con, "SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3", progress, "q")
-    assert time.perf_counter() - start < 5
+        duckdb_run(con, LONG_QUERY, progress, "q")
     assert not [t for t in threading.enumerate() if t.name == "nbapp-duckdb"], "the query's thread ended"
     con.close()
 

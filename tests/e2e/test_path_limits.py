@@ -66,12 +66,10 @@ def test_a_folder_of_more_files_than_a_path_may_name_is_refused_at_once(page, da
     app = App(page, url)
     _type_path(app, "many")                          # the server warm: its pages imported
     with ServerWatch(url) as watch:
-        started = time.monotonic()
-        _open(app)
+        _open(app)                                   # (checking 10,001 files would take minutes)
         expect(page.get_by_text(re.compile(r"names more than 10,000 table files; one path may name at most 10,000: "
-                                           r"name a narrower glob"))).to_be_visible(timeout=30_000)
-        refused_after = time.monotonic() - started
-    print(f"refused after {refused_after:.1f} s; {watch}")
+                                           r"name a narrower glob"))).to_be_visible(timeout=10_000)
+    print(watch)
     watch.assert_unharmed()
 
 
