@@ -60,7 +60,8 @@ def test_a_path_naming_more_than_max_files_is_refused_before_any_file_is_read(cr
 def test_a_list_of_more_than_max_files_is_refused_saying_how_many(crowded):
     files = sorted(str(p) for p in (crowded / "many").iterdir())
     files.append(files[0].replace("part00000", "extra"))
-    with pytest.raises(nbapp.DataError, match=r"The list of files given names 10,002 table files; one path may name at most"):
+    with pytest.raises(nbapp.DataError, match=r"The list of files given names 10,002 table files; one path may name "
+                                              r"at most"):
         resolve_sources(files)
 
 
@@ -224,3 +225,15 @@ def test_the_descriptors_of_a_read_are_closed_after_it(swap):
     for _ in range(3):
         assert _fitted_x(nbapp.fit_file(_model(), sources, "y")) == {"inside": 6}
     assert len(os.listdir("/proc/self/fd")) <= before + 1
+
+
+def test_parquet_files_under_a_root_are_read_through_their_descriptors(tmp_path):
+    (tmp_path / "data").mkdir()
+    for part in ("p0", "p1"):
+        pd.DataFrame({"x": [part] * 20, "y": ["a", "b"] * 10}).to_parquet(tmp_path / "data" / f"{part}.parquet")
+    sources = resolve_sources("data", root=tmp_path)
+    with _files._opened(sources) as opened:
+        assert all(p.startswith("/proc/self/fd/") for p in opened.paths)
+    assert _fitted_x(nbapp.fit_file(_model(), sources, "y")) == {"p0": 20, "p1": 20}
+    assert sample_rows(sources, 2)["x"].tolist() == ["p0", "p0"]
+    assert cross_validate_file(_model(), sources, "y", k=2).scores.n == 40
