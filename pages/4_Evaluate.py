@@ -122,7 +122,7 @@ def _cached(name: str, build: Any) -> Any:
 def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
     """k-fold on every row of a local path in two streamed passes (folds by a hash of each row's
     place; each fold's model is the total statistics minus the fold's)."""
-    from nbapp.scale import cross_validate_file
+    from nbapp.scale import Stopped, cross_validate_file
 
     work = ui.work()
     source = work.source
@@ -135,11 +135,14 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
         bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
 
     try:
-        result = cross_validate_file(model, source.files, work.target, k=k, weight=work.weight, progress=progress)
+        result = cross_validate_file(model, ui.state.path_sources(source.files), work.target, k=k,
+                                     weight=work.weight, progress=progress)
     except DataError as err:
         bar.empty()
         ui.show_error(err)
         return None
+    except Stopped:
+        st.stop()           # the session was closed: nobody waits for the scores
     bar.empty()
     st.caption(f"Folds are assigned by a hash of each row's place in the files (the seed is not used); "
                f"the table of predictions keeps the first {len(result.predictions):,} of {result.scores.n:,} rows.")

@@ -73,7 +73,7 @@ def _digest(i: int) -> str:
 
 
 def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=2500, folder=str(tmp_path))
     assert stat.S_IMODE(os.stat(store.folder).st_mode) == 0o700
@@ -82,7 +82,7 @@ def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound
         assert store.keep(digest, data)
         on_disk = sorted(os.listdir(store.folder))
         assert sum(os.path.getsize(os.path.join(store.folder, f)) for f in on_disk) <= 2500
-    assert sorted(os.listdir(store.folder)) == [_digest(2), _digest(3)], "oldest out first, from disk too"
+    assert sorted(os.listdir(store.folder)) == [OWNER_FILE, _digest(2), _digest(3)], "oldest out first, from disk too"
     assert store.size == 2000
     kept = store.get(_digest(3))
     assert kept == files[_digest(3)] and kept is not files[_digest(3)], "read back from disk"
@@ -92,16 +92,16 @@ def test_the_file_store_keeps_files_on_disk_in_a_private_folder_within_its_bound
 
 
 def test_the_file_store_writes_only_files_named_by_a_sha256(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=1000, folder=str(tmp_path))
     for name in ["../escape", "/etc/passwd", "A" * 64, "0" * 63]:
         assert not store.keep(name, b"x")
-    assert os.listdir(store.folder) == [] and sorted(os.listdir(tmp_path)) == [os.path.basename(store.folder)]
+    assert os.listdir(store.folder) == [OWNER_FILE] and sorted(os.listdir(tmp_path)) == [os.path.basename(store.folder)]
 
 
 def test_a_file_pushed_out_of_the_store_is_answered_with_none(tmp_path):
-    from ui.remember import FileStore
+    from ui.remember import OWNER_FILE, FileStore
 
     store = FileStore(max_bytes=1000, folder=str(tmp_path))
     assert store.keep(_digest(1), b"a" * 600)
@@ -330,3 +330,37 @@ def test_the_memory_report_names_what_the_process_holds_only_when_asked(monkeypa
     report = session_end.memory_report()
     frames = int(report.split("DataFrames ")[1].split(",")[0])
     assert frames >= 1 and "cache_data" in report and "VmRSS" in report
+
+
+def test_a_closed_session_tells_its_long_work_to_stop(fake_runtime):
+    watch = session_end._Watch("gone", _State())
+    assert not watch.closed.is_set()
+    _leave_and_run(watch, lambda: fake_runtime.released)
+    assert fake_runtime.closed == ["gone"] and watch.closed.is_set()
+
+
+def test_a_session_that_came_back_lets_its_work_run_on(fake_runtime):
+    fake_runtime.active.add("back")
+    watch = session_end._Watch("back", _State())
+    _leave_and_run(watch, lambda: fake_runtime.checked)
+    assert not watch.closed.is_set()
+
+
+def test_outside_a_script_run_there_is_no_session_to_stop_for():
+    assert session_end.session_stop() is None
+
+
+def test_a_local_path_is_read_with_its_sessions_stop(tmp_path, monkeypatch):
+    import nbapp
+    import ui.state
+    from nbapp.scale import Stopped, fit_file
+
+    (tmp_path / "a.csv").write_text("x,y\nq,a\nr,b\n")
+    monkeypatch.setenv(ui.state.DATA_ROOT_VARIABLE, str(tmp_path))
+    closed = threading.Event()
+    monkeypatch.setattr(session_end, "session_stop", lambda: closed.is_set)
+    sources = ui.state.path_sources("a.csv")
+    assert sources.files == (str(tmp_path / "a.csv"),)
+    closed.set()                                   # the session is closed before its fit runs
+    with pytest.raises(Stopped):
+        fit_file(nbapp.NaiveBayes({"x": "categorical"}), ui.state.path_sources(sources.files), "y")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import dataclasses
+import glob
 import json
 import os
 import re
@@ -69,7 +70,8 @@ _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "t
 
 class FileStore:
     """Bytes by their sha256, in files of a private folder (mode 700, removed with the store or
-    when the server stops), oldest out first once ``max_bytes`` is exceeded; thread-safe
+    when the server stops; after a kill, by the next store made in the same place:
+    :func:`remove_stale_stores`), oldest out first once ``max_bytes`` is exceeded; thread-safe
     (sessions run in threads of one process).
 
     On disk rather than in memory: a kept file is wanted again only by a reload or a link, and
@@ -79,11 +81,13 @@ class FileStore:
 
     def __init__(self, max_bytes: int = MAX_STORE_BYTES, folder: str | None = STORE_DIR) -> None:
         self.max_bytes = max_bytes
-        self.folder = tempfile.mkdtemp(prefix="nbapp_files_", dir=folder)
+        remove_stale_stores(folder)
+        self.folder = tempfile.mkdtemp(prefix=STORE_PREFIX, dir=folder)
+        owner = _hold_owner_lock(self.folder)
         self._items: OrderedDict[str, int] = OrderedDict()  # sha256 -> size, oldest first
         self._size = 0
         self._lock = threading.Lock()
-        self._finalizer = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
+        self._finalizer = weakref.finalize(self, _remove_store, self.folder, owner)
 
     def keep(self, digest: str, data: bytes) -> bool:
         """Keep ``data`` under ``digest`` (its sha256); False when it is too big to keep (or the
@@ -158,6 +162,80 @@ class FileStore:
     def _remove(self, digest: str) -> None:
         with contextlib.suppress(OSError):
             os.remove(self._path(digest))
+
+
+# ----------------------------------------------------------- folders of stores that died (issue 31, item 9)
+#: The name of every store's folder begins with this (in STORE_DIR or the system's temporary folder).
+STORE_PREFIX = "nbapp_files_"
+#: In each store's folder: a file locked (flock) by the process that owns the folder, holding its
+#: pid for a person who looks. The kernel drops the lock when that process dies, however it dies
+#: (kill -9, the out-of-memory killer), so an unlocked owner file is a folder nobody will remove;
+#: a reused pid cannot make a dead store look alive.
+#: A folder without one is left alone: a store being born (mkdtemp, then the owner file,
+#: microseconds apart), or a store of a version without owner files, which may still be running
+#: beside this one (several processes behind one proxy, upgraded one at a time).
+OWNER_FILE = ".owner"
+
+
+def _hold_owner_lock(folder: str) -> int | None:
+    """Create the owner file of ``folder`` and lock it for as long as this process lives (the
+    descriptor stays open until the store is closed); None where there is no flock (Windows)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on the servers this runs on
+        return None
+    fd = os.open(os.path.join(folder, OWNER_FILE), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _remove_store(folder: str, owner: int | None) -> None:
+    """Remove a store's folder, then let go of its owner lock."""
+    shutil.rmtree(folder, ignore_errors=True)
+    if owner is not None:
+        with contextlib.suppress(OSError):
+            os.close(owner)
+
+
+def remove_stale_stores(folder: str | None = STORE_DIR) -> list[str]:
+    """Remove the store folders in ``folder`` (default: the system's temporary folder) whose
+    owning process is dead, and return them. A killed server never removes its own folder, and
+    each start makes a new one of up to MAX_STORE_BYTES. Several server processes may share the
+    folder: a store whose owner file is locked belongs to a live process and is never touched;
+    nor is a folder without an owner file (see OWNER_FILE), of another user, or that is a link."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        return []
+    parent = folder if folder is not None else tempfile.gettempdir()
+    removed = []
+    for path in glob.glob(os.path.join(glob.escape(parent), STORE_PREFIX + "*")):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not os.path.isdir(path) or os.path.islink(path) or info.st_uid != os.getuid():
+            continue
+        if _owner_is_gone(path, fcntl):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _owner_is_gone(path: str, fcntl: Any) -> bool:
+    """True when no live process holds the folder's owner lock (tried without waiting)."""
+    try:
+        fd = os.open(os.path.join(path, OWNER_FILE), os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:          # held: its process is alive
+        return False
+    finally:
+        os.close(fd)         # (the lock, if taken, goes with the descriptor)
+    return True
 
 
 @st.cache_resource(show_spinner=False)

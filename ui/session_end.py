@@ -14,6 +14,10 @@ Arrow's allocator keeps freed pages, both until asked.
 
 A reload or a link still finds the work after that: its address names the data, and the file
 store (:mod:`ui.remember`) keeps the upload on disk.
+
+Work the session started stops too (issue 31, item 10): Streamlit stops a script only at its
+next Streamlit call, and a read of many files or one long DuckDB query makes none for minutes.
+:func:`session_stop` gives such work a function that turns True once the session is closed here.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ import ctypes.util
 import gc
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import streamlit as st
 
-__all__ = ["watch_session", "release_memory", "grace_seconds", "use_allocators_that_give_back", "ARENA_MAX"]
+__all__ = ["watch_session", "session_stop", "release_memory", "grace_seconds", "use_allocators_that_give_back",
+           "ARENA_MAX"]
 
 # Sessions that disconnected: id -> time of their last disconnect (a session that comes back and
 # leaves again is closed a full grace period after it left the second time).
@@ -56,6 +61,7 @@ class _Watch:
     session_id: str
     state: Any = None      # its SessionState: st.session_state's values and its widgets' callbacks
     fragments: Any = None  # its FragmentStorage: each st.fragment's function and arguments
+    closed: threading.Event = field(default_factory=threading.Event, compare=False)  # set when closed here
 
 
 def watch_session() -> None:
@@ -67,6 +73,20 @@ def watch_session() -> None:
     if ctx is not None:
         _session_watch(ctx.session_id, _state=getattr(ctx.session_state, "_state", None),
                        _fragments=getattr(ctx, "fragment_storage", None))
+
+
+def session_stop() -> Callable[[], bool] | None:
+    """For long work of the running session: a function, cheap and safe to call from any thread,
+    that turns True once the session has been closed (it left and did not come back within the
+    grace period: nobody waits for the work any more). None outside a server's script run."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return None
+    watch = _session_watch(ctx.session_id, _state=getattr(ctx.session_state, "_state", None),
+                           _fragments=getattr(ctx, "fragment_storage", None))
+    return watch.closed.is_set
 
 
 def _session_left(watch: _Watch) -> None:
@@ -108,6 +128,7 @@ def _close_if_gone(watch: _Watch, grace: float) -> None:
         return
     if _debug_enabled():
         _debug(f"closing {session_id}")
+    watch.closed.set()                  # its long work (a read of many files) stops at its next check
     runtime.close_session(session_id)   # a no-op for a session Streamlit already shut down
     # Streamlit's message loop keeps the last session it served in a local variable until it
     # serves another, so a closed session's state is emptied, not only left to the collector.

@@ -78,7 +78,7 @@ __all__ = [
     "set_choice",
     "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
     "ensure_state", "remember_work", "load_example_into_state", "load_upload_into_state", "load_path_into_state",
-    "import_model", "open_model_alone", "HELD", "data_root", "big_data_note", "path_rows", "parse_upload",
+    "import_model", "open_model_alone", "HELD", "data_root", "path_sources", "big_data_note", "path_rows", "parse_upload",
     "frame", "specs", "settings", "model_key", "data_key", "current_model", "require_model", "class_list", "download_bytes",
     "data_stem",
     "sha256", "is_missing", "as_float",
@@ -363,8 +363,9 @@ def load_path_into_state(path: str) -> None:
     from nbapp.scale import sample_rows
 
     path = str(path).strip()
-    files = _path_files(path)
-    df = sample_rows(files, PATH_SAMPLE_ROWS)
+    sources = path_sources(path)
+    files = sources.files
+    df = sample_rows(sources, PATH_SAMPLE_ROWS)
     if df.shape[1] < 2:
         raise DataError(f"{path!r} has {df.shape[1]} column; a model needs a target and at least one feature.")
     signature = "\n".join(f"{f}|{os.path.getsize(f)}|{os.path.getmtime(f)}" for f in files)
@@ -385,20 +386,21 @@ def data_root() -> str | None:
     return os.path.realpath(root) if root and os.path.isdir(root) else None
 
 
-def _path_files(path: str) -> tuple[str, ...]:
-    """The files a typed path resolves to under the data root, checked once (nbapp.scale's
-    resolve_sources: table files only, real paths under the root, one sentence for anything outside);
-    these are the files sampled and fitted."""
+def path_sources(path: str | tuple[str, ...]) -> Any:
+    """The files a typed path (or the files it resolved to before) names under the data root,
+    checked now (nbapp.scale's resolve_sources: table files only, real paths under the root, one
+    sentence for anything outside, at most nbapp.scale.MAX_FILES); the reading functions open
+    them again from the root when they read them, and stop once this session is closed."""
     from nbapp.scale import resolve_sources
+    from ui.session_end import session_stop
 
     root = data_root()
     if root is None:
         raise DataError(f"Opening files on the server is off; the person running it can turn it on by setting "
                         f"{DATA_ROOT_VARIABLE} to a folder.")
-    text = str(path).strip()
-    if not text:
+    if isinstance(path, str) and not path.strip():
         raise DataError("Type the path of a CSV or Parquet file, a folder of them, or a glob such as data/*.csv.")
-    return resolve_sources(text, root=root).files
+    return resolve_sources(path.strip() if isinstance(path, str) else list(path), root=root, stop=session_stop())
 
 
 def path_rows() -> int | None:
@@ -421,7 +423,7 @@ def big_data_note() -> None:
 def _fit_path(model: Any, current: Work) -> tuple[Any, int]:
     """fit_file with a progress bar: DuckDB computes the statistics where the file is (its share
     done shown as rows; the last report is the rows read); the model and the rows it saw."""
-    from nbapp.scale import fit_file
+    from nbapp.scale import Stopped, fit_file
 
     bar = st.progress(0.0, text=f"Fitting on every row of {current.source.path} (DuckDB computes the statistics)…")
     seen = [0]
@@ -431,7 +433,9 @@ def _fit_path(model: Any, current: Work) -> tuple[Any, int]:
         bar.progress(min(done / max(total, 1), 1.0), text=f"Fitting: {done:,} of {total:,} rows")
 
     try:
-        fit_file(model, current.source.files, current.target, current.weight, progress=progress)
+        fit_file(model, path_sources(current.source.files), current.target, current.weight, progress=progress)
+    except Stopped:
+        st.stop()           # the session was closed: nobody waits for the model
     finally:
         bar.empty()
     return model, seen[0]

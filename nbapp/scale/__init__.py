@@ -7,9 +7,9 @@ equal to a fit on all the rows. The engines are optional: each function imports 
 (DuckDB, PySpark, Dask) when called, so ``import nbapp`` never needs them.
 """
 
-from nbapp.scale._files import fit_file, predict_file, resolve_sources, sample_rows
+from nbapp.scale._files import MAX_FILES, Stopped, fit_file, predict_file, resolve_sources, sample_rows
 from nbapp.scale._sql import fit_sql
 from nbapp.scale._evaluate import cross_validate_file, hash_folds
 from nbapp.scale._clusters import fit_dask, fit_spark, predict_dask, predict_spark
 
-__all__ = ["fit_file", "resolve_sources", "sample_rows", "fit_sql", "predict_file", "cross_validate_file", "hash_folds", "fit_dask", "fit_spark", "predict_dask", "predict_spark"]
+__all__ = ["fit_file", "resolve_sources", "sample_rows", "MAX_FILES", "Stopped", "fit_sql", "predict_file", "cross_validate_file", "hash_folds", "fit_dask", "fit_spark", "predict_dask", "predict_spark"]

@@ -83,6 +83,8 @@ def _duckdb_rows(con: Any, sql: str, where: str) -> list[tuple[Any, ...]]:
 
     try:
         return con.execute(sql).fetchall()
+    except duckdb.InterruptException:
+        raise                      # stopped by its caller (nbapp.scale._files.Stopped): not the data's fault
     except duckdb.Error as exc:
         raise DataError(f"DuckDB cannot read {where}: {_first_line(exc)}") from None
 
@@ -103,11 +105,18 @@ def duckdb_run(con: Any, sql: str, progress: Any, where: str) -> dict[str, list[
 
     runner = threading.Thread(target=work, name="nbapp-duckdb", daemon=True)
     runner.start()
-    while runner.is_alive():
-        runner.join(PROGRESS_SECONDS)
-        share = con.query_progress()
-        if share >= 0:
-            progress(share / 100)
+    try:
+        while runner.is_alive():
+            runner.join(PROGRESS_SECONDS)
+            share = con.query_progress()
+            if share >= 0:
+                progress(share / 100)
+    except BaseException:
+        # progress raised (Streamlit stops a script at its next call, e.g. a progress bar's): the
+        # query must not run on in DuckDB's threads after its caller has gone
+        con.interrupt()
+        runner.join()
+        raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]

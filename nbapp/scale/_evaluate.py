@@ -23,7 +23,7 @@ from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_pr
 from nbapp.blocks import reads_numbers
 from nbapp.scale._aggregates import NotPushable, Refused
 from nbapp.scale._files import (DEFAULT_BATCH_ROWS, DataPath, Progress, _batches, _cells_unquoted,
-                               _duckdb_error, engine_statistics, resolve_sources)
+                               _duckdb_error, _opened, engine_statistics, resolve_sources)
 
 __all__ = ["cross_validate_file", "hash_folds"]
 
@@ -53,7 +53,12 @@ def cross_validate_file(model: Any, path: DataPath, target: str, k: int = 5, wei
     ``progress(done, total)`` counts rows over both passes (total = 2 x rows)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
-    sources = resolve_sources(path)          # resolved once: both passes read these files
+    with _opened(resolve_sources(path)) as sources:     # resolved and opened once: both passes read these files
+        return _cross_validate(model, sources, target, k, weight, progress, batch_rows)
+
+
+def _cross_validate(model: Any, sources: Any, target: str, k: int, weight: str | None, progress: Progress | None,
+                    batch_rows: int) -> Evaluation:
     files = {f: i for i, f in enumerate(sources.files)}
     numeric = [c for c, s in model.features_.items() if reads_numbers(s)] + ([weight] if weight else [])
     others = [target, *(c for c in model.features_ if c not in numeric)]
@@ -87,6 +92,7 @@ def _engine_fold_statistics(model: Any, sources: Any, target: str, weight: str |
     try:
         parts, _ = engine_statistics(model, sources, numeric, others, target, weight, folds=k, progress=first_pass)
     except (NotPushable, Refused, _duckdb_error()):
+        sources.check()  # (an interrupted query: stopped, no streamed pass)
         return None      # a type without aggregates, or rows to name: the streamed pass
     fold_stats = {fold: stats for fold, stats in enumerate(parts) if stats.classes}
     if len(fold_stats) < k:

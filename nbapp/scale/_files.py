@@ -40,7 +40,15 @@ Which files are read (:func:`resolve_sources`, the one place a path becomes file
 glob or a list of files; every file must be named like a table (.csv, .tsv, .txt, .parquet,
 .pq), whatever yielded it; an existing file or folder is its own name even when that name holds
 ``[``, ``*`` or ``?``, and the files are handed to DuckDB so that it never globs them. The list
-resolved is the list read: pass it (a tuple of files) to read exactly those files later.
+resolved is the list read: pass it (a tuple of files) to read exactly those files later. One
+path names at most :data:`MAX_FILES` files, counted while listing.
+
+With a ``root`` (a server's data folder), every file is opened once, walking down from the root
+without following a link, before anything reads it, and is read through that open file
+(``/proc/self/fd/N``, DuckDB and pyarrow included): a folder or file swapped for a link between
+the check and the read is refused, never read outside the root. With a ``stop`` (a function
+that says when the caller no longer waits), the reading stops between files and batches, and
+DuckDB's query is interrupted, with :class:`Stopped`.
 
 Messages name the file, the data row and the column, never a cell of the file (nor the first
 line of a file that is not a table): the file may not be the caller's to read.
@@ -49,9 +57,13 @@ line of a file that is not a table): the file may not be the caller's to read.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
 import glob
+import itertools
 import os
 import re
+import stat
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -71,7 +83,7 @@ from nbapp.io._nested import arrow_nested, nested_error
 from nbapp.io._sniffing import _CONTENT_BYTE
 from nbapp.scale._aggregates import MissingClass, NotPushable, Refused, Source, model_statistics
 
-__all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS"]
+__all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS", "MAX_FILES", "Stopped"]
 
 # 100,000 rows of a few dozen columns is a few tens of MB as pandas: large enough that the
 # per-batch overhead (one summarize call) is negligible, small enough to bound memory.
@@ -88,6 +100,18 @@ Progress = Callable[[int, int], None]
 DataPath = str | os.PathLike | Sequence[str | os.PathLike]
 # What stands for a quoted value in a message about a file (see _unquoted).
 ELIDED = "'…'"
+#: The most files one path, folder, glob or list may name (issue 31, item 10). Each file costs
+#: its own checks (its header, its delimiter) and, under a data root, one open descriptor while it
+#: is read: 100,000 small CSVs held a core for 11 minutes. Counted while listing, so a folder of
+#: a million files is refused after listing 10,001 of them.
+MAX_FILES = 10_000
+#: How often a read with a ``stop`` asks it while DuckDB's query runs.
+STOP_POLL_SECONDS = 0.2
+
+
+class Stopped(Exception):
+    """The read was stopped because its ``stop`` said so (its caller no longer waits for it): not
+    bad input, so not a DataError."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -107,14 +131,15 @@ def fit_file(model: Any, path: DataPath, target: str, weight: str | None = None,
     """
     _check_batch_rows(batch_rows)
     numeric, others = _reading(model, target, weight)
-    sources = resolve_sources(path)
-    try:
-        stats, _ = engine_statistics(model, sources, numeric, others, target, weight, progress=progress)
-    except (NotPushable, Refused, _duckdb_error()):
-        stats = None     # a type without aggregates, or rows to name (a refused value, a bad line): stream
-    if stats is None:
-        return _fit_streamed(model, sources, target, weight, progress, batch_rows)
-    return model.fit_stats(stats, target, weight)
+    with _opened(resolve_sources(path)) as sources:
+        try:
+            stats, _ = engine_statistics(model, sources, numeric, others, target, weight, progress=progress)
+        except (NotPushable, Refused, _duckdb_error()):
+            sources.check()  # an interrupted query is no reason to stream
+            stats = None     # a type without aggregates, or rows to name (a refused value, a bad line): stream
+        if stats is None:
+            return _fit_streamed(model, sources, target, weight, progress, batch_rows)
+        return model.fit_stats(stats, target, weight)
 
 
 def _duckdb_error() -> type[Exception]:
@@ -158,8 +183,8 @@ def predict_file(model: Any, path: DataPath, out_path: str | os.PathLike,
     features = list(model.features_)
     numeric = [c for c, s in model.features_.items() if reads_numbers(s)]
     others = [c for c in [*features, *keep] if c not in numeric]
-    sources = resolve_sources(path)
-    with atomic_output(out_path) as temporary:       # a failed run leaves no file, never half of one
+    with _opened(resolve_sources(path)) as sources, atomic_output(out_path) as temporary:
+        # (a failed run leaves no file, never half of one)
         writer = _writer_for(temporary, out_path.suffix, model)
         rows = 0
         try:
@@ -181,27 +206,28 @@ def sample_rows(path: DataPath, n: int) -> pd.DataFrame:
     """The first rows (at most n) of the first file, read by load_table (CSV) or pyarrow
     (Parquet): enough to propose feature types without reading a large file. A file that does
     not read as a table is refused without quoting it."""
-    sources = resolve_sources(path)
-    first = sources.files[0]
-    if sources.kind == "parquet":
-        return _parquet_head(first, n)
+    with _opened(resolve_sources(path), first_only=True) as sources:
+        first = sources.files[0]
+        if sources.kind == "parquet":
+            return _parquet_head(first, sources.path(first), n)
+        with open(sources.path(first), "rb") as handle:
+            head = handle.read(SAMPLE_BYTES)
+            more = bool(handle.read(1))
     from nbapp.io import load_table
 
-    with open(first, "rb") as handle:
-        head = handle.read(SAMPLE_BYTES)
-        more = bool(handle.read(1))
     if more:     # cut at a line end, and drop that last line in case a quoted cell spans it
         head = head[:head.rfind(b"\n", 0, head.rfind(b"\n")) + 1] or head
     with _cells_unquoted(sources, [], ""):
         return load_table(head, os.path.basename(first), max_rows=n).frame
 
 
-def _parquet_head(file: str, n: int) -> pd.DataFrame:
+def _parquet_head(file: str, path: str, n: int) -> pd.DataFrame:
+    """The first n rows of the Parquet file ``file``, read from ``path`` (the file, or its open descriptor)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        batch = next(pq.ParquetFile(file).iter_batches(batch_size=n), None)
+        batch = next(pq.ParquetFile(path).iter_batches(batch_size=n), None)
     except (pa.ArrowException, OSError) as exc:
         raise DataError(f"Could not read {file!r} as Parquet ({type(exc).__name__}); give a Parquet file written by "
                         "pandas, pyarrow, Spark or DuckDB.") from None
@@ -215,15 +241,36 @@ def _parquet_head(file: str, n: int) -> pd.DataFrame:
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Sources:
-    files: tuple[str, ...]
-    kind: str           # "csv" or "parquet"
+    files: tuple[str, ...]        # the files, as messages name them
+    kind: str                     # "csv" or "parquet"
+    root: str | None = None       # the folder the files must lie under when they are opened
+    stop: Callable[[], bool] | None = None   # True: the caller no longer waits (see Stopped)
+    read: tuple[str, ...] = ()    # while opened (:func:`_opened`): what each file is read through
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """What the files are read through: their open descriptors once opened under a root."""
+        return self.read or self.files
+
+    def path(self, file: str) -> str:
+        """What ``file`` (one of ``files``) is read through."""
+        return self._read_through[file] if self.read else file
+
+    @functools.cached_property
+    def _read_through(self) -> dict[str, str]:
+        return dict(zip(self.files, self.read))
+
+    def check(self) -> None:
+        """Raise Stopped when the caller no longer waits."""
+        if self.stop is not None and self.stop():
+            raise Stopped(f"Reading {self.files[0]!r} was stopped: its caller no longer waits for it.")
 
 
 TABLE_SUFFIXES = CSV_SUFFIXES + PARQUET_SUFFIXES
 
 
-def resolve_sources(path: DataPath | _Sources, *,
-                    root: str | os.PathLike | None = None) -> _Sources:
+def resolve_sources(path: DataPath | _Sources, *, root: str | os.PathLike | None = None,
+                    stop: Callable[[], bool] | None = None) -> _Sources:
     """The one place a path becomes files: a file, a folder, a glob, or a list of files (each
     taken as named, never as a pattern) -> the files read, sorted for a folder or glob, all
     CSV or all Parquet, and each named like one (a glob or folder yields only such files; a
@@ -234,14 +281,26 @@ def resolve_sources(path: DataPath | _Sources, *,
     root, and only files whose real path (symlinks resolved) lies under it exist: everything
     else, whether missing, named otherwise or outside, is answered with one sentence, so that
     the answer never tells which files exist outside the root. The files returned are then
-    real paths, so that what was checked is what is read.
+    real paths, so that what was checked is what is read; each is opened again the same way
+    (walking from the root, following no link) when it is read.
+
+    At most :data:`MAX_FILES` files (a DataError beyond, found while listing). ``stop``: a
+    function, cheap and safe to call from another thread, that turns True once the caller no
+    longer waits for the reading (a closed session): the reading functions then raise
+    :class:`Stopped` between files and batches and interrupt DuckDB's query.
     """
     if isinstance(path, _Sources):
         return path
     if root is not None:
-        return _sources_under(path, os.path.realpath(root))
+        return dataclasses.replace(_sources_under(path, os.path.realpath(root)), root=os.path.realpath(root),
+                                   stop=stop)
+    return dataclasses.replace(_sources(path), stop=stop)
+
+
+def _sources(path: DataPath) -> _Sources:
     if isinstance(path, (list, tuple)):
         files = [os.fspath(f) for f in path]
+        _check_count(len(files), "the list of files given")
         for f in files:
             _existing_table_file(f)
         return _of_one_kind(files, "the files given")
@@ -253,17 +312,36 @@ def resolve_sources(path: DataPath | _Sources, *,
 
 
 def _expand(text: str) -> tuple[list[str], str]:
-    """A folder's table files, a file, or a glob's table files (an existing name is never a glob)."""
+    """A folder's table files, a file, or a glob's table files (an existing name is never a glob),
+    at most MAX_FILES of them (the listing stops at the first file beyond)."""
     if os.path.isdir(text):
-        return sorted(str(p) for p in Path(text).iterdir() if p.is_file() and _named_like_a_table(str(p))), \
-            f"the folder {text!r}"
+        where = f"the folder {text!r}"
+        with os.scandir(text) as entries:
+            tables = (os.path.join(text, e.name) for e in entries if _named_like_a_table(e.name) and e.is_file())
+            return sorted(_at_most(tables, where)), where
     if os.path.isfile(text):
         _existing_table_file(text)
         return [text], text
     if glob.has_magic(text):
-        return sorted(f for f in glob.glob(text) if os.path.isfile(f) and _named_like_a_table(f)), \
-            f"the pattern {text!r}"
+        where = f"the pattern {text!r}"
+        return sorted(_at_most((f for f in glob.iglob(text) if _named_like_a_table(f) and os.path.isfile(f)),
+                               where)), where
     raise DataError(f"There is no file or folder {text!r}; check the path.")
+
+
+def _at_most(files: Iterator[str], where: str) -> list[str]:
+    """The files, refused once there are more than MAX_FILES (without listing the rest)."""
+    listed = list(itertools.islice(files, MAX_FILES + 1))
+    _check_count(len(listed), where)
+    return listed
+
+
+def _check_count(n: int, where: str) -> None:
+    if n > MAX_FILES:
+        many = f"more than {MAX_FILES:,}" if n == MAX_FILES + 1 else f"{n:,}"
+        raise DataError(f"{where[0].upper() + where[1:]} names {many} table files; one path may name at most "
+                        f"{MAX_FILES:,}: name a narrower glob (such as sales/2025-*.csv) or a folder that holds "
+                        "fewer files.")
 
 
 def _named_like_a_table(file: str) -> bool:
@@ -304,6 +382,7 @@ def _sources_under(path: DataPath, root: str) -> _Sources:
     if not all(inside(t) for t in texts):
         raise nowhere()
     if isinstance(path, (list, tuple)):
+        _check_count(len(texts), "the list of files given")
         if not all(os.path.isfile(t) and inside(os.path.realpath(t)) for t in texts):
             raise nowhere()
         for t in texts:
@@ -318,6 +397,107 @@ def _sources_under(path: DataPath, root: str) -> _Sources:
     if not files:
         raise DataError(f"No CSV or Parquet files match {where}; name files *.csv, *.tsv or *.parquet.")
     return _of_one_kind(files, where)
+
+
+@contextmanager
+def _opened(sources: _Sources, *, first_only: bool = False) -> Iterator[_Sources]:
+    """``sources`` while being read. Under a root (issue 31, item 11), each file (the first only,
+    with ``first_only``) is opened once, here, walking from the root one name at a time without
+    following a link (its real path has none, so a link met is a swap since the check), and
+    read through its descriptor (``/proc/self/fd/N``: DuckDB, pyarrow and open() all reopen
+    the very file opened); the descriptors are closed when the reading ends. Without a root,
+    or already opened, the files are read by name."""
+    sources.check()
+    if sources.root is None or sources.read:
+        yield sources
+        return
+    files = sources.files[:1] if first_only else sources.files
+    held: list[int] = []
+    try:
+        _room_for(len(files))
+        with _DirectoryWalk(sources.root) as walk:
+            for file in files:
+                held.append(walk.open_file(file))
+                if len(held) % 256 == 0:
+                    sources.check()
+        yield dataclasses.replace(sources, files=files, read=tuple(f"{_FD_DIR}/{fd}" for fd in held))
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+# Where a process's open descriptors are files (Linux); elsewhere /dev/fd.
+_FD_DIR = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+# Descriptors kept free for the rest of the process (its sockets, its other reads) when a read
+# holds many files open.
+_SPARE_DESCRIPTORS = 256
+
+
+def _room_for(n: int) -> None:
+    """Raise this process's soft limit of open files (never past its hard limit) so that ``n``
+    more fit beside :data:`_SPARE_DESCRIPTORS`; a limit too low for them is a DataError."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    open_now = len(os.listdir(_FD_DIR)) if os.path.isdir(_FD_DIR) else 0
+    wanted = open_now + n + _SPARE_DESCRIPTORS
+    if wanted <= soft or soft == resource.RLIM_INFINITY:
+        return
+    if hard != resource.RLIM_INFINITY and wanted > hard:
+        raise DataError(f"This server can hold {max(hard - open_now - _SPARE_DESCRIPTORS, 0):,} more files open "
+                        f"now, and the path names {n:,}; name a narrower glob or a folder that holds fewer files.")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else hard, hard))
+
+
+class _DirectoryWalk:
+    """Opens files under a root (a real path) one name at a time from the root's descriptor, with
+    O_NOFOLLOW at every step: a name that is a link, at any depth, is refused. The folders'
+    descriptors are kept for the walk (the files of one folder share them) and closed after."""
+
+    _FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    # O_NONBLOCK: a FIFO named like a table does not hang the open (it is refused below as not a file).
+    _FILE = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.folders: dict[str, int] = {}
+
+    def __enter__(self) -> "_DirectoryWalk":
+        self.folders[""] = os.open(self.root, self._FOLDER)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for fd in self.folders.values():
+            os.close(fd)
+
+    def open_file(self, file: str) -> int:
+        """The descriptor of ``file`` (a real path under the root), or a DataError that says the file
+        is no longer what was checked."""
+        folder, name = os.path.split(os.path.relpath(file, self.root))
+        try:
+            fd = os.open(name, self._FILE, dir_fd=self._folder(folder))
+        except OSError:
+            raise _moved(file) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise _moved(file)
+        return fd
+
+    def _folder(self, folder: str) -> int:
+        if folder not in self.folders:
+            parent, name = os.path.split(folder)
+            try:
+                self.folders[folder] = os.open(name, self._FOLDER, dir_fd=self._folder(parent))
+            except OSError:
+                raise _moved(os.path.join(self.root, folder)) from None
+        return self.folders[folder]
+
+
+def _moved(file: str) -> DataError:
+    return DataError(f"{file!r} is no longer the file that was checked (it, or a folder above it, was removed, "
+                     "renamed or replaced by a link since the path was opened); open the path again.")
 
 
 def _check_batch_rows(batch_rows: Any) -> None:
@@ -369,20 +549,57 @@ def _connect() -> Any:
     return con
 
 
+@contextmanager
+def _connected(sources: _Sources) -> Iterator[Any]:
+    """A DuckDB connection for reading ``sources``, closed after; with a ``stop``, a watcher
+    thread interrupts its queries from the moment stop says so (issue 31, item 10): a query
+    runs in DuckDB's threads, which nothing else could stop."""
+    con = _connect()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(STOP_POLL_SECONDS):
+            if sources.stop():
+                con.interrupt()      # again at each poll: a query started after the first one stops too
+
+    watcher = threading.Thread(target=watch, name="nbapp-stop-watch", daemon=True) if sources.stop else None
+    if watcher is not None:
+        watcher.start()
+    try:
+        yield con
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+        con.close()
+
+
+def _each(sources: _Sources) -> Iterator[str]:
+    """The files, asking ``stop`` before each (checks of 10,000 files take a while)."""
+    for file in sources.files:
+        sources.check()
+        yield file
+
+
 def _rows(con: Any, sql: str, file: str) -> list[tuple[Any, ...]]:
-    """A small query's rows; DuckDB's reading errors become one DataError naming the file."""
+    """A small query's rows; DuckDB's reading errors become one DataError naming the file (an
+    interrupted query, :class:`Stopped`)."""
     import duckdb
 
     try:
         return con.sql(sql).fetchall()
+    except duckdb.InterruptException:
+        raise Stopped(f"Reading {file!r} was stopped: its caller no longer waits for it.") from None
     except duckdb.Error as exc:
         raise _read_error(exc, file) from None
 
 
 def _read_error(exc: Exception, file: str) -> DataError:
-    """DuckDB's first line (its later lines quote the file's line), with anything quoted elided."""
+    """DuckDB's first line (its later lines quote the file's line), with anything quoted elided
+    (and the descriptor a file was read through, which means nothing to the reader)."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     first = _unquoted(re.sub(r'"[^"]*"', ELIDED, first), {file})
+    first = re.sub(re.escape(_FD_DIR) + r"/\d+", "the file", first)
     return DataError(f"Could not read {file!r}: {first}. Fix the file (one header row, the same number of "
                      "cells on every line, UTF-8 text) and try again.")
 
@@ -430,7 +647,8 @@ def _repr_value(text: str) -> str | None:
 
 
 def _columns(con: Any, sources: _Sources, file: str) -> list[str]:
-    return [row[0] for row in _rows(con, f"DESCRIBE SELECT * FROM {_scan_sql([file], sources.kind)}", file)]
+    return [row[0] for row in _rows(con, f"DESCRIBE SELECT * FROM {_scan_sql([sources.path(file)], sources.kind)}",
+                                    file)]
 
 
 def _check_columns(columns: list[str], wanted: list[str], file: str) -> None:
@@ -467,7 +685,7 @@ def _cast_only_marks(sources: _Sources, chunk: int = 8 << 20, stop: threading.Ev
     firsts = {mark: mark[0].encode() for mark in CAST_ONLY}
     found: set[str] = set()
     buffer = bytearray(chunk)
-    for file in sources.files:
+    for file in sources.paths:
         with open(file, "rb") as handle:
             n = handle.readinto(buffer)
             ends = [i for i in (buffer.find(b"\n", 0, n), buffer.find(b"\r", 0, n)) if i >= 0]
@@ -475,6 +693,7 @@ def _cast_only_marks(sources: _Sources, chunk: int = 8 << 20, stop: threading.Ev
             while n and len(found) < len(firsts):
                 if stop is not None and stop.is_set():
                     return CAST_ONLY
+                sources.check()
                 found.update(m for m, b in firsts.items() if m not in found and buffer.find(b, start, n) >= 0)
                 n, start = handle.readinto(buffer), 0
     return tuple(m for m in CAST_ONLY if m in found)
@@ -579,7 +798,7 @@ def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str
     codes = ", ".join(f"{cell.code()} AS k{i}" for i, cell in enumerate(profiled)) or "0 AS k0"
     counts = ", ".join(f"count(*) FILTER (WHERE k{i} = {code})"
                        for i in range(len(profiled)) for code in range(CODES)) or "0"
-    scan = _scan_sql(sources.files, "csv")
+    scan = _scan_sql(sources.paths, "csv")
     row = _rows(con, f"SELECT count(*), {counts} FROM (SELECT {codes} FROM {scan} WHERE {where})",
                 sources.files[0])[0]
     per_column = {cell.name: dict(enumerate(row[1 + CODES * i:1 + CODES * (i + 1)])) for i, cell in enumerate(profiled)}
@@ -600,8 +819,8 @@ def _comma_delimited(con: Any, sources: _Sources) -> bool:
     """True when every file is comma-separated: a comma inside a number is then a thousands
     separator, as load_table reads it. Elsewhere it may be a decimal comma, which fit_file
     does not guess (a numeric cell with a comma is refused)."""
-    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_file_literal(f)})", f)[0][0] == ","
-               for f in sources.files)
+    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_file_literal(sources.path(f))})", f)[0][0] == ","
+               for f in _each(sources))
 
 
 def _decimal_comma(column: str, sources: _Sources) -> DataError:
@@ -627,22 +846,23 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
     stop = threading.Event()      # a refusal before the search ends need not wait for it (a 5 GB file: 2 s)
     with ThreadPoolExecutor(1) as pool:     # the search runs beside DuckDB's start
         marks = pool.submit(_cast_only_marks, sources, stop=stop) if sources.kind == "csv" else None
-        con = _connect()
         try:
-            columns = _check_files(con, sources, list(dict.fromkeys([*numeric, *others])))
-            commas = sources.kind == "csv" and _comma_delimited(con, sources)
-            for fast in ((True, False) if marks is not None else (False,)):
-                source = _engine_source(con, sources, numeric, others, columns, commas, folds=folds, fast=fast,
-                                        marks=CAST_ONLY if marks is None else marks.result())
-                try:
-                    return model_statistics(model, source, target, weight, part=None if folds is None else FOLD,
-                                            parts=folds or 1, progress=progress, known_rows=_estimated_rows(sources))
-                except (MissingClass, _duckdb_error()):
-                    if not fast:
-                        raise
+            with _connected(sources) as con:
+                columns = _check_files(con, sources, list(dict.fromkeys([*numeric, *others])))
+                commas = sources.kind == "csv" and _comma_delimited(con, sources)
+                for fast in ((True, False) if marks is not None else (False,)):
+                    source = _engine_source(con, sources, numeric, others, columns, commas, folds=folds, fast=fast,
+                                            marks=CAST_ONLY if marks is None else marks.result())
+                    try:
+                        return model_statistics(model, source, target, weight, part=None if folds is None else FOLD,
+                                                parts=folds or 1, progress=progress,
+                                                known_rows=_estimated_rows(sources))
+                    except (MissingClass, _duckdb_error()):
+                        sources.check()          # interrupted: no reason for the exact read
+                        if not fast:
+                            raise
         finally:
             stop.set()
-            con.close()
     raise AssertionError("unreachable")
 
 
@@ -683,9 +903,9 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
         return f"SELECT {', '.join(select)} FROM {_scan_sql(files, sources.kind, typed)} WHERE NOT ({blank})"
 
     if folds is None:
-        sql = scan(list(sources.files))
+        sql = scan(list(sources.paths))
     else:
-        sql = " UNION ALL ".join(_with_folds(scan([f]), i, folds) for i, f in enumerate(sources.files))
+        sql = " UNION ALL ".join(_with_folds(scan([f]), i, folds) for i, f in enumerate(sources.paths))
         if kinds is not None:
             kinds[FOLD] = "number"
     source = duckdb_source(con, sql, where, columns=kinds)
@@ -760,12 +980,12 @@ def _estimated_rows(sources: _Sources) -> int:
     if sources.kind == "parquet":
         import pyarrow.parquet as pq
 
-        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.files)
-    with open(sources.files[0], "rb") as handle:
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.paths)
+    with open(sources.paths[0], "rb") as handle:
         head = handle.read(1 << 20)
     lines = max(head.count(b"\n") - 1, 1)
     per_line = len(head) / (lines + 1)
-    return max(int(sum(os.path.getsize(f) for f in sources.files) / per_line), 1)
+    return max(int(sum(os.path.getsize(f) for f in sources.paths) / per_line), 1)
 
 
 # ------------------------------------------------------------------------------------------
@@ -776,33 +996,30 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
     """(file, frame) with the used columns of every file, ``batch_rows`` rows at a time, read as
     described in the module docstring; each frame's index is the data row within its file."""
     _check_batch_rows(batch_rows)
-    sources = resolve_sources(path)
-    con = _connect()
-    try:
+    with _opened(resolve_sources(path)) as sources, _connected(sources) as con:
         wanted = list(dict.fromkeys([*numeric, *others]))
         columns = _check_files(con, sources, wanted)
         if sources.kind == "csv":
             plan = _csv_plan(con, sources, columns, numeric, others)
         else:
-            total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.files, 'parquet')}", sources.files[0])[0][0]
+            total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.paths, 'parquet')}", sources.files[0])[0][0]
             plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
         if plan.total_rows == 0:
             raise _no_rows(sources.files[0] if len(sources.files) == 1 else f"the {len(sources.files)} files")
         done = 0
         for file in sources.files:
             for frame in _file_batches(con, sources, file, plan, batch_rows):
+                sources.check()
                 done += len(frame)
                 yield file, frame
                 if progress is not None:
                     progress(done, plan.total_rows)
-    finally:
-        con.close()
 
 
 def _check_files(con: Any, sources: _Sources, wanted: list[str]) -> list[str]:
     """Every file holds a table with the wanted columns, one value per cell; the first file's columns."""
     first = []
-    for file in sources.files:
+    for file in _each(sources):
         _refuse_blank(file, sources)
         columns = _columns(con, sources, file)
         _check_columns(columns, wanted, file)
@@ -816,7 +1033,7 @@ def _refuse_blank(file: str, sources: _Sources) -> None:
     named 'column0'."""
     if sources.kind != "csv":
         return
-    with open(file, "rb") as handle:
+    with open(sources.path(file), "rb") as handle:
         head = handle.read(SAMPLE_BYTES)
     if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
         raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
@@ -829,7 +1046,7 @@ def _refuse_nested(file: str, sources: _Sources, wanted: list[str]) -> None:
         return
     import pyarrow.parquet as pq
 
-    for field in pq.read_schema(file):
+    for field in pq.read_schema(sources.path(file)):
         what = arrow_nested(field.type) if field.name in wanted else None
         if what:
             raise nested_error(field.name, what, repr(file))
@@ -843,7 +1060,7 @@ def _no_rows(where: str) -> DataError:
 def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_rows: int) -> Iterator[pd.DataFrame]:
     import duckdb
 
-    sql = f"SELECT {plan.select} FROM {_scan_sql([file], sources.kind)} WHERE {plan.where}"
+    sql = f"SELECT {plan.select} FROM {_scan_sql([sources.path(file)], sources.kind)} WHERE {plan.where}"
     start = 0
     try:
         reader = con.sql(sql).to_arrow_reader(batch_rows)
@@ -855,6 +1072,7 @@ def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_row
             start += len(frame)
             yield frame
     except (duckdb.Error, OSError) as exc:   # errors inside the stream reach us through pyarrow as OSError
+        sources.check()                      # (an interrupted query is not the file's fault)
         if "nbapp-not-a-number:" in str(exc):
             column = str(exc).split("nbapp-not-a-number:", 1)[1].strip().splitlines()[0]
             raise _not_a_number(con, sources, file, column, plan) from None
@@ -865,7 +1083,7 @@ def _not_a_number(con: Any, sources: _Sources, file: str, column: str, plan: _Pl
     """Find the first cell of a numeric column that is not a number (the error path only)."""
     cell = _Cell(column)
     flag = cell.unreadable(plan.commas)
-    sql = f"SELECT {cell.raw}, {flag} FROM {_scan_sql([file], sources.kind)} WHERE {plan.where}"
+    sql = f"SELECT {cell.raw}, {flag} FROM {_scan_sql([sources.path(file)], sources.kind)} WHERE {plan.where}"
     row = 0
     for batch in con.sql(sql).to_arrow_reader(DEFAULT_BATCH_ROWS):
         bad = np.flatnonzero(batch.column(1).to_numpy(zero_copy_only=False))
