@@ -264,9 +264,11 @@ def connect(url: str) -> tuple[str, Any]:
         import psycopg
 
         try:
-            return "postgres", psycopg.connect(f"postgresql://{rest}", autocommit=False)
+            con = psycopg.connect(f"postgresql://{rest}", autocommit=False)
         except psycopg.Error as exc:
             raise DataError(f"Cannot connect to PostgreSQL at {_without_password(url)!r}: {_first_line(exc)}") from None
+        con.read_only = True        # every transaction nbapp opens only reads (issue 31, item 12)
+        return "postgres", con
     raise DataError(f"nbapp fits from DuckDB (duckdb:// or duckdb:///path.db) and PostgreSQL "
                     f"(postgresql://user@host:port/db), not {scheme!r}; a Spark table goes through nbapp.fit_spark.")
 

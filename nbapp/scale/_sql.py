@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from nbapp.errors import DataError
+from nbapp.errors import DataError, shown
 from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
 
 __all__ = ["fit_sql", "sample_sql"]
@@ -88,19 +88,63 @@ def _connection(url: Any) -> tuple[str, Any, bool]:
 
 
 def _query(source: str, dialect: str) -> tuple[str, str]:
-    """The source as a query and in words: a query as written, a table name quoted as the
-    database quotes it (sqlglot reads the dotted name)."""
+    """The source as a query and in words: a query checked to be one SELECT (issue 31, item 12:
+    ``SELECT 1; COPY (...) TO 'x.csv'`` wrote the file), a table name quoted as the database
+    quotes it (sqlglot reads the dotted name)."""
     text = source.strip().rstrip(";").strip()
     if text.split(None, 1)[0].lower().startswith(_QUERY_WORDS):
-        return text, "the query"
+        return (_duckdb_select(text) if dialect == "duckdb" else _postgres_select(text)), "the query"
     import sqlglot
     from sqlglot import exp
 
     try:
         table = exp.to_table(text, dialect=dialect)
-    except sqlglot.errors.ParseError:
-        raise DataError(f"{source!r} is neither a table name nor a SELECT query.") from None
-    return f"SELECT * FROM {table.sql(dialect=dialect)}", f"the table {text!r}"
+    except sqlglot.errors.SqlglotError:        # ParseError, or TokenError for an unbalanced quote
+        raise DataError(f"{shown(text)} is neither a table name nor a SELECT query; quote a name as "
+                        "\"my table\" or write SELECT * FROM ...") from None
+    return f"SELECT * FROM {table.sql(dialect=dialect)}", f"the table {shown(text)}"
+
+
+def _duckdb_select(text: str) -> str:
+    """``text`` when DuckDB's own parser reads it as exactly one SELECT statement."""
+    import duckdb
+
+    try:
+        statements = duckdb.extract_statements(text)
+    except duckdb.Error as exc:
+        raise DataError(f"DuckDB cannot read the query: {_first_line(exc)}") from None
+    _one_select([s.type == duckdb.StatementType.SELECT for s in statements])
+    return statements[0].query.strip()
+
+
+# What no query of fit_sql may hold, even inside a SELECT: PostgreSQL's SELECT ... INTO makes a
+# table and a WITH may hold an INSERT, UPDATE or DELETE (the transaction is read-only as well).
+_WRITES = ("Into", "Insert", "Update", "Delete", "Merge", "Create", "Drop", "Alter", "Command", "Copy")
+
+
+def _postgres_select(text: str) -> str:
+    """``text`` when sqlglot reads it as exactly one SELECT (or VALUES) that writes nothing."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        statements = [s for s in sqlglot.parse(text, dialect="postgres") if s is not None]
+    except sqlglot.errors.SqlglotError as exc:
+        raise DataError(f"The query cannot be read as PostgreSQL's SQL: {_first_line(exc)}") from None
+    _one_select([isinstance(s, (exp.Query, exp.Values)) for s in statements])
+    writes = [type(node).__name__ for node in statements[0].walk() if type(node).__name__ in _WRITES]
+    if writes:
+        raise DataError(f"The query holds {writes[0].upper()}: fit_sql reads rows with one SELECT and writes nothing.")
+    return text
+
+
+def _one_select(selects: list[bool]) -> None:
+    """Refuse anything but one statement that is a SELECT."""
+    if len(selects) != 1:
+        raise DataError(f"The query holds {len(selects)} statements; give fit_sql one SELECT (no ';' between "
+                        "statements).")
+    if not selects[0]:
+        raise DataError("The query is not a SELECT; fit_sql reads rows with one SELECT and writes nothing.")
 
 
 def _source(kind: str, con: Any, query: str, where: str) -> Any:
