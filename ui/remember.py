@@ -30,6 +30,7 @@ import base64
 import contextlib
 import dataclasses
 import glob
+import hashlib
 import json
 import os
 import re
@@ -81,6 +82,10 @@ class FileStore:
 
     def __init__(self, max_bytes: int = MAX_STORE_BYTES, folder: str | None = STORE_DIR) -> None:
         self.max_bytes = max_bytes
+        #: A folder named by the operator (NBAPP_FILE_STORE_DIR) is shared by the processes started
+        #: with it: each keeps its own store there and reads the others' (never the system's
+        #: temporary folder, where another server's uploads may lie).
+        self.shared = folder is not None
         remove_stale_stores(folder)
         self.folder = tempfile.mkdtemp(prefix=STORE_PREFIX, dir=folder)
         owner = _hold_owner_lock(self.folder)
@@ -119,14 +124,31 @@ class FileStore:
         if not isinstance(digest, str) or not _SHA.fullmatch(digest):
             return None
         with self._lock:
-            if digest not in self._items:
-                return None
-            self._items.move_to_end(digest)
+            mine = digest in self._items
+            if mine:
+                self._items.move_to_end(digest)
+        if not mine:
+            return self._kept_by_another_process(digest) if self.shared else None
         try:
             with open(self._path(digest), "rb") as f:
                 return f.read()
         except OSError:                  # pushed out meanwhile
             return None
+
+    def _kept_by_another_process(self, digest: str) -> bytes | None:
+        """The bytes under ``digest`` in the store of another process sharing this folder's parent
+        (several app processes behind one proxy, issue 32, item 5: a link or a reload may reach
+        any of them), checked against the digest, or None."""
+        parent = os.path.dirname(self.folder)
+        for path in glob.glob(os.path.join(glob.escape(parent), STORE_PREFIX + "*", digest)):
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:              # pushed out, or its process ended, meanwhile
+                continue
+            if hashlib.sha256(data).hexdigest() == digest:
+                return data
+        return None
 
     def __contains__(self, digest: object) -> bool:
         with self._lock:
