@@ -24,10 +24,14 @@ winner the explanation's prediction, the UNK words those with no count in the cl
 The questions about a row (posterior, winner, UNK) need the rows: ``frame`` may be the training
 data or development / test rows (seed 004: UNK words are what a class's training documents
 never held, so held-out rows are where they show). :func:`grade` judges an answer exactly:
-a fraction equal in value ("6/8" for 3/4); a decimal or a percentage when it is the exact
-answer rounded to the digits typed (|given − exact| ≤ half a unit in the last digit, with at
-least 2 significant digits: "0.33" for 1/3 is right, "0.3" is too coarse, "0.34" is wrong;
-75%, .750 and 7.5e-1 for 3/4); a class by its name; words as a set.
+a fraction equal in value ("6/8" for 3/4); a decimal in any form (whole, with a point or a comma,
+a percentage, a power of ten) by one rule, when it is the exact answer rounded to the precision
+typed and to at least 2 significant digits of it: |given − exact| ≤ min(u, 10^(order − 1)) / 2,
+u the unit of the last digit typed ("0.33" for 1/3 is right, "0.3" too coarse, "0.34" wrong;
+75%, .750 and 7.5e-1 for 3/4; "1", "1.0" and "100%" alike for 1 − 3.9e−9, shown ≈ 1: issue 33,
+item 2); a class by its name, case and surrounding punctuation aside ("No." for No); words as a
+set. An answer is read with work bounded by its own characters and the answer's size, never by
+the size it names ("1e99999999" is wrong at once: issue 31, item 1).
 """
 
 from __future__ import annotations
@@ -44,14 +48,14 @@ import pandas as pd
 from nbapp.blocks.base import TEXT, ParameterCount
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, fraction_text,
-                                 number_texts, result_texts)
+from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, decimal_text,
+                                 fraction_text, number_texts, result_texts)
 from nbapp.lessons.worked_example import _md, latex_text
 from nbapp.priors import prior_terms
 from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate
 
 __all__ = ["Question", "ExerciseSet", "Verdict", "exercises", "grade", "to_markdown", "to_latex",
-           "count_parameters", "KINDS", "MAX_QUESTIONS"]
+           "count_parameters", "max_answer_chars", "KINDS", "MAX_QUESTIONS", "MAX_ANSWER_CHARS", "MAX_NUMBER_CHARS"]
 
 KINDS = ("cpt", "prior", "posterior", "winner", "unk", "parameters")
 #: More questions than this is no sheet anyone hands out.
@@ -78,6 +82,7 @@ class Question:
     worked_latex: str
     exact: bool = True
     about: tuple = ()          # what the question is about (kind-specific), so no question repeats
+    classes: tuple = ()        # the model's classes, for a "winner" question: names that read alike
 
     @property
     def answer_text(self) -> str:
@@ -452,7 +457,7 @@ class _Rows:
         where, where_latex = self.described(i)
         return Question("winner", f"{where}. Which class does the model predict?",
                         f"{where_latex}. Which class does the model predict?", e.prediction, worked, worked_latex,
-                        about=("winner", i))
+                        about=("winner", i), classes=tuple(self.model.classes_))
 
     def unk(self, texts: list[str]) -> Callable[[int], Question | None]:
         k = len(self.model.classes_)
@@ -502,113 +507,204 @@ class _Rows:
 
 
 # -- grading ----------------------------------------------------------------------------------------
+#: The longest answer read at all: a document's UNK words fit many times over. The page's answer
+#: box holds no more (:func:`max_answer_chars`).
+MAX_ANSWER_CHARS = 5000
+#: The longest number read: a fraction on a sheet has at most 40 characters, and 100 digits are
+#: past any float's. Longer is refused before a digit becomes an integer (issue 31, item 1:
+#: Python refuses more than 4,300 digits, and work must not grow with what a string names).
+MAX_NUMBER_CHARS = 100
+#: Significant digits of the answer a decimal must keep at least: 0.33 for 1/3, not 0.3.
+_MIN_DIGITS = 2
+# Surrounding characters that are punctuation of the sentence, not of a name: "No." and "'No'"
+# are "No" (issue 33, item 2). "<", ">" and "=" stay: ">50K" and "<=50K" are two classes.
+_SURROUNDING = " .,;:!?'\"`‘’“”«»()[]{}"
+
+
+def max_answer_chars(question: Question) -> int:
+    """The most characters an answer to ``question`` is read with (the page caps its box at it)."""
+    return MAX_NUMBER_CHARS if question.kind in (*_NUMBER_KINDS, "parameters") else MAX_ANSWER_CHARS
+
+
 def grade(question: Question, answer_text: str) -> Verdict:
-    """Judge a typed answer exactly (module docstring): a fraction by value, a decimal or a
-    percentage by the rounding it shows (at least 2 significant digits), a class by its name,
-    words as a set (case aside), a count as a whole number.
+    """Judge a typed answer exactly (module docstring): a fraction by value; a decimal, a
+    percentage, a whole number or a power of ten by one rule, the exact answer rounded to the
+    precision typed and to at least 2 significant digits ("1", "1.0" and "100%" alike for an
+    answer ≈ 1); a class by its name, case and surrounding punctuation aside ("No." for No); words
+    as a set; a count as a whole number. An answer longer than :func:`max_answer_chars` is refused
+    unread, and no number is ever built far from the answer's own size ("1e99999999" is wrong
+    at once: issue 31, item 1).
 
     >>> q = Question("prior", "", "", Fraction(1, 3), "", "")
-    >>> [grade(q, t).correct for t in ("2/6", "0.33", "0.333", "33.3%", "0.3", "0.34")]
-    [True, True, True, True, False, False]
+    >>> [grade(q, t).correct for t in ("2/6", "0.33", "0.333", "33.3%", "0.3", "0.34", "1e99999999")]
+    [True, True, True, True, False, False, False]
     """
-    given = " ".join(str(answer_text).split())
+    text, limit = str(answer_text), max_answer_chars(question)
+    if len(text) > limit:
+        return Verdict(False, question.answer_text, _cut(text), question.worked, _TOO_LONG.format(
+            n=len(text), limit=limit, how=_HOW_NUMBER if limit == MAX_NUMBER_CHARS else "type less"))
+    given = " ".join(text.split())
     kind = question.kind
     if kind in _NUMBER_KINDS:
         correct, note = _judge_number(question, given)
     elif kind == "parameters":
-        typed = _read_number(given)
-        correct = typed is not None and typed.value == question.answer
-        note = "" if typed is not None else _UNREADABLE.format(given=given)
+        correct, note = _judge_count(question.answer, given)
     elif kind == "winner":
-        correct, note = _judge_class(question.answer, given)
+        correct, note = _judge_class(question, given)
     else:
-        typed_words = _read_words(given, question.answer)
-        correct = {w.casefold() for w in typed_words} == {w.casefold() for w in question.answer}
-        note = ""
-    return Verdict(correct, question.answer_text, given, question.worked, note)
+        correct, note = _judge_words(question.answer, given), ""
+    return Verdict(correct, question.answer_text, _cut(given), question.worked, note)
 
 
 @dataclass(frozen=True)
 class _Typed:
-    """A number as typed: its value, the unit of its last digit (None: exact, a fraction or a
-    whole number) and its significant digits."""
+    """A number as typed, kept as its digits: ``numerator / denominator`` for a fraction (exact,
+    ``exponent`` None), or ``numerator × 10^exponent`` for a decimal, whose last digit's unit is
+    10^exponent. The exponent is what was typed, however large ("1e99999999"): the value is
+    built only once its size is known to be near the answer's (:func:`_near`)."""
 
-    value: Fraction
-    unit: Fraction | None = None
-    digits: int = 0
+    numerator: int
+    denominator: int = 1
+    exponent: int | None = None
+
+    def order(self) -> int:
+        """floor(log10 |value|) of a non-zero number, from its digits."""
+        if self.exponent is None:
+            return _order(Fraction(self.numerator, self.denominator))
+        return len(str(abs(self.numerator))) - 1 + self.exponent
+
+    def value(self) -> Fraction:
+        if self.exponent is None:
+            return Fraction(self.numerator, self.denominator)
+        return self.numerator * Fraction(10) ** self.exponent
 
 
-_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
-_WHOLE = re.compile(r"^[+-]?\d+$")
+_FRACTION = re.compile(r"^([+-]?\d+)/(\d+)$")
 _DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
-_UNREADABLE = ("could not read {given!r} as a number: type a fraction (3/4), a decimal (0.75) or a "
-               "percentage (75%)")
+_HOW_NUMBER = "type a fraction (3/4), a decimal (0.75), a percentage (75%) or a power of ten (7.5e-1)"
+_UNREADABLE = "could not read {given!r} as a number: " + _HOW_NUMBER
+_TOO_LONG = "the answer has {n:,} characters, more than any answer here needs (at most {limit:,}): {how}"
 
 
 def _read_number(text: str) -> _Typed | None:
+    """A fraction, or a decimal (whole, with a point or a decimal comma, with an exponent, or a
+    percentage: 75% is 75 × 10^-2, to the unit of its last digit, 1%); None if it is neither or
+    longer than :data:`MAX_NUMBER_CHARS` (no digit string past it becomes an integer)."""
     text = text.replace(" ", "")
-    if text.endswith("%"):                 # 75% is 0.75 to the unit of its last digit, 1%
-        body = text[:-1]
-        typed = None if _FRACTION.match(body) else _read_number(body)
-        if typed is None:
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
+    percent = text.endswith("%")
+    body = text[:-1] if percent else text
+    if (m := _FRACTION.match(body)) is not None:
+        if percent or int(m.group(2)) == 0:
             return None
-        if typed.unit is None:
-            return _Typed(typed.value / 100, Fraction(1, 100), _significant(body.lstrip("+-")))
-        return _Typed(typed.value / 100, typed.unit / 100, typed.digits)
-    if (m := _FRACTION.match(text)) is not None:
-        return None if int(m.group(2)) == 0 else _Typed(Fraction(int(m.group(1)), int(m.group(2))))
-    if _WHOLE.match(text):
-        return _Typed(Fraction(int(text)))
-    if text.count(",") == 1 and "." not in text:          # 0,75: a decimal comma
-        text = text.replace(",", ".")
-    m = _DECIMAL.match(text)
+        return _Typed(int(m.group(1)), int(m.group(2)))
+    if body.count(",") == 1 and "." not in body:          # 0,75: a decimal comma
+        body = body.replace(",", ".")
+    m = _DECIMAL.match(body)
     if m is None or not (m.group(2) or m.group(3)):
         return None
-    _, whole, decimals, exponent = m.groups()
-    decimals, exponent = decimals or "", int(exponent or 0)
-    return _Typed(Fraction(text), Fraction(10) ** (exponent - len(decimals)), _significant(whole + decimals))
+    sign, whole, decimals, exponent = m.groups()
+    decimals = decimals or ""
+    digits = int(whole + decimals)
+    return _Typed(-digits if sign == "-" else digits,
+                  exponent=int(exponent or 0) - len(decimals) - (2 if percent else 0))
 
 
-def _significant(digits: str) -> int:
-    """Significant digits: from the first non-zero digit to the last digit typed."""
-    return len(digits.lstrip("0"))
+def _order(x: Fraction) -> int:
+    """floor(log10 |x|) of a non-zero fraction, exactly (the float estimate may be one off at a
+    power of ten); its cost is that of x's own digits."""
+    x = abs(x)
+    k = math.floor(math.log10(x.numerator) - math.log10(x.denominator))
+    while Fraction(10) ** k > x:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= x:
+        k += 1
+    return k
+
+
+def _near(typed: _Typed, x: Fraction) -> bool:
+    """Whether a non-zero typed number is within a factor of 100 of a non-zero x, read from the
+    orders of magnitude alone; no answer that is not is right under any rule here."""
+    return abs(typed.order() - _order(x)) <= 1
+
+
+def _equals(typed: _Typed, x: Fraction) -> bool:
+    """Exactly equal in value ("12.0" for 12), with no number built far from x's size."""
+    if typed.numerator == 0 or x == 0:
+        return typed.numerator == 0 and x == 0
+    return _near(typed, x) and typed.value() == x
 
 
 def _judge_number(question: Question, given: str) -> tuple[bool, str]:
+    """One rule for every form of a decimal (issue 33, item 2): right when it is the answer x
+    rounded to the precision typed, the unit u of its last digit, and that rounding keeps at
+    least 2 significant digits of x: |typed − x| <= min(u, 10^(order(x) − 1)) / 2. So "1",
+    "1.0", "100%" and "1e0" alike are right for x = 1 − 3.9e−9 (the page shows ≈ 1), and "0.3" is
+    too coarse for 1/3. A fraction is exact: equal in value; where the model has x only as a
+    decimal, equal to the 4 significant digits the page shows."""
     typed = _read_number(given)
     if typed is None:
         return False, _UNREADABLE.format(given=given)
+    x = question.answer
+    if typed.exponent is None:
+        if question.exact:
+            return typed.value() == x, ""
+        unit = Fraction(10) ** (_order(x) - 3) if x else Fraction(0)
+        return abs(typed.value() - x) <= unit / 2, f"judged as its value to 4 significant digits ({_approx(x)})"
+    if x == 0:
+        return typed.numerator == 0, ""
+    if typed.numerator != 0 and not _near(typed, x):
+        return False, ""
+    order = _order(x)
+    # A non-zero typed number near x has its unit within 100 digits of x's order; a typed 0 is
+    # judged the same at any unit past these bounds ("0e99999999" is as coarse as "0").
+    unit_typed = Fraction(10) ** min(max(typed.exponent, order - MAX_NUMBER_CHARS - 2), order + 2)
+    off = abs(typed.numerator * unit_typed - x)
+    if off <= min(unit_typed, Fraction(10) ** (order - _MIN_DIGITS + 1)) / 2:
+        return True, ""
+    if off <= unit_typed / 2:
+        kept = max(order - _order(unit_typed) + 1, 0)
+        return False, (f"{given!r} keeps {kept} significant digit{'s' if kept != 1 else ''} of the answer; give at "
+                       f"least {_MIN_DIGITS} (as {decimal_text(_float_log(x), _MIN_DIGITS)})")
+    return False, ""
+
+
+def _judge_count(answer: int, given: str) -> tuple[bool, str]:
+    typed = _read_number(given)
+    if typed is None:
+        return False, _UNREADABLE.format(given=given)
+    return _equals(typed, Fraction(answer)), ""
+
+
+def _name_key(name: Any) -> str:
+    """A name as compared: whitespace collapsed, case and surrounding punctuation aside."""
+    return " ".join(str(name).split()).casefold().strip(_SURROUNDING)
+
+
+def _judge_class(question: Question, given: str) -> tuple[bool, str]:
+    """The class by its name under :func:`_name_key` ("No.", " no " for No), unless another class
+    of the model reads the same that way; a class that is a number also by its value (1 for 1.0)."""
     answer = question.answer
-    if typed.unit is None and question.exact:
-        return typed.value == answer, ""
-    if typed.value == answer:
+    if given.casefold() == " ".join(str(answer).split()).casefold():
         return True, ""
-    if typed.unit is None:                  # a fraction for an answer the model has as a decimal
-        unit = _unit_of_digits(answer, 4)
-        return abs(typed.value - answer) <= unit / 2, f"judged as its value to 4 significant digits ({_approx(answer)})"
-    if typed.digits < 2:
-        return False, (f"{given!r} has {typed.digits} significant digit{'s' if typed.digits != 1 else ''}; give at "
-                       f"least 2 (as {_approx(answer, 2)})")
-    return abs(typed.value - answer) <= typed.unit / 2, ""
-
-
-def _unit_of_digits(value: Fraction, digits: int) -> Fraction:
-    """The unit of the last of ``digits`` significant digits of value (1e-4 for 0.1234)."""
-    if value == 0:
-        return Fraction(0)
-    exponent = math.floor(math.log10(abs(value.numerator)) - math.log10(value.denominator))
-    return Fraction(10) ** (exponent - digits + 1)
-
-
-def _judge_class(answer: Any, given: str) -> tuple[bool, str]:
-    """The class by its name, case aside; a class that is a number also by its value (1 for 1.0)."""
-    if given.casefold() == str(answer).casefold():
-        return True, ""
+    key = _name_key(given)
+    if key and key == _name_key(answer):
+        alike = [c for c in question.classes if _name_key(c) == key and str(c) != str(answer)]
+        if not alike:
+            return True, ""
+        return False, (f"{given!r} could be {', '.join(repr(str(c)) for c in [answer, *alike])}: type the class "
+                       "as the page writes it")
     if isinstance(answer, (int, float, np.integer, np.floating)) and not isinstance(answer, (bool, np.bool_)) \
             and math.isfinite(float(answer)):
-        typed = _read_number(given)
-        return typed is not None and typed.value == Fraction(float(answer)), ""
+        typed = _read_number(key)
+        return typed is not None and _equals(typed, Fraction(float(answer))), ""
     return False, ""
+
+
+def _judge_words(expected: frozenset, given: str) -> bool:
+    """The same set of words, each compared as a name is (case and surrounding quotes aside)."""
+    return {_name_key(w) for w in _read_words(given, expected)} == {_name_key(w) for w in expected}
 
 
 def _read_words(given: str, expected: frozenset) -> list[str]:
@@ -617,7 +713,12 @@ def _read_words(given: str, expected: frozenset) -> list[str]:
     parts = re.split(r"[,;\n]+", given)
     if len(parts) == 1 and not any(" " in w for w in expected):
         parts = given.split()
-    return [p.strip().strip("'\"{}").strip() for p in parts if p.strip().strip("'\"{}").strip()]
+    return [p for p in parts if _name_key(p)]
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """An answer as the verdict repeats it: cut at ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # -- sheets -----------------------------------------------------------------------------------------
@@ -692,7 +793,8 @@ def _approx(value: Fraction, digits: int = 4) -> str:
 
 
 def _float_log(value: Fraction) -> float:
-    return math.log(float(value)) if value > 0 else -math.inf
+    """log of a fraction >= 0 of any size (its float may under- or overflow); -inf for 0."""
+    return math.log(value.numerator) - math.log(value.denominator) if value > 0 else -math.inf
 
 
 def _count(x: Fraction) -> str:

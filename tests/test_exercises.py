@@ -69,7 +69,10 @@ def test_every_generated_answer_is_the_models_own_number(models, key, alpha):
 
 
 def _typed(q: Question) -> str:
-    """The answer as a student would type it: the fraction, the class, the count."""
+    """The answer as a student would type it from the sheet: the fraction (or the decimal the sheet
+    shows where the fraction is too long to read), the class, the count."""
+    if q.answer_text.startswith("≈ "):
+        return q.answer_text.removeprefix("≈ ")
     if isinstance(q.answer, F) and q.exact:
         return f"{q.answer.numerator}/{q.answer.denominator}"
     if isinstance(q.answer, F):
@@ -336,3 +339,106 @@ def test_data_in_a_sheet_is_escaped(models):
     md, tex = to_markdown(sheet, answers=True), to_latex(sheet, answers=True)
     assert "a\\_b" in md and "c\\*d" in md and "\\$x\\$" in md
     assert r"\text{a\_b}" in tex and r"\text{50\%}" in tex
+
+
+# -- an answer is read with bounded work (issue 31, item 1) -----------------------------------------
+_HUGE = ["1e99999999", "-1e-99999999", "1e99999999%", "0e99999999", "1e9999999", "9" * 5000, "1/" + "7" * 5000,
+         "1." + "3" * 5000, "1e" + "9" * 5000]
+
+
+@pytest.mark.parametrize("question", [number(F(1, 3)), number(F(0)), Question("parameters", "", "", 12, "", ""),
+                                      Question("winner", "", "", 1.0, "", "", classes=(0.0, 1.0))],
+                         ids=["one third", "zero", "a count", "a numbered class"])
+@pytest.mark.parametrize("typed", _HUGE, ids=lambda t: t if len(t) < 20 else f"{t[:6]}...({len(t)} chars)")
+def test_an_answer_that_names_a_huge_number_is_judged_at_once_without_building_it(question, typed):
+    """Before: Fraction("1e99999999") built 10^(10^8) with the interpreter lock held (minutes,
+    every session frozen), and 5,000 digits were an internal error (Python's 4,300-digit limit)."""
+    import time
+    import tracemalloc
+    tracemalloc.start()
+    started = time.perf_counter()
+    verdict = grade(question, typed)
+    elapsed = time.perf_counter() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert elapsed < 0.5 and peak < 1_000_000, (elapsed, peak)
+    assert verdict.correct is (typed == "0e99999999" and question.answer == 0)       # 0 × 10^(10^8) is 0
+    if len(typed) > 100 and question.kind != "winner":
+        assert verdict.note == (f"the answer has {len(typed):,} characters, more than any answer here needs (at most "
+                                "100): type a fraction (3/4), a decimal (0.75), a percentage (75%) or a power of ten "
+                                "(7.5e-1)")
+    assert len(verdict.given) <= 80
+
+
+def test_an_answer_as_small_as_the_exact_one_is_still_read_to_its_digits():
+    """The bound is the answer's own size, not a fixed exponent: a posterior of 3 × 10^-500 (a
+    long document's) is answered 3e-500 or 3.0e-500, and 3e-501 is wrong."""
+    tiny = number(3 * F(1, 10**500))
+    assert grade(tiny, "3e-500").correct and grade(tiny, "3.0e-500").correct and grade(tiny, "0.30e-499").correct
+    assert not grade(tiny, "3e-501").correct and not grade(tiny, "0").correct and not grade(tiny, "3.1e-500").correct
+    assert "keeps 0 significant digits" in grade(tiny, "0.000").note
+
+
+def test_an_answer_longer_than_any_box_holds_is_refused_unread():
+    words = Question("unk", "", "", frozenset({"prize"}), "", "")
+    verdict = grade(words, "prize, " * 1000)
+    assert not verdict.correct and "at most 5,000" in verdict.note
+
+
+# -- one rule of equivalence for every form of an answer (issue 33, item 2) ----------------------------
+ABOUT_ONE = F(1) - F(39, 10**10)               # 1 − 3.9e−9: the page shows ≈ 1
+
+
+def test_an_answer_shown_as_about_one_is_right_as_1_as_1_0_and_as_100_percent():
+    """Before: "1" was read as exact and refused, while "1.0" and "100%" passed."""
+    q = number(ABOUT_ONE)
+    assert q.answer_text.endswith("≈ 1")
+    for typed in ("1", "1.0", "1.00", "100%", "100.0%", "1e0", "10e-1", " 1 ", "+1"):
+        assert grade(q, typed).correct, typed
+    for typed in ("0.99", "99%", "0.9", "1/1", "0.9999", "1.000000000"):
+        assert not grade(q, typed).correct, typed
+
+
+@pytest.mark.parametrize("answer", [F(1), ABOUT_ONE, F(996, 1000), F(96, 100), F(95, 100), F(1, 2), F(1, 3),
+                                    F(3, 4), F(0)])
+def test_every_form_of_one_number_gets_the_same_verdict(answer):
+    """One rule for a whole number, a decimal, a percentage and a power of ten: written to the same
+    precision (a unit of 0.01), they are judged alike, whatever the answer."""
+    for same in (("1", "1.00", "100%", "1.00e0", "100e-2"), ("0.5", "0.50", "50%", "5.0e-1"),
+                 ("0", "0.00", "0%", "0.0e1")):
+        verdicts = {typed: grade(number(answer), typed).correct for typed in same}
+        assert len(set(verdicts.values())) == 1, (answer, verdicts)
+
+
+def test_a_decimal_is_judged_to_two_significant_digits_of_the_answer_however_it_is_written():
+    """"1.0" for 0.96 rounds the answer to one significant digit, "1" to none: both too coarse."""
+    q = number(F(96, 100))
+    for typed, kept in (("1", "0 significant digits"), ("1.0", "1 significant digit"), ("1e0", "0 significant digits"),
+                        ("10e-1", "1 significant digit")):
+        verdict = grade(q, typed)
+        assert not verdict.correct and verdict.note == f"{typed!r} keeps {kept} of the answer; give at least 2 (as 0.96)"
+    assert grade(q, "0.96").correct and grade(q, "96%").correct and grade(q, "24/25").correct
+
+
+@pytest.mark.parametrize("typed", ["No", "No.", " no ", "NO!", "'No'", "\"no\"", "(No)", "no ."])
+def test_a_class_is_its_name_whatever_the_case_space_or_punctuation_around_it(typed):
+    """Before: "No." was refused for No."""
+    q = Question("winner", "", "", "No", "", "", classes=("No", "Yes"))
+    assert grade(q, typed).correct
+    assert not grade(Question("winner", "", "", "Yes", "", "", classes=("No", "Yes")), typed).correct
+
+
+def test_classes_that_differ_by_more_than_punctuation_around_them_stay_apart():
+    income = Question("winner", "", "", "<=50K", "", "", classes=("<=50K", ">50K"))
+    assert grade(income, "<=50K.").correct and grade(income, " <=50k ").correct
+    assert not grade(income, ">50K").correct and not grade(income, "50K").correct
+    alike = Question("winner", "", "", "No", "", "", classes=("No", "no."))
+    assert grade(alike, "no").correct                         # as the page writes it, case aside
+    verdict = grade(alike, "No!")
+    assert not verdict.correct and "could be 'No', 'no.'" in verdict.note
+
+
+def test_words_are_read_with_the_punctuation_of_the_sentence_around_them_aside():
+    words = Question("unk", "", "", frozenset({"prize", "winner"}), "", "")
+    assert grade(words, "prize, winner.").correct and grade(words, "\"Prize\"; winner!").correct
+    assert not grade(words, "prize, winner, free.").correct
