@@ -110,3 +110,17 @@ def test_a_text_model_asks_for_unk_words_and_gaussian_data_says_why_there_is_no_
     at = open_exercises("gender")
     assert any("a CPT cell" in c.value for c in at.caption)
     assert len(answer_fields(at)) == 6
+
+
+def test_an_answer_box_holds_no_more_than_the_grader_reads_and_a_huge_number_is_simply_wrong():
+    """Issue 31, item 1: the box is capped (max_chars) at what grade() reads, and "1e99999999"
+    (10^(10^8), minutes of work before) is judged wrong in the same run."""
+    at = open_exercises()
+    questions = library_set(at).questions
+    fields = answer_fields(at)
+    for q, field in zip(questions, fields):
+        assert field.max_chars == (100 if q.kind in ("cpt", "prior", "posterior", "parameters") else 5000), q.kind
+    i, q = _question_of(at, "prior")
+    fields[i].set_value("1e99999999").run(timeout=10)
+    no_exception(at)
+    assert unescape(at.error[0].value).startswith("Not right: 1e99999999; the answer is")
