@@ -459,6 +459,25 @@ class _Rows:
                         f"{where_latex}. Which class does the model predict?", e.prediction, worked, worked_latex,
                         about=("winner", i), classes=tuple(self.model.classes_))
 
+    def _unk_scored(self, column: str, word: str, c: int, v_c: int | None) -> str:
+        """How the model scores a word class c never saw, with the V its denominator uses (issue 33,
+        item 2: the line once gave the class's own V but divided by the shared one): per-class
+        vocabulary, P(UNK | c) = (0 + a) / (n_c + a (V_c + 1))   [seed 004]; the shared one,
+        (0 + l) / (n_c + l V) with V the vocabulary of every class   [seed 000, Eq. 10]."""
+        cls = self.model.classes_[c]
+        cell = self.model.block_of(column).cell_terms(column, word, c)
+        if cell is None:
+            return f"{word}: left out (outside the vocabulary)"
+        left, value = f"P({word} | {cls})", fraction_text(cell.value)
+        top = f"{_count(cell.count)} + {_count(cell.pseudo)}"
+        if v_c is not None:
+            return (f"{left} = (N + a) / (n_c + a (V_c + 1)) = ({top}) / ({_count(cell.n)} + {_count(cell.pseudo)} × "
+                    f"({v_c} + 1)) = {value}")
+        how, _ = _cell_how(self.model.smoothing_of(column), cell)
+        if getattr(self.model.block_of(column).spec, "event_model", None) == "multinomial":
+            how = how.replace("l K)", "l V)")                  # K is the vocabulary's V words here
+        return f"{left} = {how} = {value}"
+
     def unk(self, texts: list[str]) -> Callable[[int], Question | None]:
         k = len(self.model.classes_)
 
@@ -485,14 +504,11 @@ class _Rows:
         n, v = exact_sum(column_counts), int((column_counts > 0).sum())
         block = self.model.block_of(column)
         parts = [f"{t} {_count(Fraction(seen[t]).limit_denominator()) if t in seen else 0}" for t in terms]
-        scored = []
-        for t in sorted(answer):
-            cell = block.cell_terms(column, t, c)
-            scored.append(f"{t}: left out (outside the vocabulary)" if cell is None else
-                          f"P({t} | {cls}) = ({_count(cell.count)} + {_count(cell.pseudo)}) / "
-                          f"({_count(cell.n)} + {_count(cell.pseudo_total)}) = {fraction_text(cell.value)}")
+        per_class = getattr(block.spec, "vocabulary", None) == "per_class_unk"
+        types = f"V_c = {v} word types" if per_class else f"{v} of the vocabulary's V = {len(counts)} word types seen"
+        scored = [self._unk_scored(column, t, c, v if per_class else None) for t in sorted(answer)]
         unk = ", ".join(sorted(answer)) or "none"
-        worked = (f"Counts in class {cls} (n = {_count(n)} counted, V = {v} types): {', '.join(parts)}. "
+        worked = (f"Counts in class {cls} (n = {_count(n)} counted, {types}): {', '.join(parts)}. "
                   f"UNK in {cls}: {unk}." + (f" The model scores them: {'; '.join(scored)}." if scored else ""))
         document = self.frame.iloc[r][column]
         label = self.frame.index[r]
@@ -748,7 +764,10 @@ def to_latex(exercise_set: ExerciseSet, answers: bool = False) -> str:
             item += rf"\par\textbf{{Answer:}} {_answer_latex(q)}\par\textit{{Worked:}} {q.worked_latex}"
         items.append(item)
     return "\n".join([
-        r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage{amsmath}",
+        # T1: in the default OT1 encoding "|", "<" and ">" inside \text{...} print as an em dash, "¡"
+        # and "¿" (issue 33, item 2).
+        r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}",
+        r"\usepackage{amsmath}",
         rf"\title{{{_tex(exercise_set.title)}{' --- answers' if answers else ''}}}", r"\date{}",
         r"\begin{document}", r"\maketitle", _tex(_HOW), "", rf"\emph{{Seed {exercise_set.seed}.}}", "",
         r"\begin{enumerate}", *items, r"\end{enumerate}", r"\end{document}", ""])
@@ -818,7 +837,8 @@ def _latex_pair(column: str, value: Any) -> str:
 
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}", "#": r"\#",
-                "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}", "×": r"$\times$", "−": "-", "≈": r"$\approx$",
+                "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}", "|": r"\textbar{}", "<": r"\textless{}",
+                ">": r"\textgreater{}", "×": r"$\times$", "−": "-", "≈": r"$\approx$",
                 "∏": r"$\prod$", "θ": r"$\theta$", "Σ": r"$\Sigma$", "λ": r"$\lambda$", "→": r"$\to$"}
 
 

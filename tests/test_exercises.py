@@ -442,3 +442,44 @@ def test_words_are_read_with_the_punctuation_of_the_sentence_around_them_aside()
     words = Question("unk", "", "", frozenset({"prize", "winner"}), "", "")
     assert grade(words, "prize, winner.").correct and grade(words, "\"Prize\"; winner!").correct
     assert not grade(words, "prize, winner, free.").correct
+
+
+# -- the printed sheet (issue 33, item 2) --------------------------------------------------------------
+@pytest.mark.parametrize("vocabulary", ["global", "per_class_unk"])
+def test_the_unk_worked_line_gives_the_v_its_denominator_divides_by(vocabulary):
+    """Before: the line said V = 2368 (spam's own word types) and divided by the shared 7288."""
+    corpus = load_example("sms_spam")
+    model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary=vocabulary)}, alpha=1).fit(corpus.iloc[:4000],
+                                                                                      target="label")
+    questions = [q for q in exercises(model, corpus.iloc[4000:4100], n=20, seed=1, kinds=["unk"]).questions if q.answer]
+    scored = 0
+    for q in questions:
+        seen = int((model.counts("text").iloc[:, q.about[3]] > 0).sum())
+        if vocabulary == "global":
+            v = len(model.counts("text"))
+            assert f"{seen} of the vocabulary's V = {v} word types seen" in q.worked
+            divided = re.findall(r"\(n_c \+ l V\) = \(0 \+ 1\) / \(\d+ \+ 1 × (\d+)\)", q.worked)
+        else:
+            v = seen
+            assert f"V_c = {v} word types" in q.worked
+            divided = re.findall(r"\(n_c \+ a \(V_c \+ 1\)\) = \(0 \+ 1\) / \(\d+ \+ 1 × \((\d+) \+ 1\)\)", q.worked)
+        assert set(divided) <= {str(v)}, q.worked
+        assert len(divided) + q.worked.count("left out (outside the vocabulary)") == len(q.answer), q.worked
+        scored += len(divided)
+    assert scored
+
+
+def _text_mode(tex: str) -> str:
+    """The parts of a LaTeX document outside $...$."""
+    return "".join(re.sub(r"\\\$", "", tex).split("$")[::2])
+
+
+def test_the_latex_sheet_writes_no_bar_or_angle_bracket_in_text_mode():
+    """In LaTeX's default OT1 encoding a "|" in text prints as an em dash, "<" and ">" as ¡ and ¿:
+    the sheet escapes them (\\textbar{} ...) and loads T1 for the names inside \\text{...}."""
+    frame = pd.DataFrame({"job": ["a|b", "c", "a|b", "d"] * 5, "income": ["<=50K", ">50K"] * 10})
+    model = nbapp.NaiveBayes({"job": "categorical"}, alpha=1).fit(frame, target="income")
+    tex = to_latex(exercises(model, frame, n=12, seed=0), answers=True)
+    assert r"\usepackage[T1]{fontenc}" in tex
+    assert not re.search(r"[|<>]", re.sub(r"\\text\{[^}]*\}", "", _text_mode(tex))), _text_mode(tex)
+    assert r"P(value \textbar{} class)" in tex
