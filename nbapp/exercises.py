@@ -55,11 +55,14 @@ from nbapp.priors import prior_terms
 from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate
 
 __all__ = ["Question", "ExerciseSet", "Verdict", "exercises", "grade", "to_markdown", "to_latex",
-           "count_parameters", "max_answer_chars", "KINDS", "MAX_QUESTIONS", "MAX_ANSWER_CHARS", "MAX_NUMBER_CHARS"]
+           "count_parameters", "max_answer_chars", "KINDS", "MAX_QUESTIONS", "SHEET_ROWS", "MAX_ANSWER_CHARS",
+           "MAX_NUMBER_CHARS"]
 
 KINDS = ("cpt", "prior", "posterior", "winner", "unk", "parameters")
 #: More questions than this is no sheet anyone hands out.
 MAX_QUESTIONS = 1000
+#: Data this short goes on the sheet whole (seed 000's 14 days); of longer data, the rows asked about.
+SHEET_ROWS = 30
 _ROW_KINDS = ("posterior", "winner", "unk")
 _NUMBER_KINDS = ("cpt", "prior", "posterior")
 # Draws of one kind that may fail (a 0/0 cell, a row whose P(x) is 0) before that kind counts
@@ -100,6 +103,11 @@ class ExerciseSet:
     title: str
     unavailable: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    #: The rows on the sheet, indexed by the number the questions call them by (from 1): every row of
+    #: data up to :data:`SHEET_ROWS`, else the rows the questions ask about; None without rows.
+    data: pd.DataFrame | None = None
+    #: How many rows the data has (the table may show fewer).
+    data_rows: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,7 +140,7 @@ def exercises(model: Any, frame: pd.DataFrame | None = None, *, n: int = 10, see
     >>> m = nbapp.NaiveBayes(ex.feature_specs(), alpha=0).fit(load_example(ex.key), target=ex.target)
     >>> q = exercises(m, n=1, kinds=["prior"], seed=3).questions[0]
     >>> q.text, q.answer                          # seed 000's tennis: 9 of the 14 days are Yes
-    ('What is the prior P(Play = Yes)?', Fraction(9, 14))
+    ('With the prior n_c / n, what is the prior P(Play = Yes)?', Fraction(9, 14))
     >>> grade(q, "18/28").correct, grade(q, "0.64").correct, grade(q, "64%").correct
     (True, True, True)
     """
@@ -159,7 +167,23 @@ def exercises(model: Any, frame: pd.DataFrame | None = None, *, n: int = 10, see
     notes = () if len(questions) == n else (
         f"The model gives {len(questions)} distinct questions of the kinds asked, fewer than the {n} asked for.",)
     return ExerciseSet(tuple(questions), seed, title or f"Naive Bayes exercises: predicting {model.target_}",
-                       {k: v for k, v in unavailable.items() if k not in asked}, notes)
+                       {k: v for k, v in unavailable.items() if k not in asked}, notes,
+                       _sheet_data(model, frame, questions), 0 if frame is None else len(frame))
+
+
+def _sheet_data(model: Any, frame: pd.DataFrame | None, questions: Sequence[Question]) -> pd.DataFrame | None:
+    """The rows a sheet prints, numbered as its questions call them (issue 33, item 2): the model's
+    columns of every row when there are at most :data:`SHEET_ROWS`, else of the rows asked about."""
+    if frame is None:
+        return None
+    asked = sorted({int(q.about[1]) for q in questions if q.kind in _ROW_KINDS})
+    positions = list(range(len(frame))) if len(frame) <= SHEET_ROWS else asked
+    if not positions:
+        return None
+    target = [model.target_] if model.target_ in frame.columns and model.target_ not in model.features_ else []
+    table = frame.iloc[positions][[*model.features_, *target]].copy()
+    table.index = pd.Index([_row_number(p) for p in positions], name="Row")
+    return table
 
 
 class _Pool:
@@ -245,11 +269,52 @@ def _prior_maker(model: Any) -> tuple[int, Callable[[int], Question | None]]:
         value, value_latex = _with_decimal(answer)
         left = f"P({target} = {cls})"
         left_latex = rf"P({latex_text(target)} = {latex_text(cls)})"
-        return Question("prior", f"What is the prior {left}?", f"What is the prior ${left_latex}$?", answer,
+        setting = _prior_setting(model)
+        return Question("prior", f"With {setting}, what is the prior {left}?",
+                        f"With {_tex(setting)}, what is the prior ${left_latex}$?", answer,
                         f"{left} = {how} = {value}", f"${left_latex} = {how_latex} = {value_latex}$",
                         about=("prior", j))
 
     return len(model.classes_), make
+
+
+def _prior_setting(model: Any) -> str:
+    """The prior as a question states it: "the prior n_c / n", "the Dirichlet prior (n_c + a) / (n + K a)
+    with a = 1", "the uniform prior 1/K", "the given prior P(No) = 0.3, P(Yes) = 0.7"."""
+    if isinstance(model.priors, dict):
+        return "the given prior " + ", ".join(f"P({c}) = {model.priors[c]:g}" for c in model.classes_)
+    if model.priors == "uniform":
+        return "the uniform prior 1/K"
+    if not model.prior_alpha:
+        return "the prior n_c / n"
+    return f"the Dirichlet prior (n_c + a) / (n + K a) with a = {model.prior_alpha:g}"
+
+
+def _row_settings(model: Any) -> str:
+    """Every setting a row's posterior depends on (issue 33, item 2): each smoothed column's
+    smoothing (one phrase when all columns share it), the densities' variance and epsilon, and the
+    prior."""
+    smoothings: dict[str, list[str]] = {}
+    densities = []
+    for column in model.features_:
+        if model.block_of(column).smoothed:
+            smoothings.setdefault(model.smoothing_of(column).describe(), []).append(column)
+        else:
+            densities.append(column)
+    parts = [next(iter(smoothings))] if len(smoothings) == 1 and not densities else [
+        f"{setting} for {', '.join(columns)}" for setting, columns in smoothings.items()]
+    if densities:
+        mode = ", per feature" if model.var_smoothing_mode == "per_feature" else ""
+        variance = {"mle": "MLE"}.get(model.variance, model.variance)
+        parts.append(f"the {variance} variance and var_smoothing = {model.var_smoothing:g}{mode} for "
+                     f"{', '.join(densities)}")
+    return ", ".join(parts) + " and " + _prior_setting(model)
+
+
+def _row_number(position: int) -> int:
+    """A row's number on the sheet: its position in the rows asked about, from 1, as the sheet's
+    data table numbers it (issue 33, item 2: the 0-based index called tennis's Day2 "Row 1")."""
+    return position + 1
 
 
 def _prior_how(model: Any, terms: CellTerms | None) -> tuple[str, str]:
@@ -413,12 +478,14 @@ class _Rows:
         return self._explained[i]
 
     def described(self, i: int) -> tuple[str, str]:
-        """Row i as "row 5 (Outlook = Sunny, ...)": its label and its feature values."""
+        """Row i as "With <settings>: row 5 of the data, x = (Outlook = Sunny, ...)": the settings the
+        answer depends on, its number as the sheet's data table shows it, its feature values."""
         row = self.frame.iloc[i]
         values = [f"{c} = {'missing' if _missing(row[c]) else _short(row[c])}" for c in self.features]
-        label = self.frame.index[i]
-        return (f"Row {label} of the data, x = ({', '.join(values)})",
-                rf"Row {_tex(label)} of the data, $x = ({', '.join(_latex_pair(c, row[c]) for c in self.features)})$")
+        settings = _row_settings(self.model)
+        return (f"With {settings}: row {_row_number(i)} of the data, x = ({', '.join(values)})",
+                rf"With {_tex(settings)}: row {_row_number(i)} of the data, "
+                rf"$x = ({', '.join(_latex_pair(c, row[c]) for c in self.features)})$")
 
     def posterior(self, i: int) -> Question | None:
         r, c = divmod(i, len(self.model.classes_))
@@ -511,11 +578,12 @@ class _Rows:
         worked = (f"Counts in class {cls} (n = {_count(n)} counted, {types}): {', '.join(parts)}. "
                   f"UNK in {cls}: {unk}." + (f" The model scores them: {'; '.join(scored)}." if scored else ""))
         document = self.frame.iloc[r][column]
-        label = self.frame.index[r]
-        text = (f"Row {label}, {column} = {document!r}. The model reads its words as: {', '.join(terms)}. "
+        label = _row_number(r)
+        text = (f"Row {label} of the data, {column} = {document!r}. The model reads its words as: {', '.join(terms)}. "
                 f"Which of them are UNK in class {cls}, never seen in class {cls}'s training documents "
                 "(seed 004)? Give the words separated by commas, or 'none'.")
-        latex = (rf"Row {_tex(label)}, {latex_text(column)} = ``{_tex(document)}''. The model reads its words as: "
+        latex = (rf"Row {label} of the data, {latex_text(column)} = ``{_tex(document)}''. The model reads its words "
+                 "as: "
                  rf"{_tex(', '.join(terms))}. Which of them are UNK in class {latex_text(cls)}, never seen in class "
                  rf"{latex_text(cls)}'s training documents (seed 004)? Give the words separated by commas, or "
                  "`none'.")
@@ -746,6 +814,14 @@ def to_markdown(exercise_set: ExerciseSet, answers: bool = False) -> str:
     """The sheet as Markdown: a title, how to answer, the numbered questions, and with
     ``answers`` each answer and its worked line."""
     lines = [f"# {_md(exercise_set.title)}", "", _md(_HOW), "", f"*Seed {exercise_set.seed}.*", ""]
+    data = exercise_set.data
+    if data is not None:
+        columns = [str(data.index.name), *map(str, data.columns)]
+        lines += ["## Data", "", _md(_data_caption(exercise_set)), "", "| " + " | ".join(map(_md, columns)) + " |",
+                  "|" + "|".join(["---:", *["---"] * len(data.columns)]) + "|"]
+        lines += ["| " + " | ".join([str(number), *(_md(_cell(v)) for v in row)]) + " |"
+                  for number, row in zip(data.index, data.itertuples(index=False))]
+        lines += ["", "## Questions", ""]
     for i, q in enumerate(exercise_set.questions, start=1):
         lines.append(f"{i}. {_md(q.text)}")
         if answers:
@@ -770,7 +846,33 @@ def to_latex(exercise_set: ExerciseSet, answers: bool = False) -> str:
         r"\usepackage{amsmath}",
         rf"\title{{{_tex(exercise_set.title)}{' --- answers' if answers else ''}}}", r"\date{}",
         r"\begin{document}", r"\maketitle", _tex(_HOW), "", rf"\emph{{Seed {exercise_set.seed}.}}", "",
-        r"\begin{enumerate}", *items, r"\end{enumerate}", r"\end{document}", ""])
+        *_data_latex(exercise_set), r"\begin{enumerate}", *items, r"\end{enumerate}", r"\end{document}", ""])
+
+
+def _data_caption(exercise_set: ExerciseSet) -> str:
+    shown, total = len(exercise_set.data), exercise_set.data_rows
+    if shown == total:
+        return f"The data, {total} rows, numbered as the questions number them."
+    return (f"The {shown} of the data's {total:,} rows the questions ask about, numbered as the questions number "
+            "them (by position in the data, from 1).")
+
+
+def _cell(value: Any) -> str:
+    return "missing" if _missing(value) else _short(value)
+
+
+def _data_latex(exercise_set: ExerciseSet) -> list[str]:
+    """The sheet's data as a tabular: a long text column wraps in a paragraph column."""
+    data = exercise_set.data
+    if data is None:
+        return []
+    cells = [[_tex(_cell(v)) for v in row] for row in data.itertuples(index=False)]
+    wide = [max((len(_cell(v)) for v in data[c]), default=0) > 30 for c in data.columns]
+    spec = "r" + "".join(r"p{0.5\textwidth}" if w else "l" for w in wide)
+    header = " & ".join([_tex(data.index.name), *(_tex(c) for c in data.columns)])
+    return [r"\section*{Data}", _tex(_data_caption(exercise_set)), "", r"{\small", rf"\begin{{tabular}}{{{spec}}}",
+            header + r" \\ \hline", *(" & ".join([str(n), *row]) + r" \\" for n, row in zip(data.index, cells)),
+            r"\end{tabular}}", "", r"\section*{Questions}"]
 
 
 def _answer_text(q: Question) -> str:

@@ -451,7 +451,8 @@ def test_the_unk_worked_line_gives_the_v_its_denominator_divides_by(vocabulary):
     corpus = load_example("sms_spam")
     model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary=vocabulary)}, alpha=1).fit(corpus.iloc[:4000],
                                                                                       target="label")
-    questions = [q for q in exercises(model, corpus.iloc[4000:4100], n=20, seed=1, kinds=["unk"]).questions if q.answer]
+    sheet = exercises(model, corpus.iloc[4000:4100], n=20, seed=1, kinds=["unk"])
+    questions = [q for q in sheet.questions if q.answer]
     scored = 0
     for q in questions:
         seen = int((model.counts("text").iloc[:, q.about[3]] > 0).sum())
@@ -483,3 +484,61 @@ def test_the_latex_sheet_writes_no_bar_or_angle_bracket_in_text_mode():
     assert r"\usepackage[T1]{fontenc}" in tex
     assert not re.search(r"[|<>]", re.sub(r"\\text\{[^}]*\}", "", _text_mode(tex))), _text_mode(tex)
     assert r"P(value \textbar{} class)" in tex
+
+
+def test_a_question_about_a_row_calls_it_by_its_number_in_the_sheets_own_data_table(models):
+    """Before: "Row 1" was pandas' 0-based index, tennis's Day2, and the data was not on the sheet."""
+    model, frame = models["tennis14", 1], load_example("tennis14")
+    sheet = exercises(model, frame, n=28, seed=0, kinds=["posterior"])
+    day2 = next(q for q in sheet.questions if q.about[1] == 1)
+    assert "row 2 of the data, x = (Outlook = Sunny, Temperature = Hot, Humidity = High, Wind = Strong)" in day2.text
+    assert list(sheet.data.index) == list(range(1, 15)) and sheet.data.index.name == "Row"
+    assert list(sheet.data.columns) == ["Outlook", "Temperature", "Humidity", "Wind", "Play"]
+    md, tex = to_markdown(sheet), to_latex(sheet)
+    assert "| 2 | Sunny | Hot | High | Strong | No |" in md and md.index("## Data") < md.index("\n1. ")
+    assert r"2 & Sunny & Hot & High & Strong & No \\" in tex and tex.index(r"\section*{Data}") < tex.index(r"\item")
+    for q in sheet.questions:                     # each row a question names is that row of the table
+        number = int(re.search(r"row (\d+) of the data", q.text).group(1))
+        values = ", ".join(f"{c} = {sheet.data.loc[number, c]}" for c in model.features_)
+        assert f"x = ({values})" in q.text
+
+
+def test_of_long_data_the_sheet_prints_the_rows_it_asks_about_by_their_position(models):
+    corpus = load_example("sms_spam")
+    model = nbapp.NaiveBayes({"text": nbapp.Text()}, alpha=1).fit(corpus, target="label")
+    sheet = exercises(model, corpus, n=6, seed=2, kinds=["unk", "winner"])
+    asked = sorted({q.about[1] + 1 for q in sheet.questions})
+    assert list(sheet.data.index) == asked and sheet.data_rows == len(corpus)
+    for q in sheet.questions:
+        number = q.about[1] + 1
+        assert f"ow {number} of the data" in q.text
+        assert sheet.data.loc[number, "text"] == corpus["text"].iloc[q.about[1]]
+    assert f"of the data's {len(corpus):,} rows the questions ask about" in to_markdown(sheet)
+    assert exercises(model, n=3, kinds=["cpt"]).data is None              # no rows, no table
+
+
+@pytest.mark.parametrize("settings, said", [
+    (dict(alpha=1), "With Lidstone l = 1 and the prior n_c / n: row"),
+    (dict(alpha=0), "With MLE (l = 0) and the prior n_c / n: row"),
+    (dict(alpha=0.5, prior_alpha=1),
+     "With Lidstone l = 0.5 and the Dirichlet prior (n_c + a) / (n + K a) with a = 1: row"),
+    (dict(alpha=1, priors="uniform"), "With Lidstone l = 1 and the uniform prior 1/K: row"),
+])
+def test_every_question_about_a_row_states_the_smoothing_and_the_prior_it_depends_on(settings, said):
+    """Before: the posterior and which-class questions stated neither."""
+    ex, frame = example("tennis14"), load_example("tennis14")
+    model = nbapp.NaiveBayes(ex.feature_specs(), **settings).fit(frame, target="Play")
+    sheet = exercises(model, frame, n=12, seed=1, kinds=["posterior", "winner", "prior"])
+    for q in sheet.questions:
+        if q.kind == "prior":
+            assert q.text.startswith("With " + said.split(" and ")[1].removesuffix(": row") + ", what is the prior")
+        else:
+            assert q.text.startswith(said), q.text
+            assert q.latex.startswith(said.replace("_", r"\_")), q.latex
+
+
+def test_a_row_question_of_a_density_model_states_its_variance_settings(models):
+    sheet = exercises(models["gender", 0], load_example("gender"), n=4, seed=0, kinds=["posterior", "winner"])
+    for q in sheet.questions:
+        assert q.text.startswith("With the MLE variance and var_smoothing = 1e-09 for Height, Weight, Foot_Size and "
+                                 "the prior n_c / n: row "), q.text

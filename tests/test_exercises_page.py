@@ -38,7 +38,7 @@ def test_the_page_shows_the_library_s_questions_for_the_seed_and_a_new_seed_draw
     at = open_exercises()
     expected = library_set(at)
     assert len(answer_fields(at)) == len(expected.questions) == 6
-    shown = [unescape(m.value) for m in at.markdown if m.value.startswith("**")]
+    shown = [unescape(m.value).replace("\\_", "_") for m in at.markdown if m.value.startswith("**")]
     for i, q in enumerate(expected.questions, start=1):
         assert any(s.startswith(f"**{i}.** {q.text[:30]}") for s in shown), (i, q.text)
     at.number_input(key="_exercises_seed").set_value(7).run()
@@ -124,3 +124,12 @@ def test_an_answer_box_holds_no_more_than_the_grader_reads_and_a_huge_number_is_
     fields[i].set_value("1e99999999").run(timeout=10)
     no_exception(at)
     assert unescape(at.error[0].value).startswith("Not right: 1e99999999; the answer is")
+
+
+def test_the_page_shows_the_sheets_data_numbered_as_its_questions_number_the_rows():
+    at = open_exercises()
+    expected = library_set(at)
+    (table,) = [d for d in at.dataframe if d.value.index.name == "Row"]
+    assert list(table.value.index) == list(range(1, 15))
+    assert table.value.equals(expected.data)
+    assert any(e.label.startswith("The sheet's data: 14 of 14 rows") for e in at.expander)

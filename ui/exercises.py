@@ -114,6 +114,10 @@ def questions_ui(exercise: ExerciseSet) -> None:
     """Each question with its answer field; a typed answer is graded and its worked line shown."""
     for note in exercise.notes:
         st.info(md(note))
+    if exercise.data is not None:
+        with st.expander(f"The sheet's data: {len(exercise.data)} of {exercise.data_rows} rows, numbered as the "
+                         "questions number them"):
+            st.dataframe(exercise.data)
     right = 0
     for i, q in enumerate(exercise.questions, start=1):
         with st.container(border=True):
