@@ -416,7 +416,8 @@ def test_a_decimal_is_judged_to_two_significant_digits_of_the_answer_however_it_
     for typed, kept in (("1", "0 significant digits"), ("1.0", "1 significant digit"), ("1e0", "0 significant digits"),
                         ("10e-1", "1 significant digit")):
         verdict = grade(q, typed)
-        assert not verdict.correct and verdict.note == f"{typed!r} keeps {kept} of the answer; give at least 2 (as 0.96)"
+        assert not verdict.correct
+        assert verdict.note == f"{typed!r} keeps {kept} of the answer; give at least 2 (as 0.96)"
     assert grade(q, "0.96").correct and grade(q, "96%").correct and grade(q, "24/25").correct
 
 
