@@ -24,10 +24,14 @@ winner the explanation's prediction, the UNK words those with no count in the cl
 The questions about a row (posterior, winner, UNK) need the rows: ``frame`` may be the training
 data or development / test rows (seed 004: UNK words are what a class's training documents
 never held, so held-out rows are where they show). :func:`grade` judges an answer exactly:
-a fraction equal in value ("6/8" for 3/4); a decimal or a percentage when it is the exact
-answer rounded to the digits typed (|given − exact| ≤ half a unit in the last digit, with at
-least 2 significant digits: "0.33" for 1/3 is right, "0.3" is too coarse, "0.34" is wrong;
-75%, .750 and 7.5e-1 for 3/4); a class by its name; words as a set.
+a fraction equal in value ("6/8" for 3/4); a decimal in any form (whole, with a point or a comma,
+a percentage, a power of ten) by one rule, when it is the exact answer rounded to the precision
+typed and to at least 2 significant digits of it: |given − exact| ≤ min(u, 10^(order − 1)) / 2,
+u the unit of the last digit typed ("0.33" for 1/3 is right, "0.3" too coarse, "0.34" wrong;
+75%, .750 and 7.5e-1 for 3/4; "1", "1.0" and "100%" alike for 1 − 3.9e−9, shown ≈ 1: issue 33,
+item 2); a class by its name, case and surrounding punctuation aside ("No." for No); words as a
+set. An answer is read with work bounded by its own characters and the answer's size, never by
+the size it names ("1e99999999" is wrong at once: issue 31, item 1).
 """
 
 from __future__ import annotations
@@ -44,18 +48,21 @@ import pandas as pd
 from nbapp.blocks.base import TEXT, ParameterCount
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, fraction_text,
-                                 number_texts, result_texts)
+from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, decimal_text,
+                                 fraction_text, number_texts, result_texts)
 from nbapp.lessons.worked_example import _md, latex_text
 from nbapp.priors import prior_terms
 from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate
 
 __all__ = ["Question", "ExerciseSet", "Verdict", "exercises", "grade", "to_markdown", "to_latex",
-           "count_parameters", "KINDS", "MAX_QUESTIONS"]
+           "count_parameters", "max_answer_chars", "KINDS", "MAX_QUESTIONS", "SHEET_ROWS", "MAX_ANSWER_CHARS",
+           "MAX_NUMBER_CHARS"]
 
 KINDS = ("cpt", "prior", "posterior", "winner", "unk", "parameters")
 #: More questions than this is no sheet anyone hands out.
 MAX_QUESTIONS = 1000
+#: Data this short goes on the sheet whole (seed 000's 14 days); of longer data, the rows asked about.
+SHEET_ROWS = 30
 _ROW_KINDS = ("posterior", "winner", "unk")
 _NUMBER_KINDS = ("cpt", "prior", "posterior")
 # Draws of one kind that may fail (a 0/0 cell, a row whose P(x) is 0) before that kind counts
@@ -78,6 +85,7 @@ class Question:
     worked_latex: str
     exact: bool = True
     about: tuple = ()          # what the question is about (kind-specific), so no question repeats
+    classes: tuple = ()        # the model's classes, for a "winner" question: names that read alike
 
     @property
     def answer_text(self) -> str:
@@ -95,6 +103,11 @@ class ExerciseSet:
     title: str
     unavailable: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    #: The rows on the sheet, indexed by the number the questions call them by (from 1): every row of
+    #: data up to :data:`SHEET_ROWS`, else the rows the questions ask about; None without rows.
+    data: pd.DataFrame | None = None
+    #: How many rows the data has (the table may show fewer).
+    data_rows: int = 0
 
 
 @dataclass(frozen=True)
@@ -127,7 +140,7 @@ def exercises(model: Any, frame: pd.DataFrame | None = None, *, n: int = 10, see
     >>> m = nbapp.NaiveBayes(ex.feature_specs(), alpha=0).fit(load_example(ex.key), target=ex.target)
     >>> q = exercises(m, n=1, kinds=["prior"], seed=3).questions[0]
     >>> q.text, q.answer                          # seed 000's tennis: 9 of the 14 days are Yes
-    ('What is the prior P(Play = Yes)?', Fraction(9, 14))
+    ('With the prior n_c / n, what is the prior P(Play = Yes)?', Fraction(9, 14))
     >>> grade(q, "18/28").correct, grade(q, "0.64").correct, grade(q, "64%").correct
     (True, True, True)
     """
@@ -154,7 +167,23 @@ def exercises(model: Any, frame: pd.DataFrame | None = None, *, n: int = 10, see
     notes = () if len(questions) == n else (
         f"The model gives {len(questions)} distinct questions of the kinds asked, fewer than the {n} asked for.",)
     return ExerciseSet(tuple(questions), seed, title or f"Naive Bayes exercises: predicting {model.target_}",
-                       {k: v for k, v in unavailable.items() if k not in asked}, notes)
+                       {k: v for k, v in unavailable.items() if k not in asked}, notes,
+                       _sheet_data(model, frame, questions), 0 if frame is None else len(frame))
+
+
+def _sheet_data(model: Any, frame: pd.DataFrame | None, questions: Sequence[Question]) -> pd.DataFrame | None:
+    """The rows a sheet prints, numbered as its questions call them (issue 33, item 2): the model's
+    columns of every row when there are at most :data:`SHEET_ROWS`, else of the rows asked about."""
+    if frame is None:
+        return None
+    asked = sorted({int(q.about[1]) for q in questions if q.kind in _ROW_KINDS})
+    positions = list(range(len(frame))) if len(frame) <= SHEET_ROWS else asked
+    if not positions:
+        return None
+    target = [model.target_] if model.target_ in frame.columns and model.target_ not in model.features_ else []
+    table = frame.iloc[positions][[*model.features_, *target]].copy()
+    table.index = pd.Index([_row_number(p) for p in positions], name="Row")
+    return table
 
 
 class _Pool:
@@ -240,11 +269,52 @@ def _prior_maker(model: Any) -> tuple[int, Callable[[int], Question | None]]:
         value, value_latex = _with_decimal(answer)
         left = f"P({target} = {cls})"
         left_latex = rf"P({latex_text(target)} = {latex_text(cls)})"
-        return Question("prior", f"What is the prior {left}?", f"What is the prior ${left_latex}$?", answer,
+        setting = _prior_setting(model)
+        return Question("prior", f"With {setting}, what is the prior {left}?",
+                        f"With {_tex(setting)}, what is the prior ${left_latex}$?", answer,
                         f"{left} = {how} = {value}", f"${left_latex} = {how_latex} = {value_latex}$",
                         about=("prior", j))
 
     return len(model.classes_), make
+
+
+def _prior_setting(model: Any) -> str:
+    """The prior as a question states it: "the prior n_c / n", "the Dirichlet prior (n_c + a) / (n + K a)
+    with a = 1", "the uniform prior 1/K", "the given prior P(No) = 0.3, P(Yes) = 0.7"."""
+    if isinstance(model.priors, dict):
+        return "the given prior " + ", ".join(f"P({c}) = {model.priors[c]:g}" for c in model.classes_)
+    if model.priors == "uniform":
+        return "the uniform prior 1/K"
+    if not model.prior_alpha:
+        return "the prior n_c / n"
+    return f"the Dirichlet prior (n_c + a) / (n + K a) with a = {model.prior_alpha:g}"
+
+
+def _row_settings(model: Any) -> str:
+    """Every setting a row's posterior depends on (issue 33, item 2): each smoothed column's
+    smoothing (one phrase when all columns share it), the densities' variance and epsilon, and the
+    prior."""
+    smoothings: dict[str, list[str]] = {}
+    densities = []
+    for column in model.features_:
+        if model.block_of(column).smoothed:
+            smoothings.setdefault(model.smoothing_of(column).describe(), []).append(column)
+        else:
+            densities.append(column)
+    parts = [next(iter(smoothings))] if len(smoothings) == 1 and not densities else [
+        f"{setting} for {', '.join(columns)}" for setting, columns in smoothings.items()]
+    if densities:
+        mode = ", per feature" if model.var_smoothing_mode == "per_feature" else ""
+        variance = {"mle": "MLE"}.get(model.variance, model.variance)
+        parts.append(f"the {variance} variance and var_smoothing = {model.var_smoothing:g}{mode} for "
+                     f"{', '.join(densities)}")
+    return ", ".join(parts) + " and " + _prior_setting(model)
+
+
+def _row_number(position: int) -> int:
+    """A row's number on the sheet: its position in the rows asked about, from 1, as the sheet's
+    data table numbers it (issue 33, item 2: the 0-based index called tennis's Day2 "Row 1")."""
+    return position + 1
 
 
 def _prior_how(model: Any, terms: CellTerms | None) -> tuple[str, str]:
@@ -408,12 +478,14 @@ class _Rows:
         return self._explained[i]
 
     def described(self, i: int) -> tuple[str, str]:
-        """Row i as "row 5 (Outlook = Sunny, ...)": its label and its feature values."""
+        """Row i as "With <settings>: row 5 of the data, x = (Outlook = Sunny, ...)": the settings the
+        answer depends on, its number as the sheet's data table shows it, its feature values."""
         row = self.frame.iloc[i]
         values = [f"{c} = {'missing' if _missing(row[c]) else _short(row[c])}" for c in self.features]
-        label = self.frame.index[i]
-        return (f"Row {label} of the data, x = ({', '.join(values)})",
-                rf"Row {_tex(label)} of the data, $x = ({', '.join(_latex_pair(c, row[c]) for c in self.features)})$")
+        settings = _row_settings(self.model)
+        return (f"With {settings}: row {_row_number(i)} of the data, x = ({', '.join(values)})",
+                rf"With {_tex(settings)}: row {_row_number(i)} of the data, "
+                rf"$x = ({', '.join(_latex_pair(c, row[c]) for c in self.features)})$")
 
     def posterior(self, i: int) -> Question | None:
         r, c = divmod(i, len(self.model.classes_))
@@ -452,7 +524,26 @@ class _Rows:
         where, where_latex = self.described(i)
         return Question("winner", f"{where}. Which class does the model predict?",
                         f"{where_latex}. Which class does the model predict?", e.prediction, worked, worked_latex,
-                        about=("winner", i))
+                        about=("winner", i), classes=tuple(self.model.classes_))
+
+    def _unk_scored(self, column: str, word: str, c: int, v_c: int | None) -> str:
+        """How the model scores a word class c never saw, with the V its denominator uses (issue 33,
+        item 2: the line once gave the class's own V but divided by the shared one): per-class
+        vocabulary, P(UNK | c) = (0 + a) / (n_c + a (V_c + 1))   [seed 004]; the shared one,
+        (0 + l) / (n_c + l V) with V the vocabulary of every class   [seed 000, Eq. 10]."""
+        cls = self.model.classes_[c]
+        cell = self.model.block_of(column).cell_terms(column, word, c)
+        if cell is None:
+            return f"{word}: left out (outside the vocabulary)"
+        left, value = f"P({word} | {cls})", fraction_text(cell.value)
+        top = f"{_count(cell.count)} + {_count(cell.pseudo)}"
+        if v_c is not None:
+            return (f"{left} = (N + a) / (n_c + a (V_c + 1)) = ({top}) / ({_count(cell.n)} + {_count(cell.pseudo)} × "
+                    f"({v_c} + 1)) = {value}")
+        how, _ = _cell_how(self.model.smoothing_of(column), cell)
+        if getattr(self.model.block_of(column).spec, "event_model", None) == "multinomial":
+            how = how.replace("l K)", "l V)")                  # K is the vocabulary's V words here
+        return f"{left} = {how} = {value}"
 
     def unk(self, texts: list[str]) -> Callable[[int], Question | None]:
         k = len(self.model.classes_)
@@ -480,21 +571,19 @@ class _Rows:
         n, v = exact_sum(column_counts), int((column_counts > 0).sum())
         block = self.model.block_of(column)
         parts = [f"{t} {_count(Fraction(seen[t]).limit_denominator()) if t in seen else 0}" for t in terms]
-        scored = []
-        for t in sorted(answer):
-            cell = block.cell_terms(column, t, c)
-            scored.append(f"{t}: left out (outside the vocabulary)" if cell is None else
-                          f"P({t} | {cls}) = ({_count(cell.count)} + {_count(cell.pseudo)}) / "
-                          f"({_count(cell.n)} + {_count(cell.pseudo_total)}) = {fraction_text(cell.value)}")
+        per_class = getattr(block.spec, "vocabulary", None) == "per_class_unk"
+        types = f"V_c = {v} word types" if per_class else f"{v} of the vocabulary's V = {len(counts)} word types seen"
+        scored = [self._unk_scored(column, t, c, v if per_class else None) for t in sorted(answer)]
         unk = ", ".join(sorted(answer)) or "none"
-        worked = (f"Counts in class {cls} (n = {_count(n)} counted, V = {v} types): {', '.join(parts)}. "
+        worked = (f"Counts in class {cls} (n = {_count(n)} counted, {types}): {', '.join(parts)}. "
                   f"UNK in {cls}: {unk}." + (f" The model scores them: {'; '.join(scored)}." if scored else ""))
         document = self.frame.iloc[r][column]
-        label = self.frame.index[r]
-        text = (f"Row {label}, {column} = {document!r}. The model reads its words as: {', '.join(terms)}. "
+        label = _row_number(r)
+        text = (f"Row {label} of the data, {column} = {document!r}. The model reads its words as: {', '.join(terms)}. "
                 f"Which of them are UNK in class {cls}, never seen in class {cls}'s training documents "
                 "(seed 004)? Give the words separated by commas, or 'none'.")
-        latex = (rf"Row {_tex(label)}, {latex_text(column)} = ``{_tex(document)}''. The model reads its words as: "
+        latex = (rf"Row {label} of the data, {latex_text(column)} = ``{_tex(document)}''. The model reads its words "
+                 "as: "
                  rf"{_tex(', '.join(terms))}. Which of them are UNK in class {latex_text(cls)}, never seen in class "
                  rf"{latex_text(cls)}'s training documents (seed 004)? Give the words separated by commas, or "
                  "`none'.")
@@ -502,113 +591,204 @@ class _Rows:
 
 
 # -- grading ----------------------------------------------------------------------------------------
+#: The longest answer read at all: a document's UNK words fit many times over. The page's answer
+#: box holds no more (:func:`max_answer_chars`).
+MAX_ANSWER_CHARS = 5000
+#: The longest number read: a fraction on a sheet has at most 40 characters, and 100 digits are
+#: past any float's. Longer is refused before a digit becomes an integer (issue 31, item 1:
+#: Python refuses more than 4,300 digits, and work must not grow with what a string names).
+MAX_NUMBER_CHARS = 100
+#: Significant digits of the answer a decimal must keep at least: 0.33 for 1/3, not 0.3.
+_MIN_DIGITS = 2
+# Surrounding characters that are punctuation of the sentence, not of a name: "No." and "'No'"
+# are "No" (issue 33, item 2). "<", ">" and "=" stay: ">50K" and "<=50K" are two classes.
+_SURROUNDING = " .,;:!?'\"`‘’“”«»()[]{}"
+
+
+def max_answer_chars(question: Question) -> int:
+    """The most characters an answer to ``question`` is read with (the page caps its box at it)."""
+    return MAX_NUMBER_CHARS if question.kind in (*_NUMBER_KINDS, "parameters") else MAX_ANSWER_CHARS
+
+
 def grade(question: Question, answer_text: str) -> Verdict:
-    """Judge a typed answer exactly (module docstring): a fraction by value, a decimal or a
-    percentage by the rounding it shows (at least 2 significant digits), a class by its name,
-    words as a set (case aside), a count as a whole number.
+    """Judge a typed answer exactly (module docstring): a fraction by value; a decimal, a
+    percentage, a whole number or a power of ten by one rule, the exact answer rounded to the
+    precision typed and to at least 2 significant digits ("1", "1.0" and "100%" alike for an
+    answer ≈ 1); a class by its name, case and surrounding punctuation aside ("No." for No); words
+    as a set; a count as a whole number. An answer longer than :func:`max_answer_chars` is refused
+    unread, and no number is ever built far from the answer's own size ("1e99999999" is wrong
+    at once: issue 31, item 1).
 
     >>> q = Question("prior", "", "", Fraction(1, 3), "", "")
-    >>> [grade(q, t).correct for t in ("2/6", "0.33", "0.333", "33.3%", "0.3", "0.34")]
-    [True, True, True, True, False, False]
+    >>> [grade(q, t).correct for t in ("2/6", "0.33", "0.333", "33.3%", "0.3", "0.34", "1e99999999")]
+    [True, True, True, True, False, False, False]
     """
-    given = " ".join(str(answer_text).split())
+    text, limit = str(answer_text), max_answer_chars(question)
+    if len(text) > limit:
+        return Verdict(False, question.answer_text, _cut(text), question.worked, _TOO_LONG.format(
+            n=len(text), limit=limit, how=_HOW_NUMBER if limit == MAX_NUMBER_CHARS else "type less"))
+    given = " ".join(text.split())
     kind = question.kind
     if kind in _NUMBER_KINDS:
         correct, note = _judge_number(question, given)
     elif kind == "parameters":
-        typed = _read_number(given)
-        correct = typed is not None and typed.value == question.answer
-        note = "" if typed is not None else _UNREADABLE.format(given=given)
+        correct, note = _judge_count(question.answer, given)
     elif kind == "winner":
-        correct, note = _judge_class(question.answer, given)
+        correct, note = _judge_class(question, given)
     else:
-        typed_words = _read_words(given, question.answer)
-        correct = {w.casefold() for w in typed_words} == {w.casefold() for w in question.answer}
-        note = ""
-    return Verdict(correct, question.answer_text, given, question.worked, note)
+        correct, note = _judge_words(question.answer, given), ""
+    return Verdict(correct, question.answer_text, _cut(given), question.worked, note)
 
 
 @dataclass(frozen=True)
 class _Typed:
-    """A number as typed: its value, the unit of its last digit (None: exact, a fraction or a
-    whole number) and its significant digits."""
+    """A number as typed, kept as its digits: ``numerator / denominator`` for a fraction (exact,
+    ``exponent`` None), or ``numerator × 10^exponent`` for a decimal, whose last digit's unit is
+    10^exponent. The exponent is what was typed, however large ("1e99999999"): the value is
+    built only once its size is known to be near the answer's (:func:`_near`)."""
 
-    value: Fraction
-    unit: Fraction | None = None
-    digits: int = 0
+    numerator: int
+    denominator: int = 1
+    exponent: int | None = None
+
+    def order(self) -> int:
+        """floor(log10 |value|) of a non-zero number, from its digits."""
+        if self.exponent is None:
+            return _order(Fraction(self.numerator, self.denominator))
+        return len(str(abs(self.numerator))) - 1 + self.exponent
+
+    def value(self) -> Fraction:
+        if self.exponent is None:
+            return Fraction(self.numerator, self.denominator)
+        return self.numerator * Fraction(10) ** self.exponent
 
 
-_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
-_WHOLE = re.compile(r"^[+-]?\d+$")
+_FRACTION = re.compile(r"^([+-]?\d+)/(\d+)$")
 _DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
-_UNREADABLE = ("could not read {given!r} as a number: type a fraction (3/4), a decimal (0.75) or a "
-               "percentage (75%)")
+_HOW_NUMBER = "type a fraction (3/4), a decimal (0.75), a percentage (75%) or a power of ten (7.5e-1)"
+_UNREADABLE = "could not read {given!r} as a number: " + _HOW_NUMBER
+_TOO_LONG = "the answer has {n:,} characters, more than any answer here needs (at most {limit:,}): {how}"
 
 
 def _read_number(text: str) -> _Typed | None:
+    """A fraction, or a decimal (whole, with a point or a decimal comma, with an exponent, or a
+    percentage: 75% is 75 × 10^-2, to the unit of its last digit, 1%); None if it is neither or
+    longer than :data:`MAX_NUMBER_CHARS` (no digit string past it becomes an integer)."""
     text = text.replace(" ", "")
-    if text.endswith("%"):                 # 75% is 0.75 to the unit of its last digit, 1%
-        body = text[:-1]
-        typed = None if _FRACTION.match(body) else _read_number(body)
-        if typed is None:
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
+    percent = text.endswith("%")
+    body = text[:-1] if percent else text
+    if (m := _FRACTION.match(body)) is not None:
+        if percent or int(m.group(2)) == 0:
             return None
-        if typed.unit is None:
-            return _Typed(typed.value / 100, Fraction(1, 100), _significant(body.lstrip("+-")))
-        return _Typed(typed.value / 100, typed.unit / 100, typed.digits)
-    if (m := _FRACTION.match(text)) is not None:
-        return None if int(m.group(2)) == 0 else _Typed(Fraction(int(m.group(1)), int(m.group(2))))
-    if _WHOLE.match(text):
-        return _Typed(Fraction(int(text)))
-    if text.count(",") == 1 and "." not in text:          # 0,75: a decimal comma
-        text = text.replace(",", ".")
-    m = _DECIMAL.match(text)
+        return _Typed(int(m.group(1)), int(m.group(2)))
+    if body.count(",") == 1 and "." not in body:          # 0,75: a decimal comma
+        body = body.replace(",", ".")
+    m = _DECIMAL.match(body)
     if m is None or not (m.group(2) or m.group(3)):
         return None
-    _, whole, decimals, exponent = m.groups()
-    decimals, exponent = decimals or "", int(exponent or 0)
-    return _Typed(Fraction(text), Fraction(10) ** (exponent - len(decimals)), _significant(whole + decimals))
+    sign, whole, decimals, exponent = m.groups()
+    decimals = decimals or ""
+    digits = int(whole + decimals)
+    return _Typed(-digits if sign == "-" else digits,
+                  exponent=int(exponent or 0) - len(decimals) - (2 if percent else 0))
 
 
-def _significant(digits: str) -> int:
-    """Significant digits: from the first non-zero digit to the last digit typed."""
-    return len(digits.lstrip("0"))
+def _order(x: Fraction) -> int:
+    """floor(log10 |x|) of a non-zero fraction, exactly (the float estimate may be one off at a
+    power of ten); its cost is that of x's own digits."""
+    x = abs(x)
+    k = math.floor(math.log10(x.numerator) - math.log10(x.denominator))
+    while Fraction(10) ** k > x:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= x:
+        k += 1
+    return k
+
+
+def _near(typed: _Typed, x: Fraction) -> bool:
+    """Whether a non-zero typed number is within a factor of 100 of a non-zero x, read from the
+    orders of magnitude alone; no answer that is not is right under any rule here."""
+    return abs(typed.order() - _order(x)) <= 1
+
+
+def _equals(typed: _Typed, x: Fraction) -> bool:
+    """Exactly equal in value ("12.0" for 12), with no number built far from x's size."""
+    if typed.numerator == 0 or x == 0:
+        return typed.numerator == 0 and x == 0
+    return _near(typed, x) and typed.value() == x
 
 
 def _judge_number(question: Question, given: str) -> tuple[bool, str]:
+    """One rule for every form of a decimal (issue 33, item 2): right when it is the answer x
+    rounded to the precision typed, the unit u of its last digit, and that rounding keeps at
+    least 2 significant digits of x: |typed − x| <= min(u, 10^(order(x) − 1)) / 2. So "1",
+    "1.0", "100%" and "1e0" alike are right for x = 1 − 3.9e−9 (the page shows ≈ 1), and "0.3" is
+    too coarse for 1/3. A fraction is exact: equal in value; where the model has x only as a
+    decimal, equal to the 4 significant digits the page shows."""
     typed = _read_number(given)
     if typed is None:
         return False, _UNREADABLE.format(given=given)
+    x = question.answer
+    if typed.exponent is None:
+        if question.exact:
+            return typed.value() == x, ""
+        unit = Fraction(10) ** (_order(x) - 3) if x else Fraction(0)
+        return abs(typed.value() - x) <= unit / 2, f"judged as its value to 4 significant digits ({_approx(x)})"
+    if x == 0:
+        return typed.numerator == 0, ""
+    if typed.numerator != 0 and not _near(typed, x):
+        return False, ""
+    order = _order(x)
+    # A non-zero typed number near x has its unit within 100 digits of x's order; a typed 0 is
+    # judged the same at any unit past these bounds ("0e99999999" is as coarse as "0").
+    unit_typed = Fraction(10) ** min(max(typed.exponent, order - MAX_NUMBER_CHARS - 2), order + 2)
+    off = abs(typed.numerator * unit_typed - x)
+    if off <= min(unit_typed, Fraction(10) ** (order - _MIN_DIGITS + 1)) / 2:
+        return True, ""
+    if off <= unit_typed / 2:
+        kept = max(order - _order(unit_typed) + 1, 0)
+        return False, (f"{given!r} keeps {kept} significant digit{'s' if kept != 1 else ''} of the answer; give at "
+                       f"least {_MIN_DIGITS} (as {decimal_text(_float_log(x), _MIN_DIGITS)})")
+    return False, ""
+
+
+def _judge_count(answer: int, given: str) -> tuple[bool, str]:
+    typed = _read_number(given)
+    if typed is None:
+        return False, _UNREADABLE.format(given=given)
+    return _equals(typed, Fraction(answer)), ""
+
+
+def _name_key(name: Any) -> str:
+    """A name as compared: whitespace collapsed, case and surrounding punctuation aside."""
+    return " ".join(str(name).split()).casefold().strip(_SURROUNDING)
+
+
+def _judge_class(question: Question, given: str) -> tuple[bool, str]:
+    """The class by its name under :func:`_name_key` ("No.", " no " for No), unless another class
+    of the model reads the same that way; a class that is a number also by its value (1 for 1.0)."""
     answer = question.answer
-    if typed.unit is None and question.exact:
-        return typed.value == answer, ""
-    if typed.value == answer:
+    if given.casefold() == " ".join(str(answer).split()).casefold():
         return True, ""
-    if typed.unit is None:                  # a fraction for an answer the model has as a decimal
-        unit = _unit_of_digits(answer, 4)
-        return abs(typed.value - answer) <= unit / 2, f"judged as its value to 4 significant digits ({_approx(answer)})"
-    if typed.digits < 2:
-        return False, (f"{given!r} has {typed.digits} significant digit{'s' if typed.digits != 1 else ''}; give at "
-                       f"least 2 (as {_approx(answer, 2)})")
-    return abs(typed.value - answer) <= typed.unit / 2, ""
-
-
-def _unit_of_digits(value: Fraction, digits: int) -> Fraction:
-    """The unit of the last of ``digits`` significant digits of value (1e-4 for 0.1234)."""
-    if value == 0:
-        return Fraction(0)
-    exponent = math.floor(math.log10(abs(value.numerator)) - math.log10(value.denominator))
-    return Fraction(10) ** (exponent - digits + 1)
-
-
-def _judge_class(answer: Any, given: str) -> tuple[bool, str]:
-    """The class by its name, case aside; a class that is a number also by its value (1 for 1.0)."""
-    if given.casefold() == str(answer).casefold():
-        return True, ""
+    key = _name_key(given)
+    if key and key == _name_key(answer):
+        alike = [c for c in question.classes if _name_key(c) == key and str(c) != str(answer)]
+        if not alike:
+            return True, ""
+        return False, (f"{given!r} could be {', '.join(repr(str(c)) for c in [answer, *alike])}: type the class "
+                       "as the page writes it")
     if isinstance(answer, (int, float, np.integer, np.floating)) and not isinstance(answer, (bool, np.bool_)) \
             and math.isfinite(float(answer)):
-        typed = _read_number(given)
-        return typed is not None and typed.value == Fraction(float(answer)), ""
+        typed = _read_number(key)
+        return typed is not None and _equals(typed, Fraction(float(answer))), ""
     return False, ""
+
+
+def _judge_words(expected: frozenset, given: str) -> bool:
+    """The same set of words, each compared as a name is (case and surrounding quotes aside)."""
+    return {_name_key(w) for w in _read_words(given, expected)} == {_name_key(w) for w in expected}
 
 
 def _read_words(given: str, expected: frozenset) -> list[str]:
@@ -617,7 +797,12 @@ def _read_words(given: str, expected: frozenset) -> list[str]:
     parts = re.split(r"[,;\n]+", given)
     if len(parts) == 1 and not any(" " in w for w in expected):
         parts = given.split()
-    return [p.strip().strip("'\"{}").strip() for p in parts if p.strip().strip("'\"{}").strip()]
+    return [p for p in parts if _name_key(p)]
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """An answer as the verdict repeats it: cut at ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # -- sheets -----------------------------------------------------------------------------------------
@@ -629,6 +814,14 @@ def to_markdown(exercise_set: ExerciseSet, answers: bool = False) -> str:
     """The sheet as Markdown: a title, how to answer, the numbered questions, and with
     ``answers`` each answer and its worked line."""
     lines = [f"# {_md(exercise_set.title)}", "", _md(_HOW), "", f"*Seed {exercise_set.seed}.*", ""]
+    data = exercise_set.data
+    if data is not None:
+        columns = [str(data.index.name), *map(str, data.columns)]
+        lines += ["## Data", "", _md(_data_caption(exercise_set)), "", "| " + " | ".join(map(_md, columns)) + " |",
+                  "|" + "|".join(["---:", *["---"] * len(data.columns)]) + "|"]
+        lines += ["| " + " | ".join([str(number), *(_md(_cell(v)) for v in row)]) + " |"
+                  for number, row in zip(data.index, data.itertuples(index=False))]
+        lines += ["", "## Questions", ""]
     for i, q in enumerate(exercise_set.questions, start=1):
         lines.append(f"{i}. {_md(q.text)}")
         if answers:
@@ -647,10 +840,39 @@ def to_latex(exercise_set: ExerciseSet, answers: bool = False) -> str:
             item += rf"\par\textbf{{Answer:}} {_answer_latex(q)}\par\textit{{Worked:}} {q.worked_latex}"
         items.append(item)
     return "\n".join([
-        r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage{amsmath}",
+        # T1: in the default OT1 encoding "|", "<" and ">" inside \text{...} print as an em dash, "¡"
+        # and "¿" (issue 33, item 2).
+        r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}",
+        r"\usepackage{amsmath}",
         rf"\title{{{_tex(exercise_set.title)}{' --- answers' if answers else ''}}}", r"\date{}",
         r"\begin{document}", r"\maketitle", _tex(_HOW), "", rf"\emph{{Seed {exercise_set.seed}.}}", "",
-        r"\begin{enumerate}", *items, r"\end{enumerate}", r"\end{document}", ""])
+        *_data_latex(exercise_set), r"\begin{enumerate}", *items, r"\end{enumerate}", r"\end{document}", ""])
+
+
+def _data_caption(exercise_set: ExerciseSet) -> str:
+    shown, total = len(exercise_set.data), exercise_set.data_rows
+    if shown == total:
+        return f"The data, {total} rows, numbered as the questions number them."
+    return (f"The {shown} of the data's {total:,} rows the questions ask about, numbered as the questions number "
+            "them (by position in the data, from 1).")
+
+
+def _cell(value: Any) -> str:
+    return "missing" if _missing(value) else _short(value)
+
+
+def _data_latex(exercise_set: ExerciseSet) -> list[str]:
+    """The sheet's data as a tabular: a long text column wraps in a paragraph column."""
+    data = exercise_set.data
+    if data is None:
+        return []
+    cells = [[_tex(_cell(v)) for v in row] for row in data.itertuples(index=False)]
+    wide = [max((len(_cell(v)) for v in data[c]), default=0) > 30 for c in data.columns]
+    spec = "r" + "".join(r"p{0.5\textwidth}" if w else "l" for w in wide)
+    header = " & ".join([_tex(data.index.name), *(_tex(c) for c in data.columns)])
+    return [r"\section*{Data}", _tex(_data_caption(exercise_set)), "", r"{\small", rf"\begin{{tabular}}{{{spec}}}",
+            header + r" \\ \hline", *(" & ".join([str(n), *row]) + r" \\" for n, row in zip(data.index, cells)),
+            r"\end{tabular}}", "", r"\section*{Questions}"]
 
 
 def _answer_text(q: Question) -> str:
@@ -692,7 +914,8 @@ def _approx(value: Fraction, digits: int = 4) -> str:
 
 
 def _float_log(value: Fraction) -> float:
-    return math.log(float(value)) if value > 0 else -math.inf
+    """log of a fraction >= 0 of any size (its float may under- or overflow); -inf for 0."""
+    return math.log(value.numerator) - math.log(value.denominator) if value > 0 else -math.inf
 
 
 def _count(x: Fraction) -> str:
@@ -716,7 +939,8 @@ def _latex_pair(column: str, value: Any) -> str:
 
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}", "#": r"\#",
-                "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}", "×": r"$\times$", "−": "-", "≈": r"$\approx$",
+                "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}", "|": r"\textbar{}", "<": r"\textless{}",
+                ">": r"\textgreater{}", "×": r"$\times$", "−": "-", "≈": r"$\approx$",
                 "∏": r"$\prod$", "θ": r"$\theta$", "Σ": r"$\Sigma$", "λ": r"$\lambda$", "→": r"$\to$"}
 
 

@@ -69,7 +69,10 @@ def test_every_generated_answer_is_the_models_own_number(models, key, alpha):
 
 
 def _typed(q: Question) -> str:
-    """The answer as a student would type it: the fraction, the class, the count."""
+    """The answer as a student would type it from the sheet: the fraction (or the decimal the sheet
+    shows where the fraction is too long to read), the class, the count."""
+    if q.answer_text.startswith("≈ "):
+        return q.answer_text.removeprefix("≈ ")
     if isinstance(q.answer, F) and q.exact:
         return f"{q.answer.numerator}/{q.answer.denominator}"
     if isinstance(q.answer, F):
@@ -336,3 +339,207 @@ def test_data_in_a_sheet_is_escaped(models):
     md, tex = to_markdown(sheet, answers=True), to_latex(sheet, answers=True)
     assert "a\\_b" in md and "c\\*d" in md and "\\$x\\$" in md
     assert r"\text{a\_b}" in tex and r"\text{50\%}" in tex
+
+
+# -- an answer is read with bounded work (issue 31, item 1) -----------------------------------------
+_HUGE = ["1e99999999", "-1e-99999999", "1e99999999%", "0e99999999", "1e9999999", "9" * 5000, "1/" + "7" * 5000,
+         "1." + "3" * 5000, "1e" + "9" * 5000]
+
+
+@pytest.mark.parametrize("question", [number(F(1, 3)), number(F(0)), Question("parameters", "", "", 12, "", ""),
+                                      Question("winner", "", "", 1.0, "", "", classes=(0.0, 1.0))],
+                         ids=["one third", "zero", "a count", "a numbered class"])
+@pytest.mark.parametrize("typed", _HUGE, ids=lambda t: t if len(t) < 20 else f"{t[:6]}...({len(t)} chars)")
+def test_an_answer_that_names_a_huge_number_is_judged_at_once_without_building_it(question, typed):
+    """Before: Fraction("1e99999999") built 10^(10^8) with the interpreter lock held (minutes,
+    every session frozen), and 5,000 digits were an internal error (Python's 4,300-digit limit)."""
+    import time
+    import tracemalloc
+    tracemalloc.start()
+    started = time.perf_counter()
+    verdict = grade(question, typed)
+    elapsed = time.perf_counter() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert elapsed < 0.5 and peak < 1_000_000, (elapsed, peak)
+    assert verdict.correct is (typed == "0e99999999" and question.answer == 0)       # 0 × 10^(10^8) is 0
+    if len(typed) > 100 and question.kind != "winner":
+        assert verdict.note == (f"the answer has {len(typed):,} characters, more than any answer here needs (at most "
+                                "100): type a fraction (3/4), a decimal (0.75), a percentage (75%) or a power of ten "
+                                "(7.5e-1)")
+    assert len(verdict.given) <= 80
+
+
+def test_an_answer_as_small_as_the_exact_one_is_still_read_to_its_digits():
+    """The bound is the answer's own size, not a fixed exponent: a posterior of 3 × 10^-500 (a
+    long document's) is answered 3e-500 or 3.0e-500, and 3e-501 is wrong."""
+    tiny = number(3 * F(1, 10**500))
+    assert grade(tiny, "3e-500").correct and grade(tiny, "3.0e-500").correct and grade(tiny, "0.30e-499").correct
+    assert not grade(tiny, "3e-501").correct and not grade(tiny, "0").correct and not grade(tiny, "3.1e-500").correct
+    assert "keeps 0 significant digits" in grade(tiny, "0.000").note
+
+
+def test_an_answer_longer_than_any_box_holds_is_refused_unread():
+    words = Question("unk", "", "", frozenset({"prize"}), "", "")
+    verdict = grade(words, "prize, " * 1000)
+    assert not verdict.correct and "at most 5,000" in verdict.note
+
+
+# -- one rule of equivalence for every form of an answer (issue 33, item 2) ----------------------------
+ABOUT_ONE = F(1) - F(39, 10**10)               # 1 − 3.9e−9: the page shows ≈ 1
+
+
+def test_an_answer_shown_as_about_one_is_right_as_1_as_1_0_and_as_100_percent():
+    """Before: "1" was read as exact and refused, while "1.0" and "100%" passed."""
+    q = number(ABOUT_ONE)
+    assert q.answer_text.endswith("≈ 1")
+    for typed in ("1", "1.0", "1.00", "100%", "100.0%", "1e0", "10e-1", " 1 ", "+1"):
+        assert grade(q, typed).correct, typed
+    for typed in ("0.99", "99%", "0.9", "1/1", "0.9999", "1.000000000"):
+        assert not grade(q, typed).correct, typed
+
+
+@pytest.mark.parametrize("answer", [F(1), ABOUT_ONE, F(996, 1000), F(96, 100), F(95, 100), F(1, 2), F(1, 3),
+                                    F(3, 4), F(0)])
+def test_every_form_of_one_number_gets_the_same_verdict(answer):
+    """One rule for a whole number, a decimal, a percentage and a power of ten: written to the same
+    precision (a unit of 0.01), they are judged alike, whatever the answer."""
+    for same in (("1", "1.00", "100%", "1.00e0", "100e-2"), ("0.5", "0.50", "50%", "5.0e-1"),
+                 ("0", "0.00", "0%", "0.0e1")):
+        verdicts = {typed: grade(number(answer), typed).correct for typed in same}
+        assert len(set(verdicts.values())) == 1, (answer, verdicts)
+
+
+def test_a_decimal_is_judged_to_two_significant_digits_of_the_answer_however_it_is_written():
+    """"1.0" for 0.96 rounds the answer to one significant digit, "1" to none: both too coarse."""
+    q = number(F(96, 100))
+    for typed, kept in (("1", "0 significant digits"), ("1.0", "1 significant digit"), ("1e0", "0 significant digits"),
+                        ("10e-1", "1 significant digit")):
+        verdict = grade(q, typed)
+        assert not verdict.correct
+        assert verdict.note == f"{typed!r} keeps {kept} of the answer; give at least 2 (as 0.96)"
+    assert grade(q, "0.96").correct and grade(q, "96%").correct and grade(q, "24/25").correct
+
+
+@pytest.mark.parametrize("typed", ["No", "No.", " no ", "NO!", "'No'", "\"no\"", "(No)", "no ."])
+def test_a_class_is_its_name_whatever_the_case_space_or_punctuation_around_it(typed):
+    """Before: "No." was refused for No."""
+    q = Question("winner", "", "", "No", "", "", classes=("No", "Yes"))
+    assert grade(q, typed).correct
+    assert not grade(Question("winner", "", "", "Yes", "", "", classes=("No", "Yes")), typed).correct
+
+
+def test_classes_that_differ_by_more_than_punctuation_around_them_stay_apart():
+    income = Question("winner", "", "", "<=50K", "", "", classes=("<=50K", ">50K"))
+    assert grade(income, "<=50K.").correct and grade(income, " <=50k ").correct
+    assert not grade(income, ">50K").correct and not grade(income, "50K").correct
+    alike = Question("winner", "", "", "No", "", "", classes=("No", "no."))
+    assert grade(alike, "no").correct                         # as the page writes it, case aside
+    verdict = grade(alike, "No!")
+    assert not verdict.correct and "could be 'No', 'no.'" in verdict.note
+
+
+def test_words_are_read_with_the_punctuation_of_the_sentence_around_them_aside():
+    words = Question("unk", "", "", frozenset({"prize", "winner"}), "", "")
+    assert grade(words, "prize, winner.").correct and grade(words, "\"Prize\"; winner!").correct
+    assert not grade(words, "prize, winner, free.").correct
+
+
+# -- the printed sheet (issue 33, item 2) --------------------------------------------------------------
+@pytest.mark.parametrize("vocabulary", ["global", "per_class_unk"])
+def test_the_unk_worked_line_gives_the_v_its_denominator_divides_by(vocabulary):
+    """Before: the line said V = 2368 (spam's own word types) and divided by the shared 7288."""
+    corpus = load_example("sms_spam")
+    model = nbapp.NaiveBayes({"text": nbapp.Text(vocabulary=vocabulary)}, alpha=1).fit(corpus.iloc[:4000],
+                                                                                      target="label")
+    sheet = exercises(model, corpus.iloc[4000:4100], n=20, seed=1, kinds=["unk"])
+    questions = [q for q in sheet.questions if q.answer]
+    scored = 0
+    for q in questions:
+        seen = int((model.counts("text").iloc[:, q.about[3]] > 0).sum())
+        if vocabulary == "global":
+            v = len(model.counts("text"))
+            assert f"{seen} of the vocabulary's V = {v} word types seen" in q.worked
+            divided = re.findall(r"\(n_c \+ l V\) = \(0 \+ 1\) / \(\d+ \+ 1 × (\d+)\)", q.worked)
+        else:
+            v = seen
+            assert f"V_c = {v} word types" in q.worked
+            divided = re.findall(r"\(n_c \+ a \(V_c \+ 1\)\) = \(0 \+ 1\) / \(\d+ \+ 1 × \((\d+) \+ 1\)\)", q.worked)
+        assert set(divided) <= {str(v)}, q.worked
+        assert len(divided) + q.worked.count("left out (outside the vocabulary)") == len(q.answer), q.worked
+        scored += len(divided)
+    assert scored
+
+
+def _text_mode(tex: str) -> str:
+    """The parts of a LaTeX document outside $...$."""
+    return "".join(re.sub(r"\\\$", "", tex).split("$")[::2])
+
+
+def test_the_latex_sheet_writes_no_bar_or_angle_bracket_in_text_mode():
+    """In LaTeX's default OT1 encoding a "|" in text prints as an em dash, "<" and ">" as ¡ and ¿:
+    the sheet escapes them (\\textbar{} ...) and loads T1 for the names inside \\text{...}."""
+    frame = pd.DataFrame({"job": ["a|b", "c", "a|b", "d"] * 5, "income": ["<=50K", ">50K"] * 10})
+    model = nbapp.NaiveBayes({"job": "categorical"}, alpha=1).fit(frame, target="income")
+    tex = to_latex(exercises(model, frame, n=12, seed=0), answers=True)
+    assert r"\usepackage[T1]{fontenc}" in tex
+    assert not re.search(r"[|<>]", re.sub(r"\\text\{[^}]*\}", "", _text_mode(tex))), _text_mode(tex)
+    assert r"P(value \textbar{} class)" in tex
+
+
+def test_a_question_about_a_row_calls_it_by_its_number_in_the_sheets_own_data_table(models):
+    """Before: "Row 1" was pandas' 0-based index, tennis's Day2, and the data was not on the sheet."""
+    model, frame = models["tennis14", 1], load_example("tennis14")
+    sheet = exercises(model, frame, n=28, seed=0, kinds=["posterior"])
+    day2 = next(q for q in sheet.questions if q.about[1] == 1)
+    assert "row 2 of the data, x = (Outlook = Sunny, Temperature = Hot, Humidity = High, Wind = Strong)" in day2.text
+    assert list(sheet.data.index) == list(range(1, 15)) and sheet.data.index.name == "Row"
+    assert list(sheet.data.columns) == ["Outlook", "Temperature", "Humidity", "Wind", "Play"]
+    md, tex = to_markdown(sheet), to_latex(sheet)
+    assert "| 2 | Sunny | Hot | High | Strong | No |" in md and md.index("## Data") < md.index("\n1. ")
+    assert r"2 & Sunny & Hot & High & Strong & No \\" in tex and tex.index(r"\section*{Data}") < tex.index(r"\item")
+    for q in sheet.questions:                     # each row a question names is that row of the table
+        number = int(re.search(r"row (\d+) of the data", q.text).group(1))
+        values = ", ".join(f"{c} = {sheet.data.loc[number, c]}" for c in model.features_)
+        assert f"x = ({values})" in q.text
+
+
+def test_of_long_data_the_sheet_prints_the_rows_it_asks_about_by_their_position(models):
+    corpus = load_example("sms_spam")
+    model = nbapp.NaiveBayes({"text": nbapp.Text()}, alpha=1).fit(corpus, target="label")
+    sheet = exercises(model, corpus, n=6, seed=2, kinds=["unk", "winner"])
+    asked = sorted({q.about[1] + 1 for q in sheet.questions})
+    assert list(sheet.data.index) == asked and sheet.data_rows == len(corpus)
+    for q in sheet.questions:
+        number = q.about[1] + 1
+        assert f"ow {number} of the data" in q.text
+        assert sheet.data.loc[number, "text"] == corpus["text"].iloc[q.about[1]]
+    assert f"of the data's {len(corpus):,} rows the questions ask about" in to_markdown(sheet)
+    assert exercises(model, n=3, kinds=["cpt"]).data is None              # no rows, no table
+
+
+@pytest.mark.parametrize("settings, said", [
+    (dict(alpha=1), "With Lidstone l = 1 and the prior n_c / n: row"),
+    (dict(alpha=0), "With MLE (l = 0) and the prior n_c / n: row"),
+    (dict(alpha=0.5, prior_alpha=1),
+     "With Lidstone l = 0.5 and the Dirichlet prior (n_c + a) / (n + K a) with a = 1: row"),
+    (dict(alpha=1, priors="uniform"), "With Lidstone l = 1 and the uniform prior 1/K: row"),
+])
+def test_every_question_about_a_row_states_the_smoothing_and_the_prior_it_depends_on(settings, said):
+    """Before: the posterior and which-class questions stated neither."""
+    ex, frame = example("tennis14"), load_example("tennis14")
+    model = nbapp.NaiveBayes(ex.feature_specs(), **settings).fit(frame, target="Play")
+    sheet = exercises(model, frame, n=12, seed=1, kinds=["posterior", "winner", "prior"])
+    for q in sheet.questions:
+        if q.kind == "prior":
+            assert q.text.startswith("With " + said.split(" and ")[1].removesuffix(": row") + ", what is the prior")
+        else:
+            assert q.text.startswith(said), q.text
+            assert q.latex.startswith(said.replace("_", r"\_")), q.latex
+
+
+def test_a_row_question_of_a_density_model_states_its_variance_settings(models):
+    sheet = exercises(models["gender", 0], load_example("gender"), n=4, seed=0, kinds=["posterior", "winner"])
+    for q in sheet.questions:
+        assert q.text.startswith("With the MLE variance and var_smoothing = 1e-09 for Height, Weight, Foot_Size and "
+                                 "the prior n_c / n: row "), q.text

@@ -38,7 +38,7 @@ def test_the_page_shows_the_library_s_questions_for_the_seed_and_a_new_seed_draw
     at = open_exercises()
     expected = library_set(at)
     assert len(answer_fields(at)) == len(expected.questions) == 6
-    shown = [unescape(m.value) for m in at.markdown if m.value.startswith("**")]
+    shown = [unescape(m.value).replace("\\_", "_") for m in at.markdown if m.value.startswith("**")]
     for i, q in enumerate(expected.questions, start=1):
         assert any(s.startswith(f"**{i}.** {q.text[:30]}") for s in shown), (i, q.text)
     at.number_input(key="_exercises_seed").set_value(7).run()
@@ -110,3 +110,26 @@ def test_a_text_model_asks_for_unk_words_and_gaussian_data_says_why_there_is_no_
     at = open_exercises("gender")
     assert any("a CPT cell" in c.value for c in at.caption)
     assert len(answer_fields(at)) == 6
+
+
+def test_an_answer_box_holds_no_more_than_the_grader_reads_and_a_huge_number_is_simply_wrong():
+    """Issue 31, item 1: the box is capped (max_chars) at what grade() reads, and "1e99999999"
+    (10^(10^8), minutes of work before) is judged wrong in the same run."""
+    at = open_exercises()
+    questions = library_set(at).questions
+    fields = answer_fields(at)
+    for q, field in zip(questions, fields):
+        assert field.max_chars == (100 if q.kind in ("cpt", "prior", "posterior", "parameters") else 5000), q.kind
+    i, q = _question_of(at, "prior")
+    fields[i].set_value("1e99999999").run(timeout=10)
+    no_exception(at)
+    assert unescape(at.error[0].value).startswith("Not right: 1e99999999; the answer is")
+
+
+def test_the_page_shows_the_sheets_data_numbered_as_its_questions_number_the_rows():
+    at = open_exercises()
+    expected = library_set(at)
+    (table,) = [d for d in at.dataframe if d.value.index.name == "Row"]
+    assert list(table.value.index) == list(range(1, 15))
+    assert table.value.equals(expected.data)
+    assert any(e.label.startswith("The sheet's data: 14 of 14 rows") for e in at.expander)

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from nbapp.errors import DataError
-from nbapp.exercises import KINDS, MAX_QUESTIONS, ExerciseSet, Question, exercises, grade, to_latex, to_markdown
+from nbapp.exercises import (KINDS, MAX_QUESTIONS, ExerciseSet, Question, exercises, grade, max_answer_chars, to_latex,
+                             to_markdown)
 from ui.lecture import plain
 from ui.state import frame, model_key, set_choice, work
 from ui.text import file_stem, md
@@ -113,11 +114,16 @@ def questions_ui(exercise: ExerciseSet) -> None:
     """Each question with its answer field; a typed answer is graded and its worked line shown."""
     for note in exercise.notes:
         st.info(md(note))
+    if exercise.data is not None:
+        with st.expander(f"The sheet's data: {len(exercise.data)} of {exercise.data_rows} rows, numbered as the "
+                         "questions number them"):
+            st.dataframe(exercise.data)
     right = 0
     for i, q in enumerate(exercise.questions, start=1):
         with st.container(border=True):
             st.markdown(f"**{i}.** {md(plain(q.text))}")
-            typed = st.text_input("Your answer", key=_answer_key(exercise, i), placeholder=_placeholder(q))
+            typed = st.text_input("Your answer", key=_answer_key(exercise, i), placeholder=_placeholder(q),
+                                  max_chars=max_answer_chars(q))        # the most grade() reads (issue 31, item 1)
             if typed.strip():
                 right += _verdict_ui(q, typed)
     answered = sum(1 for i in range(1, len(exercise.questions) + 1)
