@@ -80,8 +80,9 @@ def import_model(at: AppTest, name: str, model) -> AppTest:
 
 
 def unescape(text: str) -> str:
-    """Markdown backslash escapes removed (ui.md escapes user text before it is shown)."""
-    return re.sub(r"\\([^\w\s])", r"\1", text)
+    """Markdown backslash escapes and word joiners removed (ui.md escapes user text before it is
+    shown, and puts a word joiner where markdown would make a link, an emoji or an arrow)."""
+    return re.sub(r"\\([^\w\s])", r"\1", text).replace("\u2060", "")
 
 
 def texts(at: AppTest, kind: str) -> list[str]:

@@ -16,10 +16,27 @@ __all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number"
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
+# Streamlit's markdown rewrites some text *after* parsing, on the text nodes, where backslash
+# escapes are already gone: remark-gfm links bare addresses (http://x, https://x, www.x, a@b.c),
+# remark-emoji and Streamlit read :name: as an emoji, an icon or Streamlit's logo (an <img>), and Streamlit turns
+# a free-standing -> <- <-> -- >= <= ~= into an arrow or a sign. A word joiner (U+2060: no width,
+# no line break) at one point of each pattern keeps the text as it looks and stops the rewrite.
+WORD_JOINER = "\u2060"
+_REWRITTEN = re.compile(
+    r"(?<=:)(?=//)"              # http://, https://: after the scheme's colon
+    r"|(?i:(?<=www))(?=\.)"      # www.example.com
+    r"|(?<=@)(?=[-\w])"          # someone@example.com
+    r"|(?<=:)(?=[\w+/-]+:)"      # :smile:, :+1:, :streamlit:, :material/home:
+)
+_SIGNS = re.compile(r"(?<!\S)(?:<->|->|<-|--|>=|<=|~=)(?!\S)")
+
 
 def md(value: Any) -> str:
-    """``value`` as markdown that renders as its literal text."""
-    return _MD_SPECIAL.sub(r"\\\1", str(value)).replace("\n", " ")
+    """``value`` as markdown that renders as its literal text: no markup, no link, no image, no
+    emoji, no arrow (issue 31, item 5)."""
+    text = _REWRITTEN.sub(WORD_JOINER, str(value).replace("\n", " "))
+    text = _SIGNS.sub(lambda sign: sign[0][0] + WORD_JOINER + sign[0][1:], text)
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 _LATEX_SPECIAL = {

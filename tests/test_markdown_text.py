@@ -1,0 +1,95 @@
+"""ui.md, the one rule for data shown in Streamlit's markdown (issue 31, item 5).
+
+Streamlit 1.67 parses markdown with react-markdown, then rewrites the *text nodes*, where the
+backslash escapes are already resolved: remark-gfm links bare addresses, remark-emoji and
+Streamlit's own plugins turn :name: into an emoji, an icon or an <img>, and free-standing arrows
+into signs. ``text_node`` below is what such a plugin sees; the patterns are the ones of
+Streamlit 1.67's bundle (static/js/StreamlitMarkdown.*.js and remark-emoji.*.js), so these tests
+check md's output against what the browser does to it. tests/e2e/test_markdown_from_data.py
+checks the same in Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ui.text import WORD_JOINER, md
+
+# The rewrites done on text nodes (mdast-util-gfm-autolink-literal, remark-emoji, Streamlit).
+GFM_URL = re.compile(r"(https?://|www(?=\.))([-.\w]+)([^ \t\r\n]*)", re.IGNORECASE)
+GFM_EMAIL = re.compile(r"(?:^|(?<=[\s\W]))([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)")
+EMOJI = re.compile(r":\+1:|:-1:|:[\w-]+:")
+STREAMLIT_ICON = re.compile(r":material[/_](\w+):|:streamlit:")
+ARROWS = re.compile(r"(^|\s)(<->|->|<-|--|>=|<=|~=)(\s|$)")
+REWRITES = {"link": GFM_URL, "e-mail link": GFM_EMAIL, "emoji": EMOJI, "icon or logo": STREAMLIT_ICON,
+            "arrow": ARROWS}
+
+# CommonMark: a backslash before an ASCII punctuation character is an escape.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def text_node(markdown: str) -> str:
+    """The text a markdown plugin sees once md's output is parsed: escapes resolved."""
+    return _ESCAPE.sub(r"\1", markdown)
+
+
+def shown(markdown: str) -> str:
+    """What the reader sees: the text node without the word joiners, which have no width."""
+    return text_node(markdown).replace(WORD_JOINER, "")
+
+
+HOSTILE = [
+    "http://127.0.0.1:9/a", "https://example.com/p?a=1", "HTTP://EXAMPLE.COM",
+    "www.example.com", "WWW.Example.org", "see www.example.com.", "someone@example.com",
+    "a.b+c@mail.example.co.uk", "![c](http://127.0.0.1:9/cls.png)", "[x](http://127.0.0.1:9/)",
+    ":smile:", ":+1:", ":streamlit:", ":material/home:", "a -> b", "<->", "x <= 5", "a -- b",
+    "row (http://127.0.0.1:9/a) www.example.com, mail a@b.cc :fire:",
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_md_leaves_nothing_that_markdown_rewrites_after_parsing(value):
+    escaped = md(value)
+    for what, pattern in REWRITES.items():
+        assert not pattern.search(text_node(escaped)), f"{value!r} -> {escaped!r} still makes a {what}"
+    assert shown(escaped) == value
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_the_rewrites_modelled_here_do_match_the_raw_values(value):
+    """The patterns above are not vacuous: each hostile value triggers one when not disarmed."""
+    assert any(pattern.search(text_node(_escaped_only(value))) for pattern in REWRITES.values())
+
+
+def _escaped_only(value: str) -> str:
+    """md before issue 31, item 5: backslash escapes only."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])", r"\\\1", value)
+
+
+def test_md_escapes_markdown_syntax_so_it_shows_literally():
+    assert md("**b**") == r"\*\*b\*\*"
+    assert md("$x$") == r"\$x\$"
+    assert md("<img src=x>") == r"\<img src\=x\>"
+    assert md("[x](y)") == r"\[x\]\(y\)"
+
+
+def test_md_adds_no_joiner_where_nothing_is_rewritten():
+    """Ordinary values (times, ratios, income bands, addresses without a scheme) stay as they were."""
+    for value in ("12:30", "<=50K", ">50K", "a-b", "x@", "e-mail", "C:\\temp", "wwwx.com", "a->b"):
+        assert WORD_JOINER not in md(value), value
+
+
+def test_md_puts_a_new_line_on_the_same_line():
+    assert md("a\nb") == "a b"
+
+
+@given(st.text(alphabet=st.sampled_from(list("aw.:/@+-<>=~ _*[]()!$h tps")), max_size=40))
+def test_md_shows_any_text_as_itself_and_never_as_a_link_or_emoji(value):
+    escaped = md(value)
+    assert shown(escaped) == value.replace("\n", " ")
+    for what, pattern in REWRITES.items():
+        assert not pattern.search(text_node(escaped)), f"{value!r} -> {escaped!r} makes a {what}"
