@@ -85,6 +85,17 @@ def unescape(text: str) -> str:
     return re.sub(r"\\([^\w\s])", r"\1", text).replace("\u2060", "")
 
 
+def shown_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """An st.table's frame as the reader sees it: labels and text cells unescaped (ui.md_table)."""
+    def text(v):
+        return unescape(v) if isinstance(v, str) else v
+
+    shown = frame.map(text).rename(index=text, columns=text)
+    for axis in (shown.index, shown.columns):
+        axis.names = [text(n) for n in axis.names]
+    return shown
+
+
 def texts(at: AppTest, kind: str) -> list[str]:
     """The text of every element of one kind, markdown escapes removed."""
     return [unescape(el.value) for el in getattr(at, kind)]

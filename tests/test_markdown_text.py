@@ -93,3 +93,19 @@ def test_md_shows_any_text_as_itself_and_never_as_a_link_or_emoji(value):
     assert shown(escaped) == value.replace("\n", " ")
     for what, pattern in REWRITES.items():
         assert not pattern.search(text_node(escaped)), f"{value!r} -> {escaped!r} makes a {what}"
+
+
+def test_md_table_escapes_every_part_st_table_renders_as_markdown_and_keeps_numbers():
+    import pandas as pd
+
+    from ui.text import md_table
+
+    frame = pd.DataFrame({"**a**": ["www.example.com", 1.5], "b": [2, 3]},
+                         index=pd.Index([":smile:", 7], name="http://127.0.0.1:9/a"))
+    frame.columns.name = "[x](y)"
+    table = md_table(frame)
+    assert list(table.columns) == [md("**a**"), "b"]
+    assert list(table.index) == [md(":smile:"), "7"]
+    assert table.index.name == md("http://127.0.0.1:9/a") and table.columns.name == md("[x](y)")
+    assert table.iloc[0, 0] == md("www.example.com") and table.iloc[1, 0] == 1.5 and table["b"].tolist() == [2, 3]
+    assert frame.index.name == "http://127.0.0.1:9/a" and list(frame.columns) == ["**a**", "b"]  # a copy

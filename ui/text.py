@@ -12,7 +12,9 @@ import re
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log"]
+import pandas as pd
+
+__all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
@@ -37,6 +39,16 @@ def md(value: Any) -> str:
     text = _REWRITTEN.sub(WORD_JOINER, str(value).replace("\n", " "))
     text = _SIGNS.sub(lambda sign: sign[0][0] + WORD_JOINER + sign[0][1:], text)
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` for ``st.table``, which renders its column labels, index labels, the index's name
+    (the corner cell) and text cells as markdown: each of them through :func:`md`; numbers stay
+    numbers (st.table formats them)."""
+    text = frame.map(lambda v: md(v) if isinstance(v, str) else v).rename(index=md, columns=md)
+    for axis in (text.index, text.columns):
+        axis.names = [None if n is None else md(n) for n in axis.names]
+    return text
 
 
 _LATEX_SPECIAL = {
