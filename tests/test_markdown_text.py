@@ -109,3 +109,49 @@ def test_md_table_escapes_every_part_st_table_renders_as_markdown_and_keeps_numb
     assert table.index.name == md("http://127.0.0.1:9/a") and table.columns.name == md("[x](y)")
     assert table.iloc[0, 0] == md("www.example.com") and table.iloc[1, 0] == 1.5 and table["b"].tolist() == [2, 3]
     assert frame.index.name == "http://127.0.0.1:9/a" and list(frame.columns) == ["**a**", "b"]  # a copy
+
+
+# -- the pages, in AppTest: every text Streamlit renders as markdown holds the file's addresses disarmed
+
+
+ADDRESSES = ("http://127.0.0.1:9", "www.example.com", "someone@example.com")
+
+
+def _markdown_texts(at) -> list[str]:
+    """Every string on screen that Streamlit 1.67 renders as markdown (checked in Chromium: labels,
+    metric labels, values and deltas, radio options, st.table's labels and cells, alerts, captions)."""
+    texts: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success"):
+        texts += [el.value for el in getattr(at, kind)]
+    for kind in ("selectbox", "radio", "number_input", "checkbox", "toggle", "text_area", "text_input", "slider",
+                 "multiselect", "metric", "expander", "button"):
+        texts += [str(el.label) for el in getattr(at, kind) if getattr(el, "label", None) is not None]
+    texts += [str(m.value) for m in at.metric] + [str(o) for r in at.radio for o in r.options]
+    for table in at.table:
+        frame = table.value
+        texts += [str(v) for v in [*frame.columns, *frame.index, *frame.index.names, *frame.to_numpy().ravel()]]
+    return texts
+
+
+def test_the_pages_show_a_nasty_files_addresses_disarmed_in_every_markdown_text():
+    from apptest_helpers import choose_lesson, open_page, start, upload
+    from e2e.test_markdown_from_data import nasty_csv
+
+    at = upload(start(), "nasty.csv", nasty_csv())
+    assert not at.error and at.session_state["model"] is not None
+    seen = {"Data": _markdown_texts(at)}
+    for page in ("Model", "Explain", "Text", "Evaluate", "Lessons"):
+        open_page(at, page)
+        seen[page] = _markdown_texts(at)
+    choose_lesson(at, "prior")
+    seen["Lessons: prior"] = _markdown_texts(at)
+    for page in ("Model", "Explain"):
+        open_page(at, page)
+        at.toggle(key="_presentation").set_value(True).run()
+        seen[f"{page}, presentation mode"] = _markdown_texts(at)
+        at.toggle(key="_presentation").set_value(False).run()
+    assert sum(len(v) for v in seen.values()) > 100
+    shown_addresses = [t for texts in seen.values() for t in texts if "127" in t]
+    assert shown_addresses, "the file's names never reached the screen: nothing was checked"
+    linked = {page: [t for t in texts if any(a in text_node(t) for a in ADDRESSES)] for page, texts in seen.items()}
+    assert not any(linked.values()), linked

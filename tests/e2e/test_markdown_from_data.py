@@ -56,7 +56,7 @@ _FROM_THE_FILE = r"""() => {
 }"""
 
 
-def _hostile_csv() -> bytes:
+def nasty_csv() -> bytes:
     """40 rows; the class follows the first column's value, so every page has something to show."""
     lines = [",".join(_quoted(c) for c in COLUMNS)]
     for i in range(40):
@@ -124,7 +124,7 @@ def _presented(app: App, watch: Watch, name: str) -> None:
 
 def test_markdown_in_a_files_names_and_values_shows_as_text_on_every_page(app, tmp_path):
     csv = tmp_path / "nasty.csv"
-    csv.write_bytes(_hostile_csv())
+    csv.write_bytes(nasty_csv())
     app.goto()
     watch = Watch(app)
     _upload(app, csv)
