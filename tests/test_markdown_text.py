@@ -155,3 +155,21 @@ def test_the_pages_show_a_nasty_files_addresses_disarmed_in_every_markdown_text(
     assert shown_addresses, "the file's names never reached the screen: nothing was checked"
     linked = {page: [t for t in texts if any(a in text_node(t) for a in ADDRESSES)] for page, texts in seen.items()}
     assert not any(linked.values()), linked
+
+
+def test_the_exported_worked_example_shows_addresses_of_any_case_and_e_mails_as_text():
+    """nbapp's Markdown export (previewed by the export lesson with st.markdown, and read by any
+    GFM renderer) disarms what GFM links: http(s)://, www. in any case, e-mail addresses."""
+    import pandas as pd
+
+    from nbapp import NaiveBayes
+    from nbapp.lessons.worked_example import worked_example_markdown
+
+    values = ["someone@example.com", "WWW.EXAMPLE.COM", "see http://127.0.0.1:9/a"]
+    frame = pd.DataFrame({"v": values * 2, "y": ["a@b.co", "a@b.co", "a@b.co", "no", "no", "no"]})
+    m = NaiveBayes({"v": "categorical"}).fit(frame, "y")
+    for value in values:
+        text = worked_example_markdown(m.explain({"v": value}), model=m)
+        prose = text_node("".join(text.split("$$")[0::2]))      # math is not linked
+        assert value.replace(WORD_JOINER, "") in prose.replace(WORD_JOINER, ""), value
+        assert not GFM_URL.search(prose) and not GFM_EMAIL.search(prose), (value, prose)
