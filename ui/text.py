@@ -1,8 +1,13 @@
 """Showing user text (column names, labels, values) safely in markdown, LaTeX and plotly.
 
-Streamlit renders widget labels, st.markdown, st.info and friends as markdown; we never pass
-``unsafe_allow_html``, so user text cannot inject HTML, but it could still be *read* as
-markdown (a column called ``**x**`` would turn bold). These helpers make it plain text.
+Streamlit 1.67 renders as markdown: st.markdown, st.caption, st.write, alerts, headers, every
+widget label, help tooltips, expander, status and tab labels, st.metric's label, value and delta,
+st.radio's options, button labels, st.pills and st.segmented_control options (images only
+there), st.table's labels and cells. It does not for st.selectbox and st.multiselect options or
+st.dataframe (its column_config labels included): those take the raw text. We never pass
+``unsafe_allow_html``, so user text cannot inject HTML, but it could still be *read* as markdown
+(a column called ``**x**`` would turn bold, a class called ``![c](http://host/c)`` an image the
+browser fetches). ``md`` and ``md_table`` make it plain text (issue 31, item 5).
 """
 
 from __future__ import annotations

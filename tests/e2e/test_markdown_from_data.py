@@ -57,7 +57,9 @@ _FROM_THE_FILE = r"""() => {
 
 
 def nasty_csv() -> bytes:
-    """40 rows; the class follows the first column's value, so every page has something to show."""
+    """The review's kind of nasty.csv: 40 rows, the two classes alternating, the number column
+    shifted by class (so the model tells them apart and every page has something to show), every
+    name and text value hostile markdown."""
     lines = [",".join(_quoted(c) for c in COLUMNS)]
     for i in range(40):
         cls = CLASSES[i % 2]
