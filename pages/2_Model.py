@@ -365,7 +365,7 @@ def _dependence_body(model: Any) -> None:
     right.dataframe(pairs, key="model.cmi_pairs", hide_index=True)
     labels = [f"{a} · {b}" for a, b in zip(pairs["a"], pairs["b"])]
     pick = right.selectbox("Pair", range(len(labels)), format_func=lambda i: labels[i], key="model.cmi_pair")
-    drop = right.radio("Leave out", [pairs["a"][pick], pairs["b"][pick]], format_func=str, horizontal=True,
+    drop = right.radio("Leave out", [pairs["a"][pick], pairs["b"][pick]], format_func=ui.md, horizontal=True,
                        key="model.cmi_drop")
     if right.button("Compare the model with and without it", key="model.cmi_compare"):
         try:

@@ -76,7 +76,7 @@ def _result_ui(e: Any) -> None:
     # P(x) = 0: every joint is 0, the posterior 0/0; the numbers shown are the prior standing in
     # (the totals table's "prior in place of 0/0"), and no class is predicted.
     name = classes_ui.label_format(e.classes)
-    cols[0].metric("Prediction (argmax)", "none: P(x) = 0" if e.undetermined else name(e.prediction))
+    cols[0].metric("Prediction (argmax)", "none: P(x) = 0" if e.undetermined else ui.md(name(e.prediction)))
     for j, c in enumerate(head):
         label = f"prior P({ui.md(name(c))}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(name(c))} | x)"
         cols[j + 1].metric(label, ui.fmt_number(e.posterior[c]))

@@ -217,7 +217,7 @@ def _word_ui(model: Any, column: str, words: pd.DataFrame, tokens: pd.DataFrame,
     per_class = {label: {part: table[f"{label} {part}"].iloc[0] for part in
                          ("training count", "status", "P(w | c)", "decimal", "contribution")}
                  for label in labels_of(classes)}
-    st.table(pd.DataFrame(per_class).rename(columns=dict(zip(labels_of(classes), map(label_format(classes), classes)))))
+    st.table(ui.md_table(pd.DataFrame(per_class).rename(columns=dict(zip(labels_of(classes), map(label_format(classes), classes))))))
     odds = tokens.loc[tokens["term"] == picked, "log_odds"].to_numpy(dtype=float)
     name = label_format(model.classes_)
     times = len(odds)

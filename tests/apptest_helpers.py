@@ -80,8 +80,20 @@ def import_model(at: AppTest, name: str, model) -> AppTest:
 
 
 def unescape(text: str) -> str:
-    """Markdown backslash escapes removed (ui.md escapes user text before it is shown)."""
-    return re.sub(r"\\([^\w\s])", r"\1", text)
+    """Markdown backslash escapes and word joiners removed (ui.md escapes user text before it is
+    shown, and puts a word joiner where markdown would make a link, an emoji or an arrow)."""
+    return re.sub(r"\\([^\w\s])", r"\1", text).replace("\u2060", "")
+
+
+def shown_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """An st.table's frame as the reader sees it: labels and text cells unescaped (ui.md_table)."""
+    def text(v):
+        return unescape(v) if isinstance(v, str) else v
+
+    shown = frame.map(text).rename(index=text, columns=text)
+    for axis in (shown.index, shown.columns):
+        axis.names = [text(n) for n in axis.names]
+    return shown
 
 
 def texts(at: AppTest, kind: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import PAGES, no_exception, open_page, start, unescape
+from apptest_helpers import PAGES, no_exception, open_page, shown_table, start, unescape
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 from ui.presentation import FORMULA_CSS, PRESENTATION_CSS
 
@@ -72,7 +72,7 @@ def test_explain_in_the_mode_changes_l_live_and_the_prediction_line_follows():
 
 def test_model_in_the_mode_shows_the_priors_and_every_cpt_counted_in_the_notes_order():
     at = presenting(open_page(start(), "Model", check_title=False))
-    tables = [t.value for t in at.table]
+    tables = [shown_table(t.value) for t in at.table]
     assert len(tables) == 5                                    # the prior and four CPTs
     prior = tables[0]
     assert list(prior.index) == ["Yes", "No"] and list(prior["P(c)"]) == ["9/14", "5/14"]
@@ -80,4 +80,4 @@ def test_model_in_the_mode_shows_the_priors_and_every_cpt_counted_in_the_notes_o
     assert list(outlook.index) == ["Sunny", "Overcast", "Rain"] and list(outlook.columns) == ["Yes", "No"]
     assert outlook.loc["Sunny", "Yes"] == "2/9"
     at.number_input(key="_present_model_alpha").set_value(1.0).run()
-    assert [t.value for t in at.table][1].loc["Sunny", "Yes"] == "3/12 = 1/4"
+    assert shown_table(at.table[1].value).loc["Sunny", "Yes"] == "3/12 = 1/4"

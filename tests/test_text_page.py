@@ -17,7 +17,7 @@ import nbapp
 from nbapp.examples import load_example
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from nbapp.text import TextOptions
-from apptest_helpers import open_page, start, table
+from apptest_helpers import open_page, shown_table, start, table
 from ui.text import fmt_log as ui_log, fmt_number as ui_number
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 
@@ -282,7 +282,7 @@ def test_a_click_on_a_word_shows_its_factor_per_class_and_its_pull():
     words.set_value("free").run()
     assert not at.exception
     model = spam_model()
-    detail = at.table[-1].value
+    detail = shown_table(at.table[-1].value)
     log_p = model.explain({"text": SPAM_QUERY}).words["text"].set_index("term")
     for cls in ("ham", "spam"):
         assert detail.loc["decimal", cls] == ui_number(np.exp(log_p.loc["free", f"log[{cls}]"]))

@@ -44,7 +44,7 @@ from ui.state import (
     work,
 )
 from ui.lecture import cite, ref, show_references
-from ui.text import file_stem, fmt_fraction, fmt_log, fmt_number, latex_text, md, plot_text
+from ui.text import file_stem, fmt_fraction, fmt_log, fmt_number, latex_text, md, md_table, plot_text
 from ui.widgets import page_header, show_error, synced
 from ui.sidebar import sidebar_summary, smoothing_label
 

@@ -276,7 +276,7 @@ def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
     st.metric(f"P({ui.md(name(cls))} | x) read off the nomogram", f"{row.probability:.4f}")
     st.plotly_chart(fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
     st.caption("Click a value's point to use it; move a number's slider below. "
-               + " ".join(ui.lecture.plain(n) for n in (*scales.notes, *row.notes)))
+               + " ".join(ui.md(ui.lecture.plain(n)) for n in (*scales.notes, *row.notes)))
     _sliders_ui(scales)
     _downloads_ui(fig, cls, against)
 

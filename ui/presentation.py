@@ -25,7 +25,7 @@ from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
 from ui.state import set_choice, set_query, set_settings, work
 from ui.teaching import display_classes, in_display_order, smoothing_symbol
-from ui.text import fmt_number, md
+from ui.text import fmt_number, md, md_table
 from ui.views import columns_where, view_of
 from ui.widgets import show_error, synced
 
@@ -204,10 +204,10 @@ def explain_presentation_ui(model: Any) -> None:
         st.markdown(prediction_line(e, classes))
     factors_tab, board_tab = st.tabs(["Factors and posterior", "The board, step by step"])
     with factors_tab:
-        st.table(_teaching_columns(explained.factor_rows(model, e, classes), classes))
+        st.table(md_table(_teaching_columns(explained.factor_rows(model, e, classes), classes)))
         left, right = st.columns([1, 1])
         with left:
-            st.table(_teaching_columns(totals_rows(e, classes), classes))
+            st.table(md_table(_teaching_columns(totals_rows(e, classes), classes)))
         with right:
             # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
             for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
@@ -236,4 +236,4 @@ def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
     for start in range(0, len(tables), per_line):
         for cell, (title, table) in zip(st.columns(per_line), tables[start:start + per_line]):
             cell.markdown(f"**{md(title)}**")
-            cell.table(table)
+            cell.table(md_table(table))

@@ -411,12 +411,14 @@ def path_rows() -> int | None:
 
 def big_data_note() -> None:
     """On Model, Explain and Evaluate: for a local path, what the model saw and what the page shows."""
+    from ui.text import md
+
     source = work().source
     if source.reader != "path":
         return
     rows = path_rows()
     seen = f"all {rows:,} rows" if rows is not None else "every row"
-    st.info(f"The model was fitted on {seen} of {source.path!r}, out of core. Tables of the model are exact; "
+    st.info(f"The model was fitted on {seen} of '{md(source.path)}', out of core. Tables of the model are exact; "
             f"rows and plots of data on this page come from a sample of {len(frame()):,} rows.")
 
 

@@ -1,8 +1,13 @@
 """Showing user text (column names, labels, values) safely in markdown, LaTeX and plotly.
 
-Streamlit renders widget labels, st.markdown, st.info and friends as markdown; we never pass
-``unsafe_allow_html``, so user text cannot inject HTML, but it could still be *read* as
-markdown (a column called ``**x**`` would turn bold). These helpers make it plain text.
+Streamlit 1.67 renders as markdown: st.markdown, st.caption, st.write, alerts, headers, every
+widget label, help tooltips, expander, status and tab labels, st.metric's label, value and delta,
+st.radio's options, button labels, st.pills and st.segmented_control options (images only
+there), st.table's labels and cells. It does not for st.selectbox and st.multiselect options or
+st.dataframe (its column_config labels included): those take the raw text. We never pass
+``unsafe_allow_html``, so user text cannot inject HTML, but it could still be *read* as markdown
+(a column called ``**x**`` would turn bold, a class called ``![c](http://host/c)`` an image the
+browser fetches). ``md`` and ``md_table`` make it plain text (issue 31, item 5).
 """
 
 from __future__ import annotations
@@ -12,14 +17,44 @@ import re
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["md", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log", "fmt_count"]
+import pandas as pd
+
+__all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log",
+           "fmt_count"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
 
+# Streamlit's markdown rewrites some text *after* parsing, on the text nodes, where backslash
+# escapes are already gone: remark-gfm links bare addresses (http://x, https://x, www.x, a@b.c),
+# remark-emoji and Streamlit read :name: as an emoji, an icon or Streamlit's logo (an <img>), and Streamlit turns
+# a free-standing -> <- <-> -- >= <= ~= into an arrow or a sign. A word joiner (U+2060: no width,
+# no line break) at one point of each pattern keeps the text as it looks and stops the rewrite.
+WORD_JOINER = "\u2060"
+_REWRITTEN = re.compile(
+    r"(?<=:)(?=//)"              # http://, https://: after the scheme's colon
+    r"|(?i:(?<=www))(?=\.)"      # www.example.com
+    r"|(?<=@)(?=[-\w])"          # someone@example.com
+    r"|(?<=:)(?=[\w+/-]+:)"      # :smile:, :+1:, :streamlit:, :material/home:
+)
+_SIGNS = re.compile(r"(?<!\S)(?:<->|->|<-|--|>=|<=|~=)(?!\S)")
+
 
 def md(value: Any) -> str:
-    """``value`` as markdown that renders as its literal text."""
-    return _MD_SPECIAL.sub(r"\\\1", str(value)).replace("\n", " ")
+    """``value`` as markdown that renders as its literal text: no markup, no link, no image, no
+    emoji, no arrow (issue 31, item 5)."""
+    text = _REWRITTEN.sub(WORD_JOINER, str(value).replace("\n", " "))
+    text = _SIGNS.sub(lambda sign: sign[0][0] + WORD_JOINER + sign[0][1:], text)
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` for ``st.table``, which renders its column labels, index labels, the index's name
+    (the corner cell) and text cells as markdown: each of them through :func:`md`; numbers stay
+    numbers (st.table formats them)."""
+    text = frame.map(lambda v: md(v) if isinstance(v, str) else v).rename(index=md, columns=md)
+    for axis in (text.index, text.columns):
+        axis.names = [None if n is None else md(n) for n in axis.names]
+    return text
 
 
 _LATEX_SPECIAL = {

@@ -20,6 +20,7 @@ settings, reads a data file with the app's own reader (``nbapp.load_table`` or
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import fields, is_dataclass
 from collections.abc import Mapping
 from fractions import Fraction
@@ -55,10 +56,14 @@ def _md(value: Any) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
 
 
+_LINKED = re.compile(r"(?<=:)(?=//)|(?i:(?<=www))(?=\.)|(?<=@)(?=[-\w])")
+
+
 def _unlinked(text: str) -> str:
-    """A word joiner (U+2060, invisible) inside "://" and "www." so a URL in a label stays text:
-    Markdown renderers turn bare URLs into links after escapes are resolved."""
-    return text.replace("://", ":\u2060//").replace("www.", "www\u2060.")
+    """A word joiner (U+2060, invisible) inside "://", "www." (any case) and after an e-mail's "@"
+    so an address in a label stays text: Markdown renderers (GFM's autolink literals) turn bare
+    addresses into links after escapes are resolved (issue 31, item 5)."""
+    return _LINKED.sub("\u2060", text)
 
 
 def _number(x: float, digits: int) -> str:

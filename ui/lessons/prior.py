@@ -49,7 +49,7 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     cols = st.columns(min(len(classes), 4) + 1)
     # prediction and posterior from the one explanation: undetermined shows no class, and its
     # posterior is the (moved) prior, which nbapp falls back to when every class has probability 0
-    cols[0].metric("Prediction", "–" if moved.undetermined else name(moved.prediction))
+    cols[0].metric("Prediction", "–" if moved.undetermined else ui.md(name(moved.prediction)))
     for col, c in zip(cols[1:], classes[:4]):
         col.metric(f"P({ui.md(name(c))} | x)", ui.fmt_number(moved.posterior[c]))
     if moved.undetermined:
