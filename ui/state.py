@@ -740,18 +740,24 @@ def restore_work() -> None:
                               else remember.held_note(ss.get(HELD)))     # a linked token pattern waits
 
 
-#: session key: text column -> the token pattern a link carried, not yet confirmed (ui.held_patterns)
+#: session key: text column -> {option: value}, the text options a link carried that the text
+#: settings cannot produce (a token pattern first), not yet confirmed (ui.held_patterns)
 HELD = "held_token_patterns"
 
 
 def _apply_work(query: dict[str, str]) -> list[str]:
-    """The work= part of the address on the work just loaded (its token patterns held back until
-    the visitor confirms them); what could not be read, in sentences."""
-    if not query.get("work"):
-        return []
+    """The work= part of the address on the work just loaded, then the unusual text options of
+    either (a model file opened alone brings its own: issue 31, item 8) held back until the
+    visitor confirms them; what could not be read, in sentences."""
     before = work()
-    restored, notes = remember.decode_work(query["work"], before)
-    restored, st.session_state[HELD] = remember.hold_patterns(restored)
+    notes: list[str] = []
+    restored = before
+    if query.get("work"):
+        restored, notes = remember.decode_work(query["work"], before, classes=class_list())
+    restored, st.session_state[HELD], refused = remember.hold_text_options(restored)
+    notes += refused
+    if restored == before:
+        return notes
     set_work(restored)
     kept = {c: "kept from your last visit" for c, spec in restored.features.items() if spec != before.features.get(c)}
     st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
