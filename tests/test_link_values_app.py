@@ -137,16 +137,41 @@ def test_dropping_a_held_ngram_range_keeps_the_default():
 # --------------------------------------------------------------------------- item 8: a model file opened alone
 
 
+def pattern_model():
+    """A model of the SMS example fitted with a token pattern that needs the regex engine."""
+    options = TextOptions(token_pattern="[a-z]+")
+    return nbapp.NaiveBayes({"text": nbapp.Text(options=options)}).fit(load_example("sms_spam"), "label")
+
+
+def address(at, *keys) -> dict[str, str]:
+    values = {k: at.query_params[k] for k in keys}
+    return {k: v[0] if isinstance(v, list) else v for k, v in values.items()}
+
+
+def assert_pattern_held(at) -> None:
+    assert at.session_state[HELD] == {"text": {"token_pattern": "[a-z]+"}}
+    assert at.session_state["work"].specs["text"].options.token_pattern == TextOptions.token_pattern
+    assert at.session_state["model"].block_of("text").options.token_pattern == TextOptions.token_pattern
+    assert "token pattern" in sidebar_note(at)
+
+
 def test_a_model_file_opened_alone_by_a_link_without_work_holds_its_token_pattern():
-    frame = load_example("sms_spam")
-    model = nbapp.NaiveBayes({"text": nbapp.Text(options=TextOptions(token_pattern="[a-z]+"))}).fit(frame, "label")
     at = open_page(start(), "Model")
-    no_exception(import_model(at, "sms_model.json", model))          # tennis has no column 'text': opened alone
+    no_exception(import_model(at, "sms_model.json", pattern_model()))    # tennis has no column 'text': opened alone
     assert at.session_state["work"].source.reader == "model"
-    address = {k: at.query_params[k] for k in ("model", "name")}
-    address = {k: v[0] if isinstance(v, list) else v for k, v in address.items()}
-    fresh = start(query=address)                                      # no work=: the file's own options
+    fresh = start(query=address(at, "model", "name"))                     # no work=: the file's own options
     assert fresh.session_state["work"].source.reader == "model"
-    assert fresh.session_state[HELD] == {"text": {"token_pattern": "[a-z]+"}}
-    assert fresh.session_state["work"].specs["text"].options.token_pattern == TextOptions.token_pattern
-    assert "token pattern" in sidebar_note(fresh)
+    assert_pattern_held(open_page(fresh, "Model"))
+
+
+def test_a_model_file_a_link_imports_beside_its_data_holds_its_token_pattern():
+    at = open_page(start("sms_spam"), "Model")
+    no_exception(import_model(at, "sms_model.json", pattern_model()))
+    assert at.session_state["imported"] is not None
+    link = address(at, "example", "target", "model", "model_name")       # no work=
+    fresh = start(query=link)
+    assert fresh.session_state["imported"] is None                        # left behind until confirmed
+    assert_pattern_held(fresh)
+    fresh.button(key="data.held.0.use").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["model"].block_of("text").options.token_pattern == "[a-z]+"

@@ -733,6 +733,7 @@ def restore_work() -> None:
         if query.get("model"):
             data, name = remember.kept_file(query["model"], query.get("model_name"), what="imported model file")
             import_model(name, data)
+            notes += _hold_text_options()
     except DataError as err:
         notes.append(str(err))
     finally:
@@ -747,18 +748,24 @@ HELD = "held_token_patterns"
 
 def _apply_work(query: dict[str, str]) -> list[str]:
     """The work= part of the address on the work just loaded, then the unusual text options of
-    either (a model file opened alone brings its own: issue 31, item 8) held back until the
-    visitor confirms them; what could not be read, in sentences."""
-    before = work()
+    either held back (:func:`_hold_text_options`); what could not be read, in sentences."""
     notes: list[str] = []
-    restored = before
     if query.get("work"):
+        before = work()
         restored, notes = remember.decode_work(query["work"], before, classes=class_list())
-    restored, st.session_state[HELD], refused = remember.hold_text_options(restored)
-    notes += refused
-    if restored == before:
-        return notes
+        set_work(restored)
+        kept = {c: "kept from your last visit" for c, spec in restored.features.items()
+                if spec != before.features.get(c)}
+        st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
+    return notes + _hold_text_options()
+
+
+def _hold_text_options() -> list[str]:
+    """Hold back the text options of the work a link opened that the text settings cannot produce
+    (a token pattern first) until the visitor confirms them; they may come from work= or from a
+    model file the link names, opened alone or imported (issue 31, item 8). The work changes, so
+    an imported model is left behind and the model is fitted (or rebuilt from the file's
+    statistics) with the defaults. A note for each option refused outright."""
+    restored, st.session_state[HELD], refused = remember.hold_text_options(work())
     set_work(restored)
-    kept = {c: "kept from your last visit" for c, spec in restored.features.items() if spec != before.features.get(c)}
-    st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
-    return notes
+    return refused
