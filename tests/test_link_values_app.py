@@ -22,7 +22,8 @@ from streamlit.testing.v1 import AppTest
 from apptest_helpers import PAGES, ROOT, clear_caches, import_model, no_exception, open_page, start, texts  # noqa: F401
 from nbapp.examples import load_example
 from nbapp.text import TextOptions
-from ui.remember import encode_work, pack, unpack
+from ui.link_rules import shown_value
+from ui.remember import MAX_NOTES, decode_work, encode_work, pack, unpack
 from ui.state import HELD
 from ui.work import Source, Work
 
@@ -175,3 +176,29 @@ def test_a_model_file_a_link_imports_beside_its_data_holds_its_token_pattern():
     fresh.button(key="data.held.0.use").click().run()
     no_exception(fresh)
     assert fresh.session_state["model"].block_of("text").options.token_pattern == "[a-z]+"
+
+
+# --------------------------------------------------------------------------- the rules themselves
+
+
+SETTINGS = nbapp.Settings().to_dict()
+
+
+def tennis_work() -> Work:
+    return Work(source=Source("tennis14.csv", "0" * 64, "example", example="tennis14"), target="Play",
+                features={"Outlook": "categorical"})
+
+
+@pytest.mark.parametrize("value", [True, 2.0, "5", 1, 51, None])
+def test_folds_k_from_a_link_must_be_a_whole_number_its_input_takes(value):
+    work, notes = decode_work(pack({"v": 2, "settings": SETTINGS, "choices": {"evaluate.k": value}}), tennis_work())
+    assert "evaluate.k" not in work.choices
+    assert len(notes) == 1 and notes[0].startswith(f"the link's value for Folds k ({shown_value(value)})")
+
+
+def test_a_link_of_many_bad_values_gets_a_few_sentences():
+    choices = {"evaluate.seed": -1, "exercises.n": 0, "board.step": -1, "text.row": -1,
+               "evaluate.k": 0, "evaluate.test_size": 2, "app.presentation": 1, "evaluate.method": "x"}
+    work, notes = decode_work(pack({"v": 2, "settings": SETTINGS, "choices": choices}), tennis_work())
+    assert not work.choices
+    assert len(notes) == MAX_NOTES + 1 and notes[-1] == "2 more values of this link could not be used"

@@ -11,13 +11,15 @@ No streamlit here: the rules are plain values, usable in a test.
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from nbapp.exercises import MAX_QUESTIONS
 from nbapp.text.matching import LINEAR_PATTERNS
 
-__all__ = ["Rule", "CHOICE_RULES", "check_choice", "shown_value", "MAX_WHOLE", "TEXT_NGRAM_RANGES",
+__all__ = ["Rule", "CHOICE_RULES", "check_choice", "check_explain_value", "shown_value", "MAX_WHOLE", "TEXT_NGRAM_RANGES",
            "unusual_text_options", "unshowable_text_options"]
 
 #: The largest whole number a number input takes (JavaScript's safe integers): a row, a seed, a
@@ -77,6 +79,23 @@ CHOICE_RULES: dict[str, Rule] = {
     "app.presentation": Rule("presentation mode", False, "yes/no"),
     "app.references": Rule("Show lecture references", None, "yes/no")   # None: as the data's source says,
 }
+
+
+def check_explain_value(column: str, value: Any) -> str | None:
+    """None when a link's Explain value for ``column`` is one an input can show; else the note
+    saying it is left unset. A number must fit a float: 10^400 (an int json reads exactly) does
+    not, nor does 1e400 (json reads it as infinity). Other values are the views' to read (an
+    unseen category is explained as unseen, a word where a number belongs is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and math.isfinite(value) or isinstance(value, int) and abs(value) <= _LARGEST_FLOAT:
+        return None
+    return f"the link's value for column {column!r} ({shown_value(value)}) is not a number an input can show; " \
+           "it is left unset"
+
+
+#: The largest whole number a float holds.
+_LARGEST_FLOAT = int(sys.float_info.max)
 
 
 def shown_value(value: Any, limit: int = 24) -> str:

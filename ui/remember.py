@@ -49,7 +49,7 @@ from nbapp.errors import DataError
 from nbapp.priors import class_prior
 from nbapp.specs import spec_from_dict, spec_to_dict
 from nbapp.text import TextOptions
-from ui.link_rules import check_choice, shown_value, unshowable_text_options, unusual_text_options
+from ui.link_rules import check_choice, check_explain_value, shown_value, unshowable_text_options, unusual_text_options
 from ui.work import IGNORE, Work
 
 __all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
@@ -67,6 +67,8 @@ MAX_WORK_BYTES = 2_000_000
 #: How deep lists and objects may nest in ``work=``: a work nests six levels (features, a column,
 #: its spec, its text options, the stop words); more is not a work (issue 31, item 7).
 MAX_WORK_DEPTH = 16
+#: How many sentences a link's unreadable values get before the rest are counted.
+MAX_NOTES = 6
 _SHA = re.compile(r"[0-9a-f]{64}")
 _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "target", "work")
 
@@ -262,7 +264,10 @@ def decode_work(text: str, base: Work, *, classes: list[Any] | None = None) -> t
         work, notes = _decode(data, base, columns)
     else:
         work, notes = _decode_older(data, base, columns)
-    return _with_priors_of(work, classes, notes), notes
+    work = _with_priors_of(work, classes, notes)
+    if len(notes) > MAX_NOTES:       # a link of 10,000 bad values gets a few sentences, not a page of them
+        notes = [*notes[:MAX_NOTES], f"{len(notes) - MAX_NOTES:,} more values of this link could not be used"]
+    return work, notes
 
 
 def _with_priors_of(work: Work, classes: list[Any] | None, notes: list[str]) -> Work:
@@ -312,29 +317,18 @@ def _decode(data: dict[str, Any], base: Work, columns: dict[str, Any]) -> tuple[
 
 
 def _query(pairs: Any, columns: dict[str, Any], notes: list[str]) -> dict[Any, Any]:
-    """The Explain row of a link: a value per known column that an input can show (a number a
-    float holds: 10^400 is not one); each other value is left unset with a note."""
+    """The Explain row of a link: a value per known column that an input can show
+    (ui.link_rules.check_explain_value); each other value is left unset with a note."""
     query = {}
     for c, v in _pairs(pairs):
         if str(c) not in columns:
             continue
-        if _beyond_float(v):
-            notes.append(f"the link's value for column {str(c)!r} ({shown_value(v)}) is not a number an input "
-                         "can show; it is left unset")
+        problem = check_explain_value(str(c), v)
+        if problem is not None:
+            notes.append(problem)
         elif _scalar(v):
             query[columns[str(c)]] = v
     return query
-
-
-def _beyond_float(value: Any) -> bool:
-    """A number no float holds: 10^400 (an int json reads exactly) or 1e400 (read as infinity)."""
-    if isinstance(value, float):
-        return not np.isfinite(value)
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LARGEST_FLOAT
-
-
-#: The largest whole number a float holds; an Explain value beyond it cannot be shown or scored.
-_LARGEST_FLOAT = int(np.finfo(float).max)
 
 
 def _choices(choices: dict[Any, Any], notes: list[str]) -> dict[str, Any]:
