@@ -202,3 +202,13 @@ def test_a_link_of_many_bad_values_gets_a_few_sentences():
     work, notes = decode_work(pack({"v": 2, "settings": SETTINGS, "choices": choices}), tennis_work())
     assert not work.choices
     assert len(notes) == MAX_NOTES + 1 and notes[-1] == "2 more values of this link could not be used"
+
+
+def test_the_sidebar_says_both_what_could_not_be_read_and_what_waits_until_it_is_settled():
+    def edit(data):
+        text_option("ngram_range", [1, 1500])(data)
+        choices(evaluate__seed=-1)(data)
+    at = start(query=link_of("sms_spam", edit))
+    assert "Random seed (-1)" in sidebar_note(at) and "n-gram range" in sidebar_note(at)
+    at.button(key="data.held.0.default").click().run()
+    assert "Random seed (-1)" in sidebar_note(at) and "n-gram range" not in sidebar_note(at)

@@ -34,8 +34,9 @@ def _settle(column: str, options: dict[str, Any] | None) -> None:
     if options is not None:
         offer_change(column, options, changed)
     ss[HELD] = {c: o for c, o in (ss.get(HELD) or {}).items() if c != column}
-    if ss.get("restore_note") == note:
-        ss["restore_note"] = held_note(ss[HELD])
+    shown = ss.get("restore_note")
+    if note and shown and note in shown:          # the sidebar's sentence on what waits, brought up to date
+        ss["restore_note"] = shown.replace(note, held_note(ss[HELD]) or "").strip() or None
 
 
 def _warning(column: Any, options: dict[str, Any]) -> str:

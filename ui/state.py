@@ -737,8 +737,9 @@ def restore_work() -> None:
     except DataError as err:
         notes.append(str(err))
     finally:
-        ss["restore_note"] = ("Not everything of this link could be restored: " + "; ".join(notes) if notes
-                              else remember.held_note(ss.get(HELD)))     # a linked token pattern waits
+        unread = "Not everything of this link could be restored: " + "; ".join(notes) + "." if notes else None
+        held = remember.held_note(ss.get(HELD))            # a linked token pattern waits
+        ss["restore_note"] = " ".join(n for n in (unread, held) if n) or None
 
 
 #: session key: text column -> {option: value}, the text options a link carried that the text
