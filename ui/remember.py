@@ -456,9 +456,10 @@ def held_note(held: dict[Any, dict[str, Any]] | None) -> str | None:
     if not held:
         return None
     columns = ", ".join(f"'{c}'" for c in held)
-    names = held_option_names({n: None for options in held.values() for n in options})
-    return (f"This link sets its own {names} for the text column {columns}. It has not been used: "
-            "confirm it on the Data or Text page. Until then the default is used.")
+    names = {n: None for options in held.values() for n in options}
+    it, has, default = ("it", "It has", "the default is") if len(names) == 1 else ("them", "They have", "the defaults are")
+    return (f"This link sets its own {held_option_names(names)} for the text column {columns}. {has} not been "
+            f"used: confirm {it} on the Data or Text page. Until then {default} used.")
 
 
 # --------------------------------------------------------------------------- the address
