@@ -14,7 +14,13 @@ The address holds names and numbers only:
                                           pages' choices; specs and settings as the model file
                                           writes them (``nbapp.specs.spec_to_dict``, ``nbapp.Settings.to_dict``)
 
-This module depends on ``ui.work`` only; ``ui.state`` calls it to write and to restore the work.
+This module depends on ``ui.work`` and ``ui.link_rules`` only; ``ui.state`` calls it to write and
+to restore the work.
+
+A link may hold anything (issue 31, item 7): ``work=`` is refused when damaged or nested deeper
+than a work nests; each value in it is checked as the widget that shows it would
+(``ui.link_rules``), and one that fails falls back to its default with a sentence; text options
+the text settings cannot produce wait for the visitor (:func:`hold_text_options`).
 
 Safety: the address never names a path. A file is found only by a 64-hex-digit sha256 among
 the bytes this server process was given by an upload in some session; to know the hash one
