@@ -19,7 +19,8 @@ from typing import Any
 from nbapp.exercises import MAX_QUESTIONS
 from nbapp.text.matching import LINEAR_PATTERNS
 
-__all__ = ["Rule", "CHOICE_RULES", "check_choice", "check_explain_value", "shown_value", "MAX_WHOLE", "TEXT_NGRAM_RANGES",
+__all__ = ["Rule", "CHOICE_RULES", "check_choice", "check_explain_value", "shown_value", "MAX_WHOLE",
+           "TEXT_NGRAM_RANGES",
            "unusual_text_options", "unshowable_text_options"]
 
 #: The largest whole number a number input takes (JavaScript's safe integers): a row, a seed, a

@@ -59,7 +59,8 @@ from ui.link_rules import check_choice, check_explain_value, shown_value, unshow
 from ui.work import IGNORE, Work
 
 __all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
-           "hold_text_options", "held_note", "held_option_names", "address_of", "write_address", "read_address", "kept_file", "STORE_DIR"]
+           "hold_text_options", "held_note", "held_option_names", "address_of", "write_address", "read_address",
+           "kept_file", "STORE_DIR"]
 
 #: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
 #: uploader's limit) fits once. The files are on disk, so the store costs the server no memory.
@@ -463,7 +464,8 @@ def held_note(held: dict[Any, dict[str, Any]] | None) -> str | None:
         return None
     columns = ", ".join(f"'{c}'" for c in held)
     names = {n: None for options in held.values() for n in options}
-    it, has, default = ("it", "It has", "the default is") if len(names) == 1 else ("them", "They have", "the defaults are")
+    one = len(names) == 1
+    it, has, default = ("it", "It has", "the default is") if one else ("them", "They have", "the defaults are")
     return (f"This link sets its own {held_option_names(names)} for the text column {columns}. {has} not been "
             f"used: confirm {it} on the Data or Text page. Until then {default} used.")
 
