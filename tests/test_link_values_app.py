@@ -115,20 +115,33 @@ def test_good_values_in_a_link_are_kept():
 # --------------------------------------------------------------------------- item 3: an n-gram range from a link
 
 
-def test_a_linked_ngram_range_the_settings_do_not_offer_is_held_and_not_fitted():
+def test_a_linked_ngram_range_of_1500_words_is_not_fitted_and_the_page_says_so():
     at = start(query=link_of("sms_spam", text_option("ngram_range", [1, 1500])))
-    assert at.session_state[HELD] == {"text": {"ngram_range": (1, 1500)}}
     assert at.session_state["work"].specs["text"].options.ngram_range == (1, 1)
     assert at.session_state["model"].block_of("text").options.ngram_range == (1, 1)
-    assert "n-gram range" in sidebar_note(at) and "Until then the default is used" in sidebar_note(at)
-    held = " ".join(plain(w.value) for w in at.warning)
-    assert "n-gram range of the text column 'text'" in held and "(1, 1500)" in held
+    said = sidebar_note(at) + " ".join(plain(w.value) for w in at.warning)
+    assert "1500" in said                  # held until confirmed, or refused by the library's bound on max_n
     at = open_page(at, "Text")
     assert at.session_state["model"].block_of("text").options.ngram_range == (1, 1)
 
 
-def test_dropping_a_held_ngram_range_keeps_the_default():
-    at = start(query=link_of("sms_spam", text_option("ngram_range", [1, 1500])))
+def test_a_linked_ngram_range_the_settings_do_not_offer_waits_for_the_visitor():
+    at = start(query=link_of("sms_spam", text_option("ngram_range", [2, 2])))    # the settings offer (1, n) only
+    assert at.session_state[HELD] == {"text": {"ngram_range": (2, 2)}}
+    assert at.session_state["model"].block_of("text").options.ngram_range == (1, 1)
+    assert "n-gram range" in sidebar_note(at) and "Until then the default is used" in sidebar_note(at)
+    held = " ".join(plain(w.value) for w in at.warning)
+    assert "n-gram range of the text column 'text'" in held and "(2, 2)" in held
+
+
+def test_a_held_ngram_range_is_used_once_confirmed_and_dropped_on_the_default():
+    link = link_of("sms_spam", text_option("ngram_range", [2, 2]))
+    at = start(query=link)
+    at.button(key="data.held.0.use").click().run()
+    no_exception(at)
+    assert not at.session_state[HELD]
+    assert at.session_state["model"].block_of("text").options.ngram_range == (2, 2)
+    at = start(query=link)
     at.button(key="data.held.0.default").click().run()
     no_exception(at)
     assert not at.session_state[HELD]
@@ -206,7 +219,7 @@ def test_a_link_of_many_bad_values_gets_a_few_sentences():
 
 def test_the_sidebar_says_both_what_could_not_be_read_and_what_waits_until_it_is_settled():
     def edit(data):
-        text_option("ngram_range", [1, 1500])(data)
+        text_option("ngram_range", [2, 2])(data)
         choices(evaluate__seed=-1)(data)
     at = start(query=link_of("sms_spam", edit))
     assert "Random seed (-1)" in sidebar_note(at) and "n-gram range" in sidebar_note(at)
