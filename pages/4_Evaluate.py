@@ -14,6 +14,7 @@ from nbapp.errors import DataError
 from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
+from ui.link_rules import CHOICE_RULES
 from ui.text import counted
 
 ui.ensure_state()
@@ -26,7 +27,8 @@ METHODS = {"kfold": "k-fold cross-validation (stratified)", "loo": "leave-one-ou
            "holdout": "hold-out split (stratified)"}
 #: Leave-one-out fits one model per row: beyond this many rows k-fold says nearly as much, far sooner.
 MAX_LEAVE_ONE_OUT = 2_000
-DEFAULTS = {"method": "kfold", "k": 5, "test_size": 0.3, "seed": 0}
+RULES = {name: CHOICE_RULES[f"evaluate.{name}"] for name in ("method", "k", "test_size", "seed")}   # a link's, checked
+DEFAULTS = {name: rule.default for name, rule in RULES.items()}
 COMPARE = "evaluate.compare"    # the work's choice: logistic regression beside Naive Bayes (kept across pages)
 
 
@@ -49,16 +51,18 @@ def _options_ui() -> dict[str, Any]:
                            format_func=METHODS.get, on_set=setter("method"))
     with middle:
         if method == "kfold":
-            ui.synced(st.number_input, "Folds k", key="_eval_k", value=int(opts["k"]), min_value=2, max_value=50,
+            ui.synced(st.number_input, "Folds k", key="_eval_k", value=int(opts["k"]), min_value=RULES["k"].low,
+                      max_value=RULES["k"].high,
                       step=1, on_set=setter("k"))
         elif method == "loo":
             st.caption("Each row is tested by a model fitted on all the others: as many folds as rows.")
         else:
             ui.synced(st.slider, "Test share", key="_eval_test_size", value=float(opts["test_size"]),
-                      min_value=0.1, max_value=0.9, step=0.05, on_set=setter("test_size"))
+                      min_value=RULES["test_size"].low, max_value=RULES["test_size"].high, step=0.05,
+                      on_set=setter("test_size"))
     with right:
         ui.synced(st.number_input, "Random seed", key="_eval_seed", value=int(opts["seed"]), min_value=0,
-                  step=1, on_set=setter("seed"))
+                  max_value=RULES["seed"].high, step=1, on_set=setter("seed"))
     return _options()
 
 

@@ -55,11 +55,11 @@ def run_patterns(monkeypatch):
 
 def test_a_linked_pattern_waits_and_the_default_is_used(run_patterns):
     at = start(query=link(HOSTILE))
-    assert at.session_state[HELD] == {"text": HOSTILE}
+    assert at.session_state[HELD] == {"text": {"token_pattern": HOSTILE}}
     assert chosen_pattern(at) == r"(?u)\w+"
     assert used_pattern(at) == r"(?u)\w+"
     assert [c.value for c in at.code] == [HOSTILE]
-    assert any("It has not been run" in plain(w.value) for w in at.warning)
+    assert any("They have not been used: a pattern can take very long" in plain(w.value) for w in at.warning)
     assert any("confirm it on the Data or Text page" in plain(w.value) for w in at.sidebar.warning)
     at = open_page(at, "Text")
     assert [c.value for c in at.code if c.value == HOSTILE] == [HOSTILE]

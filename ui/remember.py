@@ -14,7 +14,13 @@ The address holds names and numbers only:
                                           pages' choices; specs and settings as the model file
                                           writes them (``nbapp.specs.spec_to_dict``, ``nbapp.Settings.to_dict``)
 
-This module depends on ``ui.work`` only; ``ui.state`` calls it to write and to restore the work.
+This module depends on ``ui.work`` and ``ui.link_rules`` only; ``ui.state`` calls it to write and
+to restore the work.
+
+A link may hold anything (issue 31, item 7): ``work=`` is refused when damaged or nested deeper
+than a work nests; each value in it is checked as the widget that shows it would
+(``ui.link_rules``), and one that fails falls back to its default with a sentence; text options
+the text settings cannot produce wait for the visitor (:func:`hold_text_options`).
 
 Safety: the address never names a path. A file is found only by a 64-hex-digit sha256 among
 the bytes this server process was given by an upload in some session; to know the hash one
@@ -48,13 +54,15 @@ import streamlit as st
 
 import nbapp
 from nbapp.errors import DataError
+from nbapp.priors import class_prior
 from nbapp.specs import spec_from_dict, spec_to_dict
 from nbapp.text import TextOptions
-from nbapp.text.matching import LINEAR_PATTERNS
+from ui.link_rules import check_choice, check_explain_value, shown_value, unshowable_text_options, unusual_text_options
 from ui.work import IGNORE, Work
 
 __all__ = ["FileStore", "file_store", "MAX_STORE_BYTES", "pack", "unpack", "encode_work", "decode_work",
-           "hold_patterns", "held_note", "address_of", "write_address", "read_address", "kept_file", "STORE_DIR"]
+           "hold_text_options", "held_note", "held_option_names", "address_of", "write_address", "read_address",
+           "kept_file", "STORE_DIR"]
 
 #: The bytes of all kept files together (NBAPP_FILE_STORE_MB to change); a 300 MB upload (the
 #: uploader's limit) fits once. The files are on disk, so the store costs the server no memory.
@@ -65,6 +73,11 @@ STORE_DIR = os.environ.get("NBAPP_FILE_STORE_DIR") or None
 MAX_WORK_CHARS = 200_000
 #: Decompressed size cap of ``work=``, so a small value cannot expand into a huge one.
 MAX_WORK_BYTES = 2_000_000
+#: How deep lists and objects may nest in ``work=``: a work nests six levels (features, a column,
+#: its spec, its text options, the stop words); more is not a work (issue 31, item 7).
+MAX_WORK_DEPTH = 16
+#: How many sentences a link's unreadable values get before the rest are counted.
+MAX_NOTES = 6
 _SHA = re.compile(r"[0-9a-f]{64}")
 _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "target", "work")
 
@@ -297,9 +310,25 @@ def unpack(text: str) -> Any:
     if inflater.unconsumed_tail:
         raise DataError("the saved settings in the address are too long")
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except ValueError as err:
         raise DataError("the saved settings in the address are damaged") from err
+    except RecursionError as err:      # "[[[[...": json's decoder recurses once per level
+        raise DataError("the saved settings in the address are nested too deeply to be a work") from err
+    if _depth_above(value, MAX_WORK_DEPTH):
+        raise DataError("the saved settings in the address are nested too deeply to be a work")
+    return value
+
+
+def _depth_above(value: Any, limit: int) -> bool:
+    """Whether lists and objects in ``value`` nest deeper than ``limit``; without recursion, so a
+    value json could still read (a few hundred levels) is refused before any code walks it."""
+    level = [value]
+    for _ in range(limit + 1):
+        level = [v for x in level if isinstance(x, (list, dict)) for v in (x.values() if isinstance(x, dict) else x)]
+        if not level:
+            return False
+    return True
 
 
 #: The work= format written today; a value without it is an older link's (``types``, ``settings``).
@@ -329,17 +358,38 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, bool, int)) or (isinstance(value, float) and np.isfinite(value))
 
 
-def decode_work(text: str, base: Work) -> tuple[Work, list[str]]:
+def decode_work(text: str, base: Work, *, classes: list[Any] | None = None) -> tuple[Work, list[str]]:
     """``base`` (the work of the data the address names) with what ``text`` (:func:`encode_work`'s,
     or an older link's) says of it, and a sentence for each part that could not be read. Columns
-    the data lacks are left out; raises DataError when the whole value is damaged."""
+    the data lacks are left out; given priors must name exactly ``classes`` (the target's, when
+    known). Raises DataError when the whole value is damaged."""
     data = unpack(text)
     if not isinstance(data, dict):
         raise DataError("the saved settings in the address are damaged")
     columns = {str(c): c for c in base.features}
     if data.get("v") == WORK_VERSION:
-        return _decode(data, base, columns)
-    return _decode_older(data, base, columns)
+        work, notes = _decode(data, base, columns)
+    else:
+        work, notes = _decode_older(data, base, columns)
+    work = _with_priors_of(work, classes, notes)
+    if len(notes) > MAX_NOTES:       # a link of 10,000 bad values gets a few sentences, not a page of them
+        notes = [*notes[:MAX_NOTES], f"{len(notes) - MAX_NOTES:,} more values of this link could not be used"]
+    return work, notes
+
+
+def _with_priors_of(work: Work, classes: list[Any] | None, notes: list[str]) -> Work:
+    """``work`` with its given priors kept only when they name exactly the target's ``classes``
+    (the library's own check); else the empirical priors, with a note. A link's priors are read
+    before any model is fitted, so a wrong class would otherwise stop the Model page."""
+    priors = work.settings.priors
+    if classes is None or isinstance(priors, str):
+        return work
+    try:
+        class_prior(np.ones(len(classes)), list(classes), dict(priors), work.settings.prior_alpha)
+    except DataError as err:
+        notes.append(f"the link's class priors do not fit this data ({err}); the empirical priors are used")
+        return work.replace(settings=dataclasses.replace(work.settings, priors="empirical"))
+    return work
 
 
 def _decode(data: dict[str, Any], base: Work, columns: dict[str, Any]) -> tuple[Work, list[str]]:
@@ -362,15 +412,43 @@ def _decode(data: dict[str, Any], base: Work, columns: dict[str, Any]) -> tuple[
     except DataError as err:
         notes.append(f"the model settings could not be read ({err})")
     work = _with_weight(work, data.get("weight"), columns)
-    query = {columns[str(c)]: v for c, v in _pairs(data.get("query")) if str(c) in columns and _scalar(v)}
+    query = _query(data.get("query"), columns, notes)
     missing = data.get("missing")
     missing = {columns[str(c)] for c in missing if str(c) in columns} if isinstance(missing, list) else set()
     if query or missing:
         work = work.replace(query=query, missing=missing)
     choices = data.get("choices")
     if isinstance(choices, dict):
-        work = work.replace(choices={**base.choices, **{str(k): v for k, v in choices.items() if _scalar(v)}})
+        work = work.replace(choices={**base.choices, **_choices(choices, notes)})
     return work, notes
+
+
+def _query(pairs: Any, columns: dict[str, Any], notes: list[str]) -> dict[Any, Any]:
+    """The Explain row of a link: a value per known column that an input can show
+    (ui.link_rules.check_explain_value); each other value is left unset with a note."""
+    query = {}
+    for c, v in _pairs(pairs):
+        if str(c) not in columns:
+            continue
+        problem = check_explain_value(str(c), v)
+        if problem is not None:
+            notes.append(problem)
+        elif _scalar(v):
+            query[columns[str(c)]] = v
+    return query
+
+
+def _choices(choices: dict[Any, Any], notes: list[str]) -> dict[str, Any]:
+    """The pages' choices of a link, each one checked as its widget would (ui.link_rules); a value
+    the widget would refuse is dropped (the page shows its default) with a note."""
+    kept = {}
+    for name, value in choices.items():
+        problem = check_choice(str(name), value)
+        if problem is not None:
+            notes.append(problem)
+        elif _scalar(value):
+            kept[str(name)] = value
+    return kept
 
 
 def _pairs(value: Any) -> list[list[Any]]:
@@ -442,33 +520,54 @@ def _older_settings(work: Work, old: dict[str, Any]) -> tuple[Work, list[str]]:
 # --------------------------------------------------------------------------- linked token patterns (issue 21)
 
 
-def hold_patterns(work: Work) -> tuple[Work, dict[Any, str]]:
-    """``work`` with every token pattern that needs the regex engine (anything but the linear
-    patterns of nbapp.text.matching) replaced by the default, and those patterns by column.
+def hold_text_options(work: Work) -> tuple[Work, dict[Any, dict[str, Any]], list[str]]:
+    """``work`` with the text options a link (or a model file it names) sets and the text settings
+    cannot produce put aside: the held options by column, and a note per option refused.
 
     A pattern is a program: even bounded in time it should not run before the visitor has seen
-    it, and a link's work= carries the text columns' options, token patterns included. The Data
-    and Text pages show each held pattern with "Use this token pattern" and "Use the default"
-    (ui/held_patterns.py). A column's pattern is read from its options, whatever its type."""
-    held, features = {}, dict(work.features)
+    it (issue 21); an n-gram range of (1, 1500) or a Unicode form the settings do not offer is as
+    much the link's own (issue 31, item 3). Each is replaced by its default and shown on the Data
+    and Text pages with "Use these options" and "Use the defaults" (ui/held_patterns.py). A value
+    no input can show (min_df of 10^400) is refused with a note. A column's options are read
+    whatever its type."""
+    held, notes, features = {}, [], dict(work.features)
     for column, spec in work.specs.items():
         options = getattr(spec, "options", None)
-        pattern = getattr(options, "token_pattern", None)
-        if pattern is not None and pattern not in LINEAR_PATTERNS:
-            held[column] = pattern
-            features[column] = dataclasses.replace(
-                spec, options=dataclasses.replace(options, token_pattern=TextOptions.token_pattern))
-    return work.replace(features=features), held
+        if not isinstance(options, TextOptions):
+            continue
+        unusual = unusual_text_options(options)
+        refused = unshowable_text_options(options)
+        notes += [f"the link's {name} ({shown_value(value)}) for the text column {str(column)!r} is beyond what "
+                  f"the text settings take; using {shown_value(getattr(TextOptions, name))}"
+                  for name, value in refused.items()]
+        if unusual or refused:
+            defaults = {name: getattr(TextOptions, name) for name in (*unusual, *refused)}
+            features[column] = dataclasses.replace(spec, options=dataclasses.replace(options, **defaults))
+        if unusual:
+            held[column] = unusual
+    return work.replace(features=features), held, notes
 
 
-def held_note(held: dict[Any, str]) -> str | None:
-    """The sidebar's sentence while linked patterns wait, else None."""
+#: How the notes name a held option.
+_OPTION_NAMES = {"token_pattern": "token pattern", "ngram_range": "n-gram range", "unicode_form": "Unicode form"}
+
+
+def held_option_names(options: dict[str, Any]) -> str:
+    """"token pattern and n-gram range": the held options of a column, as a sentence names them."""
+    names = [_OPTION_NAMES.get(n, n) for n in options]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def held_note(held: dict[Any, dict[str, Any]] | None) -> str | None:
+    """The sidebar's sentence while a link's text options wait, else None."""
     if not held:
         return None
     columns = ", ".join(f"'{c}'" for c in held)
-    return (f"This link sets its own token pattern for the text column {columns}. It has not been run: "
-            f"confirm it on the Data or Text page. Until then the default {TextOptions.token_pattern} "
-            "is used.")
+    names = {n: None for options in held.values() for n in options}
+    one = len(names) == 1
+    it, has, default = ("it", "It has", "the default is") if one else ("them", "They have", "the defaults are")
+    return (f"This link sets its own {held_option_names(names)} for the text column {columns}. {has} not been "
+            f"used: confirm {it} on the Data or Text page. Until then {default} used.")
 
 
 # --------------------------------------------------------------------------- the address

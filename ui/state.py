@@ -744,26 +744,40 @@ def restore_work() -> None:
         if query.get("model"):
             data, name = remember.kept_file(query["model"], query.get("model_name"), what="imported model file")
             import_model(name, data)
+            notes += _hold_text_options()
     except DataError as err:
         notes.append(str(err))
     finally:
-        ss["restore_note"] = ("Not everything of this link could be restored: " + "; ".join(notes) if notes
-                              else remember.held_note(ss.get(HELD)))     # a linked token pattern waits
+        unread = "Not everything of this link could be restored: " + "; ".join(notes) + "." if notes else None
+        held = remember.held_note(ss.get(HELD))            # a linked token pattern waits
+        ss["restore_note"] = " ".join(n for n in (unread, held) if n) or None
 
 
-#: session key: text column -> the token pattern a link carried, not yet confirmed (ui.held_patterns)
+#: session key: text column -> {option: value}, the text options a link carried that the text
+#: settings cannot produce (a token pattern first), not yet confirmed (ui.held_patterns)
 HELD = "held_token_patterns"
 
 
 def _apply_work(query: dict[str, str]) -> list[str]:
-    """The work= part of the address on the work just loaded (its token patterns held back until
-    the visitor confirms them); what could not be read, in sentences."""
-    if not query.get("work"):
-        return []
-    before = work()
-    restored, notes = remember.decode_work(query["work"], before)
-    restored, st.session_state[HELD] = remember.hold_patterns(restored)
+    """The work= part of the address on the work just loaded, then the unusual text options of
+    either held back (:func:`_hold_text_options`); what could not be read, in sentences."""
+    notes: list[str] = []
+    if query.get("work"):
+        before = work()
+        restored, notes = remember.decode_work(query["work"], before, classes=class_list())
+        set_work(restored)
+        kept = {c: "kept from your last visit" for c, spec in restored.features.items()
+                if spec != before.features.get(c)}
+        st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
+    return notes + _hold_text_options()
+
+
+def _hold_text_options() -> list[str]:
+    """Hold back the text options of the work a link opened that the text settings cannot produce
+    (a token pattern first) until the visitor confirms them; they may come from work= or from a
+    model file the link names, opened alone or imported (issue 31, item 8). The work changes, so
+    an imported model is left behind and the model is fitted (or rebuilt from the file's
+    statistics) with the defaults. A note for each option refused outright."""
+    restored, st.session_state[HELD], refused = remember.hold_text_options(work())
     set_work(restored)
-    kept = {c: "kept from your last visit" for c, spec in restored.features.items() if spec != before.features.get(c)}
-    st.session_state["type_reasons"] = {**st.session_state.get("type_reasons", {}), **kept}
-    return notes
+    return refused
