@@ -1,0 +1,238 @@
+"""The what-if explorer on Explain (issue 32, item 2): the model's score card
+(:meth:`nbapp.NaiveBayes.score_card`) goes to the browser once per model and row, and the
+browser adds its numbers at every change of an input, without a script run.
+
+A component of Streamlit's own (``st.components.v2.component``), with its HTML, CSS and
+JavaScript inline here: no build step, nothing fetched. The browser only adds what the card
+gives it (the log prior, the log factor of each chosen value) and normalises with the largest
+log subtracted first; the library stays the one source of the numbers.
+
+Labels and values are data, set with ``textContent``, never as HTML. The DOM contract the
+tests read (through the component's shadow root):
+
+* each input carries ``data-nb-feature="<column>"``: a category's is a ``<select>`` whose
+  option values are the categories (and an option "missing", ``data-nb-missing``); a
+  number's or a count's is a slider over the card's values (``input type=range``, a
+  position) carrying the number it stands for in ``data-nb-value`` (empty when missing);
+  a text column's document is a fixed term (an ``<output>`` with ``data-nb-fixed``);
+* each class's probability is in an element ``data-nb-class="<class>"`` holding its
+  full-precision value (JavaScript's ``String(p)``) in ``data-nb-probability``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Mapping
+
+import pandas as pd
+import streamlit as st
+
+__all__ = ["explorer_data", "explorer_ui", "COMPONENT_NAME"]
+
+COMPONENT_NAME = "nbapp_explorer"
+
+_HTML = """<div class="nb-explorer">
+  <div class="nb-inputs"></div>
+  <div class="nb-posterior" role="status" aria-live="polite"></div>
+</div>"""
+
+_CSS = """
+.nb-explorer { font-family: var(--st-font, sans-serif); color: var(--st-text-color, inherit); }
+.nb-inputs { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.6rem 1.2rem; }
+.nb-field { display: flex; flex-direction: column; gap: 0.2rem; }
+.nb-field .nb-name { font-weight: 600; font-size: 0.9rem; }
+.nb-field .nb-shown { font-size: 0.85rem; opacity: 0.8; }
+.nb-field output[data-nb-fixed] { font-size: 0.85rem; overflow-wrap: anywhere; max-height: 4.5rem; overflow: auto; }
+.nb-field label.nb-missing { font-size: 0.8rem; }
+.nb-posterior { margin-top: 0.8rem; display: flex; flex-wrap: wrap; gap: 0.4rem 1.4rem; }
+.nb-class { display: flex; gap: 0.4rem; align-items: baseline; }
+.nb-class .nb-bar { display: inline-block; height: 0.6rem; background: var(--st-primary-color, #ff4b4b);
+  min-width: 1px; }
+"""
+
+_JS = r"""
+const MISSING = -1;
+
+function logOf(v) { return v === null ? -Infinity : v; }
+
+function shownNumber(v) { return String(Number(v.toPrecision(6))); }
+
+// log P(c) + the chosen values' log factors, then a softmax with the largest subtracted first;
+// every class impossible (P(x) = 0): the prior stands in, as predict_proba gives it.
+function posterior(card, chosen) {
+  const joint = card.log_prior.map(logOf);
+  card.features.forEach((f, a) => {
+    const at = chosen[a];
+    if (at === MISSING) return;
+    const logs = f.log_factors[at];
+    for (let c = 0; c < joint.length; c++) joint[c] += logOf(logs[c]);
+  });
+  let scores = joint;
+  let top = Math.max(...scores);
+  if (top === -Infinity) { scores = card.log_prior.map(logOf); top = Math.max(...scores); }
+  const shifted = scores.map((s) => Math.exp(s - top));
+  const total = shifted.reduce((x, y) => x + y, 0);
+  return shifted.map((s) => s / total);
+}
+
+function field(root, f) {
+  const box = document.createElement("div");
+  box.className = "nb-field";
+  const name = document.createElement("span");
+  name.className = "nb-name";
+  name.textContent = f.column;
+  box.appendChild(name);
+  root.appendChild(box);
+  return box;
+}
+
+function categoryInput(box, f, start, changed) {
+  const select = document.createElement("select");
+  select.setAttribute("data-nb-feature", f.column);
+  select.setAttribute("aria-label", f.column);
+  f.values.forEach((v) => {
+    const option = document.createElement("option");
+    option.value = String(v);
+    option.textContent = String(v);
+    select.appendChild(option);
+  });
+  const missing = document.createElement("option");
+  missing.value = "";
+  missing.textContent = "(missing)";
+  missing.setAttribute("data-nb-missing", "true");
+  select.appendChild(missing);
+  select.selectedIndex = start === MISSING ? f.values.length : start;
+  select.addEventListener("input", () => {
+    changed(select.selectedIndex === f.values.length ? MISSING : select.selectedIndex);
+  });
+  box.appendChild(select);
+}
+
+function numberInput(box, f, start, changed) {
+  const slider = document.createElement("input");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = String(Math.max(f.values.length - 1, 0));
+  slider.step = "1";
+  slider.setAttribute("data-nb-feature", f.column);
+  slider.setAttribute("aria-label", f.column);
+  const shown = document.createElement("span");
+  shown.className = "nb-shown";
+  const missingBox = document.createElement("label");
+  missingBox.className = "nb-missing";
+  const missing = document.createElement("input");
+  missing.type = "checkbox";
+  missing.setAttribute("data-nb-missing-for", f.column);
+  missingBox.appendChild(missing);
+  missingBox.appendChild(document.createTextNode(" missing"));
+  let position = start === MISSING ? Math.floor(f.values.length / 2) : start;
+  const show = () => {
+    const value = f.values[position];
+    slider.value = String(position);
+    slider.setAttribute("data-nb-value", missing.checked ? "" : String(value));
+    slider.setAttribute("aria-valuetext", missing.checked ? "missing" : String(value));
+    shown.textContent = missing.checked ? "missing" : shownNumber(value);
+  };
+  missing.checked = start === MISSING || f.values.length === 0;
+  show();
+  slider.addEventListener("input", () => {
+    position = Number(slider.value);
+    missing.checked = false;
+    show();
+    changed(position);
+  });
+  missing.addEventListener("input", () => {
+    show();
+    changed(missing.checked ? MISSING : position);
+  });
+  box.appendChild(slider);
+  box.appendChild(shown);
+  box.appendChild(missingBox);
+}
+
+function fixedTerm(box, f, start) {
+  const out = document.createElement("output");
+  out.setAttribute("data-nb-feature", f.column);
+  out.setAttribute("data-nb-fixed", "true");
+  out.textContent = start === MISSING ? "(no document)" : String(f.values[start]);
+  box.appendChild(out);
+}
+
+function drawPosterior(root, card, probabilities) {
+  if (root.childElementCount === 0) {
+    card.classes.forEach((cls) => {
+      const row = document.createElement("div");
+      row.className = "nb-class";
+      const label = document.createElement("span");
+      label.textContent = "P(" + String(cls) + " | x)";
+      const value = document.createElement("span");
+      value.className = "nb-value";
+      value.setAttribute("data-nb-class", String(cls));
+      const bar = document.createElement("span");
+      bar.className = "nb-bar";
+      row.append(label, value, bar);
+      root.appendChild(row);
+    });
+  }
+  root.querySelectorAll(".nb-class").forEach((row, c) => {
+    const p = probabilities[c];
+    const value = row.querySelector(".nb-value");
+    value.setAttribute("data-nb-probability", String(p));
+    value.textContent = p.toFixed(4);
+    row.querySelector(".nb-bar").style.width = (6 * p).toFixed(3) + "rem";
+  });
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  const top = parentElement.querySelector(".nb-explorer");
+  if (!data || !top) return;
+  // a rerun that brings the same card keeps what the person has chosen since
+  if (top.dataset.nbCard === data.id) return;
+  top.dataset.nbCard = data.id;
+  const card = data.card;
+  const inputs = top.querySelector(".nb-inputs");
+  const result = top.querySelector(".nb-posterior");
+  inputs.replaceChildren();
+  result.replaceChildren();
+  const chosen = card.features.map((f) => (f.current === null ? MISSING : f.current));
+  const update = () => drawPosterior(result, card, posterior(card, chosen));
+  card.features.forEach((f, a) => {
+    const box = field(inputs, f);
+    const changed = (at) => { chosen[a] = at; update(); };
+    if (f.fixed) fixedTerm(box, f, chosen[a]);
+    else if (f.value_kind === "category") categoryInput(box, f, chosen[a], changed);
+    else numberInput(box, f, chosen[a], changed);
+  });
+  update();
+}
+"""
+
+_EXPLORER = st.components.v2.component(COMPONENT_NAME, html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
+
+
+def explorer_data(model: Any, row: Mapping[str, Any]) -> dict[str, Any]:
+    """What the browser receives: the card of ``row`` (its values on the card, each input
+    starting there) and an id that changes with the card, so a rerun that brings the same card
+    leaves the person's choices in place."""
+    card = model.score_card(pd.DataFrame({c: pd.Series([row.get(c)], dtype=object) for c in model.features_}))
+    data = card.to_data(row=0)
+    text = json.dumps(data, sort_keys=True, allow_nan=False)
+    return {"id": hashlib.sha256(text.encode()).hexdigest()[:20], "card": data}
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _cached_data(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -> dict[str, Any]:
+    """The card of one model (``key``: ``ui.model_key()``) and row, shared by every rerun and
+    session (never changed after it is made)."""
+    return explorer_data(_model, _row)
+
+
+def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
+    """The explorer: an input per feature and each class's posterior, recomputed in the browser."""
+    row_key = json.dumps({c: repr(v) for c, v in row.items()}, sort_keys=True)
+    with st.expander("What if: move a value and watch the posterior, computed in your browser", expanded=True):
+        _EXPLORER(key="explain.explorer", data=_cached_data(key, row_key, model, row))
+        st.caption("The browser adds the model's score card: log P(c) and each chosen value's log P(x_a | c), "
+                   "then normalises; the tables below follow the values set above the card.")
