@@ -28,7 +28,9 @@ from typing import Any, Mapping
 import pandas as pd
 import streamlit as st
 
-__all__ = ["explorer_data", "explorer_ui", "COMPONENT_NAME"]
+import ui
+
+__all__ = ["explorer_data", "settled_row", "explorer_ui", "COMPONENT_NAME"]
 
 COMPONENT_NAME = "nbapp_explorer"
 
@@ -184,26 +186,56 @@ function drawPosterior(root, card, probabilities) {
   });
 }
 
+// What each mounted explorer keeps between calls: the card's id, the chosen positions, and the
+// timer of a row not yet handed to the server.
+const KEPT = new WeakMap();
+const SETTLE_MS = 300;
+
+function sameRow(card, chosen) {
+  return card.features.every((f, a) => (f.current === null ? MISSING : f.current) === chosen[a]);
+}
+
 export default function (component) {
-  const { data, parentElement } = component;
+  const { data, parentElement, setTriggerValue } = component;
   const top = parentElement.querySelector(".nb-explorer");
   if (!data || !top) return;
-  // a rerun that brings the same card keeps what the person has chosen since
-  if (top.dataset.nbCard === data.id) return;
-  top.dataset.nbCard = data.id;
   const card = data.card;
+  const kept = KEPT.get(top);
+  // The same card again: the server's echo of a row the browser handed it, or a rerun of the
+  // page; a row still moving (a timer pending) stays the browser's until it settles.
+  if (kept && kept.id === data.id && (kept.timer !== null || sameRow(card, kept.chosen))) return;
+  if (kept && kept.timer !== null) clearTimeout(kept.timer);
+  const state = { id: data.id, chosen: card.features.map((f) => (f.current === null ? MISSING : f.current)),
+                  timer: null };
+  KEPT.set(top, state);
   const inputs = top.querySelector(".nb-inputs");
   const result = top.querySelector(".nb-posterior");
   inputs.replaceChildren();
   result.replaceChildren();
-  const chosen = card.features.map((f) => (f.current === null ? MISSING : f.current));
-  const update = () => drawPosterior(result, card, posterior(card, chosen));
+  const update = () => drawPosterior(result, card, posterior(card, state.chosen));
+  // The row goes to the server when it settles: the pointer released, or SETTLE_MS without a change.
+  const settle = () => {
+    if (state.timer !== null) clearTimeout(state.timer);
+    state.timer = null;
+    const row = {};
+    card.features.forEach((f, a) => {
+      if (!f.fixed) row[f.column] = state.chosen[a] === MISSING ? null : state.chosen[a];
+    });
+    setTriggerValue("settled", { card: data.id, row: row });
+  };
+  const soon = () => {
+    if (state.timer !== null) clearTimeout(state.timer);
+    state.timer = setTimeout(settle, SETTLE_MS);
+  };
   card.features.forEach((f, a) => {
     const box = field(inputs, f);
-    const changed = (at) => { chosen[a] = at; update(); };
-    if (f.fixed) fixedTerm(box, f, chosen[a]);
-    else if (f.value_kind === "category") categoryInput(box, f, chosen[a], changed);
-    else numberInput(box, f, chosen[a], changed);
+    const changed = (at) => { state.chosen[a] = at; update(); soon(); };
+    if (f.fixed) fixedTerm(box, f, state.chosen[a]);
+    else if (f.value_kind === "category") categoryInput(box, f, state.chosen[a], changed);
+    else numberInput(box, f, state.chosen[a], changed);
+  });
+  inputs.addEventListener("pointerup", (event) => {
+    if (state.timer !== null && event.target.type === "range") settle();
   });
   update();
 }
@@ -214,12 +246,32 @@ _EXPLORER = st.components.v2.component(COMPONENT_NAME, html=_HTML, css=_CSS, js=
 
 def explorer_data(model: Any, row: Mapping[str, Any]) -> dict[str, Any]:
     """What the browser receives: the card of ``row`` (its values on the card, each input
-    starting there) and an id that changes with the card, so a rerun that brings the same card
-    leaves the person's choices in place."""
+    starting there) and the card's id, which names its values and numbers but not the row's
+    positions: the card the server makes for a row the browser handed it has the browser's id,
+    and the browser keeps its inputs as they are."""
     card = model.score_card(pd.DataFrame({c: pd.Series([row.get(c)], dtype=object) for c in model.features_}))
     data = card.to_data(row=0)
-    text = json.dumps(data, sort_keys=True, allow_nan=False)
+    content = {**data, "features": [{k: v for k, v in f.items() if k != "current"} for f in data["features"]]}
+    text = json.dumps(content, sort_keys=True, allow_nan=False)
     return {"id": hashlib.sha256(text.encode()).hexdigest()[:20], "card": data}
+
+
+def settled_row(data: Mapping[str, Any], payload: Any) -> dict[str, Any] | None:
+    """The row the browser handed back (``payload``: {"card": id, "row": {column: position or
+    None}}) as {column: value, or None for missing}, read off the card ``data`` it was chosen
+    on; None when the payload is not a row of that card (another card's, or not a row at all:
+    anything a browser sends is checked, and only the card's own values come back)."""
+    if not isinstance(payload, Mapping) or payload.get("card") != data["id"] or not isinstance(payload.get("row"), Mapping):
+        return None
+    features = {f["column"]: f for f in data["card"]["features"] if not f["fixed"]}
+    out: dict[str, Any] = {}
+    for column, at in payload["row"].items():
+        f = features.get(column)
+        if f is None or not (at is None or (isinstance(at, int) and not isinstance(at, bool)
+                                            and 0 <= at < len(f["values"]))):
+            return None
+        out[column] = None if at is None else f["values"][at]
+    return out
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -229,10 +281,32 @@ def _cached_data(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any])
     return explorer_data(_model, _row)
 
 
+_KEY = "explain.explorer"
+EXPANDER = "What if: move a value and watch the posterior, computed in your browser"
+_CARDS = "explain.explorer_cards"     # the cards this session's browser may hand a row back on
+_KEPT_CARDS = 4
+
+
+def _settled() -> None:
+    """The browser's settled row becomes the page's row (the tables, fractions and board follow)."""
+    payload = (st.session_state.get(_KEY) or {}).get("settled")
+    for data in reversed(st.session_state.get(_CARDS, [])):
+        row = settled_row(data, payload)
+        if row is not None:
+            for column, value in row.items():
+                ui.set_query(column, value, missing=value is None)
+            return
+
+
 def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
-    """The explorer: an input per feature and each class's posterior, recomputed in the browser."""
+    """The explorer: an input per feature and each class's posterior, recomputed in the browser;
+    a settled row comes back to the page (:func:`_settled`)."""
     row_key = json.dumps({c: repr(v) for c, v in row.items()}, sort_keys=True)
-    with st.expander("What if: move a value and watch the posterior, computed in your browser", expanded=True):
-        _EXPLORER(key="explain.explorer", data=_cached_data(key, row_key, model, row))
+    data = _cached_data(key, row_key, model, row)
+    cards = [d for d in st.session_state.get(_CARDS, []) if d["id"] != data["id"]]
+    st.session_state[_CARDS] = [*cards, data][-_KEPT_CARDS:]
+    # Closed until asked for: open, its inputs carry the features' names beside the page's own.
+    with st.expander(EXPANDER, expanded=False):
+        _EXPLORER(key=_KEY, data=data, on_settled_change=_settled)
         st.caption("The browser adds the model's score card: log P(c) and each chosen value's log P(x_a | c), "
-                   "then normalises; the tables below follow the values set above the card.")
+                   "then normalises; when the values rest, the row below takes them.")

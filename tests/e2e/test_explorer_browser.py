@@ -1,5 +1,6 @@
 """End to end in Chromium: the what-if explorer on Explain recomputes the posterior in the browser
-from the score card, equal to predict_proba to 1e-9, without a script run (issue 32, item 2)."""
+from the score card, equal to predict_proba to 1e-9, without a script run while the values move;
+once they rest, the page's row takes them (issue 32, item 2)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,24 @@ COUNT_RUNS = """() => {
     if (app.getAttribute('data-test-script-state') === 'running') window.nbRuns += 1;
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
 }"""
+# Moves the explorer's inputs one after another in one task of the page (no pause in which the
+# row could settle), reading every class's probability after each move; the component's DOM
+# is found through the shadow roots. Returns the probabilities and the script runs meanwhile.
+MOVE = """([changes, classes]) => {
+  const root = [...document.querySelectorAll('*')].map((e) => e.shadowRoot)
+    .find((r) => r && r.querySelector('.nb-explorer'));
+  const read = () => classes.map((c) => Number(root.querySelector(`[data-nb-class="${c}"]`)
+    .getAttribute('data-nb-probability')));
+  const out = [];
+  for (const [column, value] of changes) {
+    const select = root.querySelector(`select[data-nb-feature="${column}"]`);
+    select.selectedIndex = value === null ? select.options.length - 1
+      : [...select.options].findIndex((o) => o.value === value);
+    select.dispatchEvent(new Event('input', {bubbles: true}));
+    out.push(read());
+  }
+  return [out, window.nbRuns];
+}"""
 
 
 def _probabilities(page, classes: list[str]) -> np.ndarray:
@@ -29,46 +48,53 @@ def _probabilities(page, classes: list[str]) -> np.ndarray:
                      for c in classes])
 
 
-def test_the_explorer_adds_the_card_in_the_browser_without_a_rerun(app):
+def _expected(model: nbapp.NaiveBayes, row: dict) -> np.ndarray:
+    frame = pd.DataFrame({c: pd.Series([v], dtype=object) for c, v in row.items()})
+    return model.predict_proba(frame).to_numpy()[0]
+
+
+def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_the_page(app):
     tennis = example("tennis14")
     model = nbapp.NaiveBayes(tennis.features, alpha=tennis.alpha).fit(load_example("tennis14"), target="Play")
     classes = model.classes_
     app.goto()
     app.open_page("Explain")
     page = app.page
+    page.get_by_text("What if: move a value", exact=False).click()
     outlook = page.locator("select[data-nb-feature='Outlook']")
     expect(outlook).to_have_value("Overcast")             # the page's row: the notes' query
     expect(outlook.locator("option")).to_have_count(4)     # the three categories and "missing"
     row = dict(tennis.query)
-    np.testing.assert_allclose(_probabilities(page, classes), model.predict_proba(row).to_numpy()[0],
-                               rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+
     page.evaluate(COUNT_RUNS)
-    seen = []
-    for column, value in [("Outlook", "Rain"), ("Temperature", "Cool"), ("Humidity", "Normal"), ("Wind", "Weak"),
-                          ("Outlook", "Sunny"), ("Wind", None)]:
-        select = page.locator(f"select[data-nb-feature='{column}']")
-        if value is None:
-            select.select_option(index=select.locator("option").count() - 1)      # "(missing)"
-        else:
-            select.select_option(value)
+    changes = [["Outlook", "Rain"], ["Temperature", "Cool"], ["Humidity", "Normal"], ["Wind", "Weak"],
+               ["Outlook", "Sunny"], ["Wind", None]]
+    seen, runs = page.evaluate(MOVE, [changes, classes])
+    assert runs == 0, "a move of the explorer ran the script"
+    for (column, value), got in zip(changes, seen):
         row[column] = value
-        expected = model.predict_proba(pd.DataFrame({c: pd.Series([v], dtype=object) for c, v in row.items()}))
-        got = _probabilities(page, classes)
-        np.testing.assert_allclose(got, expected.to_numpy()[0], rtol=0, atol=TOLERANCE, err_msg=f"{row}")
-        seen.append(got)
-    assert len({tuple(p) for p in seen}) == len(seen), "every change moved the posterior"
-    # the keyboard: a focused select steps to the next value
+        np.testing.assert_allclose(got, _expected(model, row), rtol=0, atol=TOLERANCE, err_msg=f"{row}")
+    assert len({tuple(p) for p in seen}) == len(seen), "every move changed the posterior"
+
+    # at rest, the row goes to the page once: its inputs and its posterior follow the explorer's
+    app.wait(800)
+    assert page.evaluate("window.nbRuns") == 1
+    expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Outlook")).to_have_value("Sunny")
+    expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Temperature")).to_have_value("Cool")
+    wind_missing = page.get_by_test_id("stMain").get_by_test_id("stCheckbox").nth(3).locator("input")
+    expect(wind_missing).to_be_checked()
+    assert app.metric("P(Yes | x)") == f"{_expected(model, row)[classes.index('Yes')]:.4g}"
+    expect(outlook).to_have_value("Sunny")                  # the explorer kept its row
+    np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+
+    # the keyboard: a focused select steps to the next value, and the row rests again
     humidity = page.locator("select[data-nb-feature='Humidity']")
     humidity.focus()
     page.keyboard.press("ArrowUp")
     expect(humidity).to_have_value("High")
     row["Humidity"] = "High"
-    expected = model.predict_proba(pd.DataFrame({c: pd.Series([v], dtype=object) for c, v in row.items()}))
-    np.testing.assert_allclose(_probabilities(page, classes), expected.to_numpy()[0], rtol=0, atol=TOLERANCE)
-    page.wait_for_timeout(500)
-    assert page.evaluate("window.nbRuns") == 0, "a change of the explorer ran the script"
+    np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+    app.wait(800)
+    expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Humidity")).to_have_value("High")
     app.screenshot("explorer")
-    # the counter counts: a Streamlit widget's change (the query's "missing" box) runs the script
-    page.get_by_test_id("stCheckbox").first.click()
-    app.wait()
-    assert page.evaluate("window.nbRuns") > 0
