@@ -37,6 +37,7 @@ COMPONENT_NAME = "nbapp_explorer"
 _HTML = """<div class="nb-explorer">
   <div class="nb-inputs"></div>
   <div class="nb-posterior" role="status" aria-live="polite"></div>
+  <div class="nb-contributions"></div>
 </div>"""
 
 _CSS = """
@@ -49,6 +50,10 @@ _CSS = """
 .nb-field label.nb-missing { font-size: 0.8rem; }
 .nb-posterior { margin-top: 0.8rem; display: flex; flex-wrap: wrap; gap: 0.4rem 1.4rem; }
 .nb-class { display: flex; gap: 0.4rem; align-items: baseline; }
+.nb-contributions { margin-top: 0.6rem; font-size: 0.85rem; }
+.nb-contributions table { border-collapse: collapse; }
+.nb-contributions td { padding: 0.05rem 0.6rem 0.05rem 0; }
+.nb-contributions td.nb-log-odds { text-align: right; font-variant-numeric: tabular-nums; }
 .nb-class .nb-bar { display: inline-block; height: 0.6rem; background: var(--st-primary-color, #ff4b4b);
   min-width: 1px; }
 """
@@ -161,6 +166,77 @@ function fixedTerm(box, f, start) {
   box.appendChild(out);
 }
 
+// The class weighed (the person's choice, else the most probable) against the most probable
+// other class (the first in class order on a tie): the prior's and each feature's term of
+// log P(c | x) / P(c' | x), which add up to it   [seed 000, Eq. 17-20].
+function rival(probabilities, c) {
+  let best = -1;
+  probabilities.forEach((p, k) => { if (k !== c && (best < 0 || p > probabilities[best])) best = k; });
+  return best;
+}
+
+function mostProbable(probabilities) {
+  return probabilities.reduce((best, p, k) => (p > probabilities[best] ? k : best), 0);
+}
+
+function term(logs, c, other) { return logOf(logs[c]) - logOf(logs[other]); }
+
+function drawContributions(root, card, chosen, probabilities, picked) {
+  if (card.classes.length < 2) return;
+  if (root.childElementCount === 0) {
+    const line = document.createElement("div");
+    const choose = document.createElement("select");
+    choose.setAttribute("data-nb-class-choice", "true");
+    choose.setAttribute("aria-label", "class weighed");
+    const first = document.createElement("option");
+    first.value = "";
+    first.textContent = "the most probable class";
+    choose.appendChild(first);
+    card.classes.forEach((cls) => {
+      const option = document.createElement("option");
+      option.value = String(cls);
+      option.textContent = String(cls);
+      choose.appendChild(option);
+    });
+    const words = document.createElement("span");
+    words.className = "nb-against";
+    line.append("Log-odds of ", choose, words);
+    const table = document.createElement("table");
+    const body = document.createElement("tbody");
+    const rowOf = (name, attribute, value) => {
+      const tr = document.createElement("tr");
+      const label = document.createElement("td");
+      label.textContent = name;
+      const cell = document.createElement("td");
+      cell.className = "nb-log-odds";
+      cell.setAttribute(attribute, value);
+      tr.append(label, cell);
+      body.appendChild(tr);
+    };
+    rowOf("prior", "data-nb-prior", "true");
+    card.features.forEach((f) => rowOf(f.column, "data-nb-contribution", f.column));
+    rowOf("total: the log-odds", "data-nb-total", "true");
+    table.appendChild(body);
+    root.append(line, table);
+    choose.addEventListener("input", () => picked.changed());
+  }
+  const choose = root.querySelector("select[data-nb-class-choice]");
+  const c = choose.selectedIndex > 0 ? choose.selectedIndex - 1 : mostProbable(probabilities);
+  const other = rival(probabilities, c);
+  const against = root.querySelector(".nb-against");
+  against.textContent = " (" + String(card.classes[c]) + ") against " + String(card.classes[other]) + ":";
+  against.setAttribute("data-nb-weighed", String(card.classes[c]));
+  against.setAttribute("data-nb-against", String(card.classes[other]));
+  const cells = root.querySelectorAll("td.nb-log-odds");
+  const terms = [term(card.log_prior, c, other)];
+  card.features.forEach((f, a) => terms.push(chosen[a] === MISSING ? 0 : term(f.log_factors[chosen[a]], c, other)));
+  terms.push(terms.reduce((x, y) => x + y, 0));
+  terms.forEach((v, i) => {
+    cells[i].setAttribute("data-nb-log-odds", String(v));
+    cells[i].textContent = Number.isFinite(v) ? (v >= 0 ? "+" : "") + v.toFixed(4) : String(v);
+  });
+}
+
 function drawPosterior(root, card, probabilities) {
   if (root.childElementCount === 0) {
     card.classes.forEach((cls) => {
@@ -212,7 +288,15 @@ export default function (component) {
   const result = top.querySelector(".nb-posterior");
   inputs.replaceChildren();
   result.replaceChildren();
-  const update = () => drawPosterior(result, card, posterior(card, state.chosen));
+  const terms = top.querySelector(".nb-contributions");
+  terms.replaceChildren();
+  const picked = {};
+  const update = () => {
+    const probabilities = posterior(card, state.chosen);
+    drawPosterior(result, card, probabilities);
+    drawContributions(terms, card, state.chosen, probabilities, picked);
+  };
+  picked.changed = update;
   // The row goes to the server when it settles: the pointer released, or SETTLE_MS without a change.
   const settle = () => {
     if (state.timer !== null) clearTimeout(state.timer);

@@ -48,6 +48,10 @@ def _probabilities(page, classes: list[str]) -> np.ndarray:
                      for c in classes])
 
 
+def _log_odds(page, selector: str) -> float:
+    return float(page.locator(selector).get_attribute("data-nb-log-odds"))
+
+
 def _expected(model: nbapp.NaiveBayes, row: dict) -> np.ndarray:
     frame = pd.DataFrame({c: pd.Series([v], dtype=object) for c, v in row.items()})
     return model.predict_proba(frame).to_numpy()[0]
@@ -87,6 +91,16 @@ def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_t
     assert app.metric("P(Yes | x)") == f"{_expected(model, row)[classes.index('Yes')]:.4g}"
     expect(outlook).to_have_value("Sunny")                  # the explorer kept its row
     np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+
+    # the log-odds of the most probable class against the runner-up, term by term: explain's
+    explained = model.explain({c: (np.nan if v is None else v) for c, v in row.items()})
+    expected = explained.contributions(explained.prediction)
+    expect(page.locator("[data-nb-against]")).to_have_attribute("data-nb-weighed", explained.prediction)
+    got = [_log_odds(page, "[data-nb-prior]"),
+           *(_log_odds(page, f"[data-nb-contribution='{c}']") for c in tennis.features)]
+    np.testing.assert_allclose(got, expected.to_numpy(dtype=float), rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(_log_odds(page, "[data-nb-total]"), expected.attrs["log_odds"], rtol=0, atol=TOLERANCE)
+    assert expected["Wind"] == 0.0 and _log_odds(page, "[data-nb-contribution='Wind']") == 0.0   # missing adds nothing
 
     # the keyboard: a focused select steps to the next value, and the row rests again
     humidity = page.locator("select[data-nb-feature='Humidity']")
