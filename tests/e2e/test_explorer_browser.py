@@ -112,3 +112,58 @@ def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_t
     app.wait(800)
     expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Humidity")).to_have_value("High")
     app.screenshot("explorer")
+
+
+# Moves sliders in one task of the page: each to a position, reading the number it stands for
+# and every class's probability after each move.
+SLIDE = """([moves, classes]) => {
+  const root = [...document.querySelectorAll('*')].map((e) => e.shadowRoot)
+    .find((r) => r && r.querySelector('.nb-explorer'));
+  const read = () => classes.map((c) => Number(root.querySelector(`[data-nb-class="${c}"]`)
+    .getAttribute('data-nb-probability')));
+  const out = [];
+  for (const [column, position] of moves) {
+    const slider = root.querySelector(`input[type=range][data-nb-feature="${column}"]`);
+    slider.value = String(position);
+    slider.dispatchEvent(new Event('input', {bubbles: true}));
+    out.push([slider.getAttribute('data-nb-value'), read()]);
+  }
+  return [out, window.nbRuns];
+}"""
+
+
+def test_the_explorers_sliders_stand_for_the_cards_numbers_on_gender(app):
+    gender = example("gender")
+    model = nbapp.NaiveBayes(gender.features, alpha=gender.alpha).fit(load_example("gender"), target="Gender")
+    classes = model.classes_
+    card = model.score_card(pd.DataFrame([gender.query]))
+    app.goto()
+    app.page.goto(f"{app.url}/?example=gender")
+    app.wait()
+    app.open_page("Explain")
+    page = app.page
+    page.get_by_text("What if: move a value", exact=False).click()
+    height = page.locator("input[type=range][data-nb-feature='Height']")
+    expect(height).to_have_attribute("data-nb-value", "6")          # the page's row: the notes' query
+    row = {c: float(v) for c, v in gender.query.items()}
+    np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+
+    page.evaluate(COUNT_RUNS)
+    moves = [["Height", 0], ["Weight", len(card.feature("Weight").values) - 1], ["Foot_Size", 40], ["Height", 77]]
+    seen, runs = page.evaluate(SLIDE, [moves, classes])
+    assert runs == 0, "a move of the explorer ran the script"
+    for (column, position), (value, got) in zip(moves, seen):
+        assert float(value) == card.feature(column).values[position]      # String(x) reads back exactly
+        row[column] = float(value)
+        np.testing.assert_allclose(got, _expected(model, row), rtol=0, atol=TOLERANCE, err_msg=f"{row}")
+
+    # the keyboard steps a focused slider to the card's next number
+    height.focus()
+    page.keyboard.press("ArrowRight")
+    row["Height"] = float(height.get_attribute("data-nb-value"))
+    assert row["Height"] == card.feature("Height").values[78]
+    np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
+    app.wait(800)
+    assert page.evaluate("window.nbRuns") == 1                       # at rest: the row goes to the page once
+    male = _expected(model, row)[classes.index("male")]
+    assert app.metric("P(male | x)") == f"{male:.4g}"
