@@ -4,6 +4,7 @@ numbers and normalising gives ``predict_proba``; each number is ``explain``'s fa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -177,3 +178,16 @@ def test_a_type_that_states_no_card_values_is_named():
             model.score_card()
     finally:
         unregister("silent_lognormal")
+
+
+def test_the_nomogram_draws_its_categories_from_the_score_card():
+    data = load_example("tennis14")
+    model = nbapp.NaiveBayes({c: "categorical" for c in ["Outlook", "Wind"]}, alpha=1).fit(data, target="Play")
+    card = model.score_card()
+    outlook = card.feature("Outlook")
+    moved = dataclasses.replace(outlook, log_factors=outlook.log_factors + np.array([0.0, 1.0]))   # +1 nat for Yes
+    model.score_card = lambda frame=None: dataclasses.replace(card, features=(moved, card.feature("Wind")))
+    scale = nbapp.nomogram_scales(model, "Yes", against="No").scale("Outlook")
+    assert list(scale.values) == list(outlook.values)
+    np.testing.assert_allclose(scale.log_odds, outlook.log_factors[:, 1] - outlook.log_factors[:, 0] + 1.0,
+                               rtol=0, atol=1e-12)
