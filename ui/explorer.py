@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.ordering import python_scalar
 
-__all__ = ["explorer_data", "settled_row", "explorer_ui", "COMPONENT_NAME"]
+__all__ = ["ExplorerCard", "explorer_card", "settled_row", "explorer_ui", "COMPONENT_NAME"]
 
 COMPONENT_NAME = "nbapp_explorer"
 
@@ -328,41 +330,51 @@ export default function (component) {
 _EXPLORER = st.components.v2.component(COMPONENT_NAME, html=_HTML, css=_CSS, js=_JS, isolate_styles=True)
 
 
-def explorer_data(model: Any, row: Mapping[str, Any]) -> dict[str, Any]:
-    """What the browser receives: the card of ``row`` (its values on the card, each input
-    starting there) and the card's id, which names its values and numbers but not the row's
-    positions: the card the server makes for a row the browser handed it has the browser's id,
-    and the browser keeps its inputs as they are."""
+@dataclass(frozen=True)
+class ExplorerCard:
+    """A row's card for the explorer: ``data``, what the browser receives (the card as JSON
+    values, each input starting at the row's value, and ``id``); ``values``, the card's own
+    values per column a person chooses, which a rested row is read off (a category that JSON
+    cannot carry reaches the browser as its text, and comes back as itself). The id names the
+    card's values and numbers but not the row's positions: the card the server makes for a row
+    the browser handed it has the browser's id, and the browser keeps its inputs as they are."""
+
+    id: str
+    data: dict[str, Any]
+    values: Mapping[str, tuple[Any, ...]]
+
+
+def explorer_card(model: Any, row: Mapping[str, Any]) -> ExplorerCard:
     card = model.score_card(pd.DataFrame({c: pd.Series([row.get(c)], dtype=object) for c in model.features_}))
     data = card.to_data(row=0)
     content = {**data, "features": [{k: v for k, v in f.items() if k != "current"} for f in data["features"]]}
-    text = json.dumps(content, sort_keys=True, allow_nan=False)
-    return {"id": hashlib.sha256(text.encode()).hexdigest()[:20], "card": data}
+    card_id = hashlib.sha256(json.dumps(content, sort_keys=True, allow_nan=False).encode()).hexdigest()[:20]
+    values = {f.column: tuple(python_scalar(v) for v in f.values) for f in card.features if not f.fixed}
+    return ExplorerCard(card_id, {"id": card_id, "card": data}, values)
 
 
-def settled_row(data: Mapping[str, Any], payload: Any) -> dict[str, Any] | None:
+def settled_row(card: ExplorerCard, payload: Any) -> dict[str, Any] | None:
     """The row the browser handed back (``payload``: {"card": id, "row": {column: position or
-    None}}) as {column: value, or None for missing}, read off the card ``data`` it was chosen
-    on; None when the payload is not a row of that card (another card's, or not a row at all:
-    anything a browser sends is checked, and only the card's own values come back)."""
-    if not isinstance(payload, Mapping) or payload.get("card") != data["id"] or not isinstance(payload.get("row"), Mapping):
+    None}}) as {column: value, or None for missing}, read off ``card``; None when the payload
+    is not a row of that card (another card's, or not a row at all: anything a browser sends
+    is checked, and only the card's own values come back)."""
+    if not isinstance(payload, Mapping) or payload.get("card") != card.id or not isinstance(payload.get("row"), Mapping):
         return None
-    features = {f["column"]: f for f in data["card"]["features"] if not f["fixed"]}
     out: dict[str, Any] = {}
     for column, at in payload["row"].items():
-        f = features.get(column)
-        if f is None or not (at is None or (isinstance(at, int) and not isinstance(at, bool)
-                                            and 0 <= at < len(f["values"]))):
+        values = card.values.get(column)
+        if values is None or not (at is None or (isinstance(at, int) and not isinstance(at, bool)
+                                                 and 0 <= at < len(values))):
             return None
-        out[column] = None if at is None else f["values"][at]
+        out[column] = None if at is None else values[at]
     return out
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _cached_data(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -> dict[str, Any]:
+def _cached_card(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -> ExplorerCard:
     """The card of one model (``key``: ``ui.model_key()``) and row, shared by every rerun and
     session (never changed after it is made)."""
-    return explorer_data(_model, _row)
+    return explorer_card(_model, _row)
 
 
 _KEY = "explain.explorer"
@@ -374,8 +386,8 @@ _KEPT_CARDS = 4
 def _settled() -> None:
     """The browser's settled row becomes the page's row (the tables, fractions and board follow)."""
     payload = (st.session_state.get(_KEY) or {}).get("settled")
-    for data in reversed(st.session_state.get(_CARDS, [])):
-        row = settled_row(data, payload)
+    for card in reversed(st.session_state.get(_CARDS, [])):
+        row = settled_row(card, payload)
         if row is not None:
             for column, value in row.items():
                 ui.set_query(column, value, missing=value is None)
@@ -386,11 +398,11 @@ def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
     """The explorer: an input per feature and each class's posterior, recomputed in the browser;
     a settled row comes back to the page (:func:`_settled`)."""
     row_key = json.dumps({c: repr(v) for c, v in row.items()}, sort_keys=True)
-    data = _cached_data(key, row_key, model, row)
-    cards = [d for d in st.session_state.get(_CARDS, []) if d["id"] != data["id"]]
-    st.session_state[_CARDS] = [*cards, data][-_KEPT_CARDS:]
+    card = _cached_card(key, row_key, model, row)
+    cards = [c for c in st.session_state.get(_CARDS, []) if c.id != card.id]
+    st.session_state[_CARDS] = [*cards, card][-_KEPT_CARDS:]
     # Closed until asked for: open, its inputs carry the features' names beside the page's own.
     with st.expander(EXPANDER, expanded=False):
-        _EXPLORER(key=_KEY, data=data, on_settled_change=_settled)
+        _EXPLORER(key=_KEY, data=card.data, on_settled_change=_settled)
         st.caption("The browser adds the model's score card: log P(c) and each chosen value's log P(x_a | c), "
                    "then normalises; when the values rest, the row below takes them.")
