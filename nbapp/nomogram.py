@@ -52,6 +52,7 @@ from nbapp.errors import DataError, shown
 from nbapp.explain import REST, RUNNER_UP, class_position, rival_positions, same_value
 from nbapp._logspace import logsumexp_rows
 from nbapp._numbers import numeric_column, scalar_number
+from nbapp.ordering import python_scalar, sort_values
 
 if TYPE_CHECKING:
     from nbapp.model import NaiveBayes
@@ -290,6 +291,10 @@ class _Ranges:
         x = numeric_column(self._drawn()[column], column, title)
         return x[np.isfinite(x)]
 
+    def categories(self, column: str) -> list[Any]:
+        source = self.frame if self.frame is not None and column in self.frame.columns else self._drawn()
+        return sort_values([python_scalar(v) for v in pd.unique(source[column].dropna())])
+
     def _drawn(self) -> pd.DataFrame:
         if self._sample is None:
             self._sample = self.model.sample(_SAMPLE_ROWS, random_state=0)
@@ -331,6 +336,8 @@ def _raw_scale(model: Any, card: Any, odds: Callable, ranges: _Ranges, points: i
         return _Raw(column, values, True, odds(block.joint_log(pd.DataFrame({column: values}), k)), central)
     if block.value_kind != CATEGORY:
         raise DataError(f"Column {column!r} holds {block.value_kind} values, which a nomogram cannot draw.")
+    if not len(card.values):        # a type whose card offers only a row's values: the data's, or drawn ones
+        card = model.score_card(pd.DataFrame({column: _objects(ranges.categories(column))})).feature(column)
     return _Raw(column, _objects(list(card.values)), False, odds(card.log_factors))
 
 

@@ -161,23 +161,26 @@ def test_the_test_only_log_normal_type_has_a_card(lognormal_type):
     assert model.score_card().feature("income").values.min() > 0
 
 
-def test_a_type_that_states_no_card_values_is_named():
-    class Silent(LogNormalBlock):
-        kind = "silent_lognormal"
+def test_a_type_that_states_no_card_values_offers_its_rows_values_and_adds_up(lognormal_type):
+    class Plain(LogNormalBlock):         # the log-normal type without its card_values
+        kind = "plain_lognormal"
         card_values = nbapp.blocks.Block.card_values
 
-    class SilentSpec(LogNormalBlock.spec_type):
-        kind = "silent_lognormal"
+    class PlainSpec(LogNormalBlock.spec_type):
+        kind = "plain_lognormal"
 
-    Silent.spec_type = SilentSpec
-    register(Silent)
+    Plain.spec_type = PlainSpec
+    register(Plain)
     try:
-        frame = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["a", "a", "b", "b"]})
-        model = nbapp.NaiveBayes({"x": "silent_lognormal"}).fit(frame, target="y")
-        with pytest.raises(DataError, match="Column 'x' is Log-normal: its type does not say which values"):
-            model.score_card()
+        rng = np.random.default_rng(2)
+        frame = pd.DataFrame({"x": np.exp(rng.normal(0, 1, 60)), "y": rng.choice(["a", "b"], 60)})
+        model = nbapp.NaiveBayes({"x": "plain_lognormal"}).fit(frame, target="y")
+        assert model.score_card().feature("x").values.size == 0
+        values = model.score_card(frame).feature("x").values          # the rows' values, a grid over their range
+        assert np.isin(frame["x"], values).all() and (values.min(), values.max()) == (frame.x.min(), frame.x.max())
+        assert_card_is_the_model(model, frame)
     finally:
-        unregister("silent_lognormal")
+        unregister("plain_lognormal")
 
 
 def test_the_nomogram_draws_its_categories_from_the_score_card():
@@ -191,3 +194,28 @@ def test_the_nomogram_draws_its_categories_from_the_score_card():
     assert list(scale.values) == list(outlook.values)
     np.testing.assert_allclose(scale.log_odds, outlook.log_factors[:, 1] - outlook.log_factors[:, 0] + 1.0,
                                rtol=0, atol=1e-12)
+
+
+def test_the_nomogram_of_a_category_type_that_offers_only_rows_values_draws_the_datas_values():
+    from nbapp.blocks.categorical import Categorical, CategoricalBlock
+
+    class PlainCategorical(CategoricalBlock):    # a category type without card_values of its own
+        kind = "plain_categorical"
+        card_values = nbapp.blocks.Block.card_values
+
+    class PlainSpec(Categorical):
+        kind = "plain_categorical"
+
+    PlainCategorical.spec_type = PlainSpec
+    register(PlainCategorical)
+    try:
+        data = load_example("tennis14")
+        model = nbapp.NaiveBayes({"Outlook": "plain_categorical"}, alpha=1).fit(data, target="Play")
+        assert model.score_card().feature("Outlook").values == ()
+        scale = nbapp.nomogram_scales(model, "Yes", against="No", frame=data).scale("Outlook")
+        assert list(scale.values) == ["Overcast", "Rain", "Sunny"]
+        expected = model.score_card(data).feature("Outlook")
+        logs = expected.log_factors[[expected.position(v) for v in scale.values]]
+        np.testing.assert_allclose(scale.log_odds, logs[:, 1] - logs[:, 0], rtol=0, atol=1e-12)
+    finally:
+        unregister("plain_categorical")

@@ -30,6 +30,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.errors import DataError
 from nbapp.ordering import python_scalar
 
 __all__ = ["ExplorerCard", "explorer_card", "settled_row", "explorer_ui", "COMPONENT_NAME"]
@@ -398,7 +399,11 @@ def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
     """The explorer: an input per feature and each class's posterior, recomputed in the browser;
     a settled row comes back to the page (:func:`_settled`)."""
     row_key = json.dumps({c: repr(v) for c, v in row.items()}, sort_keys=True)
-    card = _cached_card(key, row_key, model, row)
+    try:
+        card = _cached_card(key, row_key, model, row)
+    except DataError as err:          # the row's own refusal: explain says it above
+        ui.show_error(err)
+        return
     cards = [c for c in st.session_state.get(_CARDS, []) if c.id != card.id]
     st.session_state[_CARDS] = [*cards, card][-_KEPT_CARDS:]
     # Closed until asked for: open, its inputs carry the features' names beside the page's own.

@@ -435,9 +435,17 @@ class Block(ABC):
         observed values and a fine grid over its range), built with :func:`category_card`,
         :func:`number_card`, :func:`count_card` or :func:`document_card`. ``class_counts``: the
         model's rows per class. The model scores them through :meth:`joint_log`, so the card's
-        numbers are the model's. A type that does not say raises DataError, naming the column."""
-        raise DataError(f"Column {column!r} is {self.title}: its type does not say which values a score card "
-                        "offers (Block.card_values), so the model has no score card.")
+        numbers are the model's. By default, by ``value_kind``, the rows' own values only (the
+        fit's values and range are the type's to say): its categories, numbers or counts (and
+        the whole numbers up to them), or its document."""
+        if self.value_kind == TEXT:
+            return document_card(seen)
+        if self.value_kind == CATEGORY:
+            return category_card(seen, (), python_scalar)
+        from nbapp._numbers import numeric_column
+
+        x = numeric_column(seen, column, self.title)
+        return count_card(x, 0.0) if self.value_kind == COUNT else number_card(x, np.nan, np.nan)
 
     # -- what the block shows (DataError where the type has no such table) -----------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
