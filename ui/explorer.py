@@ -171,7 +171,7 @@ function fixedTerm(box, f, start) {
 
 // The class weighed (the person's choice, else the most probable) against the most probable
 // other class (the first in class order on a tie): the prior's and each feature's term of
-// log P(c | x) / P(c' | x), which add up to it   [seed 000, Eq. 17-20].
+// log P(c | x) / P(c' | x), which add up to it: the notes' linear form, Eq. 17-20.
 function rival(probabilities, c) {
   let best = -1;
   probabilities.forEach((p, k) => { if (k !== c && (best < 0 || p > probabilities[best])) best = k; });
