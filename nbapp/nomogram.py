@@ -18,10 +18,10 @@ the result.
 
 * A feature whose cells are categories (``value_kind`` CATEGORY) is a point per value (the
   values the model knows, read off its score card, :meth:`nbapp.NaiveBayes.score_card`, with
-  their log factors: the numbers the Explain page's explorer adds); one whose cells are numbers or counts (NUMBER, COUNT) is a curve of
-  the log-density ratio over its observed range (the values of ``frame``, or of 2,000 rows
-  drawn from the model when there is no data), not bins; a count curve is drawn at whole
-  numbers. A text column (TEXT) has no scale of values: its point is the row's document.
+  their log factors: the numbers the Explain page's explorer adds); one whose cells are
+  numbers or counts (NUMBER, COUNT) is a curve of the log-density ratio over its observed
+  range (the values of ``frame``, or of 2,000 rows drawn from the model when there is no
+  data), not bins; a count curve is drawn at whole numbers. A text column (TEXT) has no scale of values: its point is the row's document.
 * Against one class (every two-class model; or a class against one other of a multiclass
   model, whose axis then reads P(c | x, the class is c or c')) the scales hold for every row:
   the row's points are read off them and the total gives ``predict_proba`` exactly.

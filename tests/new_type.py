@@ -176,7 +176,8 @@ class LogNormalBlock(Block):
         """The rows' values and a grid over exp(mu_c +- CARD_SPREAD sigma_c) of the classes with values."""
         observed = self.stats.n > 0
         mean, sd = self.mean()[observed], np.sqrt(self.variance()[observed])
-        return number_card(numeric_column(seen, column, "log-normal"), float(np.exp(mean - CARD_SPREAD * sd).min(initial=np.inf)),
+        low = float(np.exp(mean - CARD_SPREAD * sd).min(initial=np.inf))
+        return number_card(numeric_column(seen, column, "log-normal"), low,
                            float(np.exp(mean + CARD_SPREAD * sd).max(initial=-np.inf)))
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:

@@ -359,7 +359,9 @@ def settled_row(card: ExplorerCard, payload: Any) -> dict[str, Any] | None:
     None}}) as {column: value, or None for missing}, read off ``card``; None when the payload
     is not a row of that card (another card's, or not a row at all: anything a browser sends
     is checked, and only the card's own values come back)."""
-    if not isinstance(payload, Mapping) or payload.get("card") != card.id or not isinstance(payload.get("row"), Mapping):
+    if not isinstance(payload, Mapping) or payload.get("card") != card.id:
+        return None
+    if not isinstance(payload.get("row"), Mapping):
         return None
     out: dict[str, Any] = {}
     for column, at in payload["row"].items():

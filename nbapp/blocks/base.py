@@ -53,7 +53,8 @@ __all__ = ["Stats", "Block", "BlockSettings", "Spec", "NotesTerms", "frozen", "t
            "CATEGORY", "NUMBER", "COUNT", "TEXT", "VALUE_KINDS",
            "ONE_HOT", "STANDARDISED", "COUNTS", "BAG_OF_WORDS", "OWN", "BASELINE_ENCODINGS",
            "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES", "ParameterCount",
-           "CardValues", "CARD_OBSERVED", "CARD_GRID", "CARD_SPREAD", "category_card", "number_card", "count_card", "document_card"]
+           "CardValues", "CARD_OBSERVED", "CARD_GRID", "CARD_SPREAD", "category_card", "number_card", "count_card",
+           "document_card"]
 
 # What a cell of a column holds (``Block.value_kind``): how a file's cell is read (NUMBER and
 # COUNT as numbers, the rest as they come), how an input asks for it, how dependence codes it.

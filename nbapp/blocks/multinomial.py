@@ -205,7 +205,8 @@ class MultinomialBlock(Block):
         counts = self.counts_[self.columns.index(column)]
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = np.where(class_counts > 0, counts / class_counts, 0.0)
-        return count_card(numeric_column(seen, column, _KIND), float((mean + CARD_SPREAD * np.sqrt(mean)).max(initial=0.0)))
+        high = float((mean + CARD_SPREAD * np.sqrt(mean)).max(initial=0.0))
+        return count_card(numeric_column(seen, column, _KIND), high)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """The counts themselves, w = log theta_c1 / theta_c0   [seed 000, Eq. 19]."""

@@ -219,7 +219,8 @@ class PoissonBlock(Block):
         """The whole numbers up to the largest lambda_c + CARD_SPREAD sqrt(lambda_c), and the rows' counts."""
         rate = self.rate()
         rate = rate[np.isfinite(rate)]
-        return count_card(numeric_column(seen, column, _KIND), float((rate + CARD_SPREAD * np.sqrt(rate)).max(initial=0.0)))
+        high = float((rate + CARD_SPREAD * np.sqrt(rate)).max(initial=0.0))
+        return count_card(numeric_column(seen, column, _KIND), high)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """log P(x | c1) / P(x | c0) = x log(lambda_1 / lambda_0) - (lambda_1 - lambda_0) when observed."""
