@@ -12,6 +12,7 @@ from nbapp.io import Table, load_corpus, load_table, neutralise, safe_csv_bytes,
 from nbapp.linear import LinearForm
 from nbapp.model import NaiveBayes, merge
 from nbapp.nomogram import Nomogram, nomogram, nomogram_row, nomogram_scales
+from nbapp.score_card import CardFeature, ScoreCard
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.settings import Settings
 from nbapp.scale import (cross_validate_file, fit_dask, fit_file, fit_spark, fit_sql, predict_dask, predict_file,
@@ -56,6 +57,8 @@ __all__ = [
     "nomogram",
     "nomogram_scales",
     "nomogram_row",
+    "ScoreCard",
+    "CardFeature",
     "conditional_mutual_information",
     "fit_file",
     "fit_sql",

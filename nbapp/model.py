@@ -494,6 +494,22 @@ class NaiveBayes:
         words = {f.name: f.table for f in ordered if f.table is not None}
         return build_explanation(ordered, self.classes_, joint, log_post[0], bool(undetermined[0]), words)
 
+    def score_card(self, frame: pd.DataFrame | Mapping[str, Any] | None = None):
+        """Per class the log prior, per feature the values a person can choose and each value's
+        log P(x_a = v | c) as this model computes it, every value of ``frame``'s rows included:
+        a what-if is then a sum and a softmax (issue 32, item 1; :mod:`nbapp.score_card`).
+
+        >>> from nbapp.examples import example, load_example
+        >>> tennis = example("tennis14")
+        >>> m = NaiveBayes(tennis.features, alpha=1).fit(load_example("tennis14"), target="Play")
+        >>> card = m.score_card()
+        >>> card.feature("Outlook").values
+        ('Overcast', 'Rain', 'Sunny')
+        """
+        from nbapp.score_card import score_card
+
+        return score_card(self, frame)
+
     # -- the same statistics under other settings ------------------------------------------
     def with_priors(self, priors: Any) -> "NaiveBayes":
         """The same fitted model under other class priors, without refitting (seed 004's bikes).

@@ -17,10 +17,11 @@ so a missing value adds nothing and the prior's points start the sum. The log-od
 the result.
 
 * A feature whose cells are categories (``value_kind`` CATEGORY) is a point per value (the
-  values the model knows); one whose cells are numbers or counts (NUMBER, COUNT) is a curve of
-  the log-density ratio over its observed range (the values of ``frame``, or of 2,000 rows
-  drawn from the model when there is no data), not bins; a count curve is drawn at whole
-  numbers. A text column (TEXT) has no scale of values: its point is the row's document.
+  values the model knows, read off its score card, :meth:`nbapp.NaiveBayes.score_card`, with
+  their log factors: the numbers the Explain page's explorer adds); one whose cells are
+  numbers or counts (NUMBER, COUNT) is a curve of the log-density ratio over its observed
+  range (the values of ``frame``, or of 2,000 rows drawn from the model when there is no
+  data), not bins; a count curve is drawn at whole numbers. A text column (TEXT) has no scale of values: its point is the row's document.
 * Against one class (every two-class model; or a class against one other of a multiclass
   model, whose axis then reads P(c | x, the class is c or c')) the scales hold for every row:
   the row's points are read off them and the total gives ``predict_proba`` exactly.
@@ -219,7 +220,8 @@ def nomogram_scales(model: NaiveBayes, cls: Any, *, against: Any = REST, frame: 
     odds = _value_odds(log_prior, side, others)
     prior_log_odds = float(odds(np.zeros((1, len(classes))), prior_only=True)[0])
     ranges = _Ranges(model, frame)
-    raw = [_raw_scale(model, column, odds, ranges, int(points)) for column in model.features_]
+    card = model.score_card()
+    raw = [_raw_scale(model, card.feature(column), odds, ranges, int(points)) for column in model.features_]
     tolerance = _REFINE_POINTS / _points_per_nat(raw)
     raw = [_refined(model, r, odds, tolerance) for r in raw]
     per_nat = _points_per_nat(raw)
@@ -318,7 +320,11 @@ class _Raw:
         return self.log_odds[keep]
 
 
-def _raw_scale(model: Any, column: str, odds: Callable, ranges: _Ranges, points: int) -> _Raw:
+def _raw_scale(model: Any, card: Any, odds: Callable, ranges: _Ranges, points: int) -> _Raw:
+    """A feature's scale: a category's values and log factors are the model's score card's
+    (:meth:`nbapp.NaiveBayes.score_card`, what the Explain page's explorer adds); a number's
+    curve runs over its observed range, scored by its block as the card is."""
+    column = card.column
     block = model.block_of(column)
     k = len(model.classes_)
     if block.value_kind == TEXT:
@@ -330,17 +336,9 @@ def _raw_scale(model: Any, column: str, odds: Callable, ranges: _Ranges, points:
         return _Raw(column, values, True, odds(block.joint_log(pd.DataFrame({column: values}), k)), central)
     if block.value_kind != CATEGORY:
         raise DataError(f"Column {column!r} holds {block.value_kind} values, which a nomogram cannot draw.")
-    values = _objects(_categories(model, column, ranges))
-    return _Raw(column, values, False, odds(block.joint_log(pd.DataFrame({column: pd.Series(values, dtype=object)}), k)))
-
-
-def _categories(model: Any, column: str, ranges: _Ranges) -> list[Any]:
-    """The values a category feature's scale shows: its table's rows (the values the model
-    knows, in the model's order), or for a type without a table, the values of the data."""
-    try:
-        return list(model.cpt(column).index)
-    except DataError:        # the protocol's answer of a type with no probability table
-        return ranges.categories(column)
+    if not len(card.values):        # a type whose card offers only a row's values: the data's, or drawn ones
+        card = model.score_card(pd.DataFrame({column: _objects(ranges.categories(column))})).feature(column)
+    return _Raw(column, _objects(list(card.values)), False, odds(card.log_factors))
 
 
 def _grid(x: np.ndarray, points: int, *, whole: bool) -> np.ndarray:

@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import board, charts, explained, formulas, presentation, teaching
+from ui import board, charts, explained, explorer, formulas, presentation, teaching
 from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
 from ui.views import view_of
@@ -231,6 +231,7 @@ def explain_ui(model: Any) -> None:
         ui.show_error(err)
         return
     classes = teaching.display_classes(list(e.classes))  # the order the example's notes use (Yes before No)
+    explorer.explorer_ui(model, row, ui.model_key())
     st.subheader("Posterior")
     _result_ui(e)
     _factors_ui(model, e, classes)

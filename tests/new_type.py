@@ -23,7 +23,8 @@ import pytest
 from scipy import sparse
 
 from nbapp.blocks import register, unregister
-from nbapp.blocks.base import NUMBER, OWN, Block, Spec, Stats, frozen, state_vector, subtract_counts, take_classes
+from nbapp.blocks.base import (CARD_SPREAD, NUMBER, OWN, Block, CardValues, Spec, Stats, frozen, number_card,
+                               state_vector, subtract_counts, take_classes)
 from nbapp.errors import DataError
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp._numbers import numeric_column, scalar_number
@@ -170,6 +171,14 @@ class LogNormalBlock(Block):
                                    "some class has no value of this column")]
         return [Factor(self.column, self.kind, x, USED, self.log_density(np.array([x]))[0], None,
                        "log-normal density")]
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The rows' values and a grid over exp(mu_c +- CARD_SPREAD sigma_c) of the classes with values."""
+        observed = self.stats.n > 0
+        mean, sd = self.mean()[observed], np.sqrt(self.variance()[observed])
+        low = float(np.exp(mean - CARD_SPREAD * sd).min(initial=np.inf))
+        return number_card(numeric_column(seen, column, "log-normal"), low,
+                           float(np.exp(mean + CARD_SPREAD * sd).max(initial=-np.inf)))
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """log p(x | c1) / p(x | c0) is linear in (observed, log x, (log x)^2): the -log x cancels."""

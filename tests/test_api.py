@@ -15,13 +15,13 @@ PUBLIC = ['Bernoulli', 'BetaPrior', 'Categorical', 'DataError', 'EXAMPLES', 'Exa
           'fit_file', 'fit_sql', 'predict_file', 'fit_spark', 'predict_spark', 'fit_dask', 'predict_dask', 'cross_validate_file',
           'propose_feature_types', 'propose_target', 'safe_csv_bytes', 'KDE', 'Discretized',
           'conditional_mutual_information', 'workbook_sheets', 'Nomogram', 'nomogram', 'nomogram_scales',
-          'nomogram_row']
+          'nomogram_row', 'ScoreCard', 'CardFeature']
 MODEL_METHODS = ["fit", "partial_fit", "summarize", "summarize_parts", "fit_stats", "merge", "cpt", "counts",
                  "parameters", "gaussian", "gaussian_density", "typical_value", "top_words", "smoothing_of",
                  "missing_columns", "block_of",
                  "explain", "predict", "predict_proba", "predict_log_proba", "log_posterior", "undetermined",
                  "joint_log_likelihood", "linear_form", "sample", "params", "prior_fractions", "with_priors",
-                 "with_smoothing", "to_json", "from_json", "gaussian_epsilon", "from_settings"]
+                 "with_smoothing", "to_json", "from_json", "gaussian_epsilon", "from_settings", "score_card"]
 MODEL_PROPERTIES = ["priors_", "log_prior_", "blocks_", "settings", "alpha", "smoothing", "prior_alpha", "priors",
                     "var_smoothing", "variance", "var_smoothing_mode"]
 

@@ -21,7 +21,7 @@ either: the block class *declares* what they need (:class:`Block`'s class attrib
 ``kind``, ``title``, ``description``, ``value_kind``, ``baseline``, ``density_choice``) and
 answers the few questions whose answer differs by type (``suits``, ``density_points``,
 ``baseline_transform``, ``dependence_codes``, ``notes_terms``, ``density_latex``, ``cpt_row``,
-``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``), each with a
+``far_value_cause``, ``epsilon_report``, ``cell_terms``, ``free_parameters``, ``card_values``), each with a
 default here that a type overrides where it differs. Its statistics as aggregates for an engine
 (``aggregates`` / ``from_aggregates``, :mod:`nbapp.scale._aggregates`) default to none: the
 engines then stream the type's rows into ``summarize``.
@@ -45,13 +45,16 @@ from scipy import sparse
 
 from nbapp.errors import DataError
 from nbapp.factor import Factor
+from nbapp.ordering import python_scalar
 from nbapp.smoothing import CellTerms
 
 __all__ = ["Stats", "Block", "BlockSettings", "Spec", "NotesTerms", "frozen", "take_classes", "state_matrix",
            "state_vector", "check_class_sums", "check_table_budget", "MAX_TABLE_CELLS", "subtract_counts",
            "CATEGORY", "NUMBER", "COUNT", "TEXT", "VALUE_KINDS",
            "ONE_HOT", "STANDARDISED", "COUNTS", "BAG_OF_WORDS", "OWN", "BASELINE_ENCODINGS",
-           "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES", "ParameterCount"]
+           "TINY_VARIANCE", "FAR_VALUE", "FAR_VALUE_CAUSES", "ParameterCount",
+           "CardValues", "CARD_OBSERVED", "CARD_GRID", "CARD_SPREAD", "category_card", "number_card", "count_card",
+           "document_card"]
 
 # What a cell of a column holds (``Block.value_kind``): how a file's cell is read (NUMBER and
 # COUNT as numbers, the rest as they come), how an input asks for it, how dependence codes it.
@@ -184,6 +187,31 @@ class ParameterCount:
     formula: str
     numbers: str
     reason: str
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """The values a person can choose for one column on the score card (issue 32, item 1):
+    ``values`` in the order an input offers them (sorted numbers, a table's categories),
+    ``current[i]`` the position of row i of the frame the card was asked for (-1 where the row
+    has no value: a missing value adds nothing, seed 000 Eq. 22), and ``fixed``: the value is
+    not chosen but given (a text column carries the row's document as one term). The model
+    scores ``values`` itself (:meth:`nbapp.NaiveBayes.score_card`)."""
+
+    values: tuple[Any, ...] | np.ndarray
+    current: np.ndarray
+    fixed: bool = False
+
+
+# How many values a number's card shows besides the rows' own: up to CARD_OBSERVED values the
+# block kept (a histogram's bins), spread evenly over them, and a grid of CARD_GRID points
+# over the range, fine enough for a slider. A count shows every whole number up to
+# CARD_OBSERVED. The browser adds, per value, one number per class: the card stays small.
+CARD_OBSERVED = 200
+CARD_GRID = 101
+# A fitted density's card spans each class's mean +- CARD_SPREAD standard deviations: beyond,
+# a normal density is below e^-8 (3e-4) of its peak for every class.
+CARD_SPREAD = 4.0
 
 
 @dataclass(frozen=True)
@@ -401,6 +429,25 @@ class Block(ABC):
         raise DataError(f"Column {self.column!r} is {self.title}: its type does not say how many parameters it "
                         "estimates, so the model's parameters cannot be counted.")
 
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The values of ``column`` a person can choose on the score card (issue 32, item 1):
+        every value of ``seen`` (the rows the card is asked for; missing ones left out) and the
+        values the fit knows (a categorical's categories, a count's whole numbers, a number's
+        observed values and a fine grid over its range), built with :func:`category_card`,
+        :func:`number_card`, :func:`count_card` or :func:`document_card`. ``class_counts``: the
+        model's rows per class. The model scores them through :meth:`joint_log`, so the card's
+        numbers are the model's. By default, by ``value_kind``, the rows' own values only (the
+        fit's values and range are the type's to say): its categories, numbers or counts (and
+        the whole numbers up to them), or its document."""
+        if self.value_kind == TEXT:
+            return document_card(seen)
+        if self.value_kind == CATEGORY:
+            return category_card(seen, (), python_scalar)
+        from nbapp._numbers import numeric_column
+
+        x = numeric_column(seen, column, self.title)
+        return count_card(x, 0.0) if self.value_kind == COUNT else number_card(x, np.nan, np.nan)
+
     # -- what the block shows (DataError where the type has no such table) -----------------
     def cpt(self, column: str, classes: list[Any], exact: bool = False) -> pd.DataFrame:
         raise DataError(f"Column {column!r} is {self.kind}: it has no probability table; "
@@ -426,6 +473,67 @@ class Block(ABC):
         if not self.smoothed:
             raise DataError(f"Column {column!r} is {self.kind}: it is not smoothed (seed 000, ex. 2.3 c).")
         return self.smoothing
+
+
+# -- the values of a score card (Block.card_values) ---------------------------------------------
+def category_card(seen: pd.Series, categories: Sequence[Any], key: Callable[[Any], Any]) -> CardValues:
+    """A category's card: the categories in their order, then the rows' values that are none of
+    them (a value never seen in training is scored as the column's unseen policy says); values
+    are compared by ``key`` (the block's own rule, e.g. a binary column's)."""
+    codes, uniques = pd.factorize(seen, use_na_sentinel=True)
+    values = [python_scalar(v) for v in categories]
+    position = {key(v): j for j, v in enumerate(values)}
+    where = np.empty(len(uniques), dtype=np.intp)
+    for u, value in enumerate(uniques):       # each distinct value once, not each row
+        value = python_scalar(value)
+        j = position.get(key(value))
+        if j is None:
+            j = position[key(value)] = len(values)
+            values.append(value)
+        where[u] = j
+    return CardValues(tuple(values), _current(codes, where))
+
+
+def number_card(seen: np.ndarray, low: float, high: float, observed: np.ndarray | None = None) -> CardValues:
+    """A number's card: the rows' values (``seen``, NaN where missing), up to
+    :data:`CARD_OBSERVED` of the ``observed`` values the block kept, and :data:`CARD_GRID`
+    points from ``low`` to ``high`` (the block's range, widened to the rows' values), sorted."""
+    x = seen[np.isfinite(seen)]
+    kept = np.zeros(0) if observed is None else np.unique(observed[np.isfinite(observed)])
+    if len(kept) > CARD_OBSERVED:
+        kept = kept[np.round(np.linspace(0, len(kept) - 1, CARD_OBSERVED)).astype(np.intp)]
+    ends = np.concatenate([[low, high], x, kept])
+    ends = ends[np.isfinite(ends)]
+    grid = np.linspace(ends.min(), ends.max(), CARD_GRID) if len(ends) else np.zeros(0)
+    return _sorted_card(seen, np.concatenate([x, kept, grid]))
+
+
+def count_card(seen: np.ndarray, high: float) -> CardValues:
+    """A count's card: every whole number from 0 to ``high`` (the block's largest likely count,
+    widened to the rows' counts), :data:`CARD_OBSERVED` of them spread evenly where there are
+    more, and the rows' own counts."""
+    x = seen[np.isfinite(seen)]
+    top = max(float(np.ceil(high)) if np.isfinite(high) else 0.0, float(x.max(initial=0.0)), 0.0)
+    whole = np.arange(top + 1) if top < CARD_OBSERVED else np.unique(np.round(np.linspace(0, top, CARD_OBSERVED)))
+    return _sorted_card(seen, np.concatenate([whole, x]))
+
+
+def document_card(seen: pd.Series) -> CardValues:
+    """A text column's card: the rows' documents, each a fixed term (a person does not choose
+    a document from a list; the card carries the row's)."""
+    codes, uniques = pd.factorize(seen, use_na_sentinel=True)
+    return CardValues(tuple(python_scalar(u) for u in uniques), _current(codes, np.arange(len(uniques))), fixed=True)
+
+
+def _sorted_card(seen: np.ndarray, values: np.ndarray) -> CardValues:
+    values = np.unique(values)                  # sorted; every finite seen value is among them
+    at = np.searchsorted(values, np.nan_to_num(seen))
+    return CardValues(values, np.where(np.isfinite(seen), at, -1).astype(np.intp))
+
+
+def _current(codes: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Each row's position on the card from its factorize code (-1, missing, stays -1)."""
+    return np.where(codes >= 0, where[np.maximum(codes, 0)] if len(where) else 0, -1).astype(np.intp)
 
 
 # -- helpers shared by the statistics values ---------------------------------------------------

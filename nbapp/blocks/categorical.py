@@ -36,6 +36,7 @@ from scipy import sparse
 
 from nbapp.blocks.base import (CATEGORY, ONE_HOT, Block, NotesTerms, Spec, Stats, check_class_sums,
                                check_table_budget, frozen, state_matrix, subtract_counts, take_classes)
+from nbapp.blocks.base import CardValues, category_card
 from nbapp._derived import derived
 from nbapp._encode import arrow_strings, factorize, pa_strings, remembered_codes, string_positions
 from nbapp.errors import DataError
@@ -393,6 +394,11 @@ class CategoricalBlock(Block):
                            "a value never seen in training, scored as the pseudo-category (unseen) of "
                            "K + 1 values (unseen='smooth')")]
         return [Factor(self.column, self.kind, value, USED, log, tuple(self.fraction_row(code)))]
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The table's categories (not the pseudo-category of unseen='smooth'), then the rows'
+        values never seen in training."""
+        return category_card(seen, self.categories[:self.n_values], self._key)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """One indicator per value, w = log theta_v,c1 / theta_v,c0   [seed 000, Eq. 18]."""

@@ -46,7 +46,7 @@ from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp._moments import merge_moments, pooled_moments, shifted_moments, unmerge_moments
 from nbapp._numbers import numeric_column, scalar_number
 from nbapp._threads import ROW_ALIGN
-from nbapp.blocks.base import ParameterCount
+from nbapp.blocks.base import CARD_SPREAD, CardValues, ParameterCount, number_card
 
 __all__ = ["Gaussian", "MomentStats", "GaussianBlock", "GaussianEpsilon", "class_moments", "column_variance",
            "gaussian_epsilons", "VARIANCES", "VAR_SMOOTHING_MODES"]
@@ -396,6 +396,15 @@ class GaussianBlock(Block):
             else:
                 out.append(Factor(col, self.kind, x[a], USED, _to_float(log[:, a]), None, "density"))
         return out
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The rows' values and a grid over mu_ca +- CARD_SPREAD sigma_ca of the classes that
+        observed the column (the block keeps moments, not values)."""
+        a = self.columns.index(column)
+        observed = self.n[:, a] > 0
+        mean, sd = self.mean[observed, a], np.sqrt(self.variance()[observed, a])
+        return number_card(numeric_column(seen, column, _KIND), float((mean - CARD_SPREAD * sd).min(initial=np.inf)),
+                           float((mean + CARD_SPREAD * sd).max(initial=-np.inf)))
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """Per column: an "observed" indicator, x and, when the two variances differ, x^2

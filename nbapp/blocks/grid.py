@@ -40,7 +40,8 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from nbapp.blocks.base import Stats, check_table_budget, frozen, state_matrix, state_vector, take_classes
+from nbapp.blocks.base import (CardValues, Stats, check_table_budget, frozen, number_card, state_matrix, state_vector,
+                               take_classes)
 from nbapp.errors import DataError
 from nbapp._moments import merge_moments, shifted_moments, unmerge_moments
 from nbapp._numbers import numeric_column
@@ -430,6 +431,16 @@ class GridCounted:
                   y: np.ndarray, w: np.ndarray, n_classes: int) -> GridStats:
         check_table_budget(MAX_BINS, n_classes, columns[0], "histogram bins")
         return GridStats.count(numeric_column(frame[columns[0]], columns[0], cls.value_words), y, w, n_classes)
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The rows' values, the mean of each histogram bin's values (the value itself while
+        each keeps its own bin) and a grid over the bins' range."""
+        s = self.stats
+        mass = s.mass.sum(axis=1)
+        left = s.left_edges()
+        centroids = left + np.divide(s.first.sum(axis=1), mass, out=np.zeros(len(mass)), where=mass > 0)
+        return number_card(numeric_column(seen, column, self.value_words), float(left.min(initial=np.inf)),
+                           float((left + s.width).max(initial=-np.inf)), centroids)
 
     @classmethod
     def aggregates(cls, columns: Sequence[str], specs: Sequence[Any], table: Any) -> list[Any]:

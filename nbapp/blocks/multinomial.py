@@ -23,6 +23,7 @@ from scipy import sparse
 
 from nbapp.blocks.base import (COUNT, COUNTS, Block, NotesTerms, Spec, Stats, check_class_sums, exact_power, frozen,
                                state_matrix, subtract_counts, take_classes)
+from nbapp.blocks.base import CARD_SPREAD, CardValues, count_card
 from nbapp.blocks.categorical import log_ratio
 from nbapp._derived import derived
 from nbapp.errors import DataError
@@ -197,6 +198,15 @@ class MultinomialBlock(Block):
                 out.append(Factor(col, self.kind, value, USED, log,
                                   None if None in fractions else fractions, f"theta^{x[a]:g}"))
         return out
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The whole numbers up to the class's mean count per row + CARD_SPREAD of its Poisson
+        spread, the largest over the classes, and the rows' counts."""
+        counts = self.counts_[self.columns.index(column)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = np.where(class_counts > 0, counts / class_counts, 0.0)
+        high = float((mean + CARD_SPREAD * np.sqrt(mean)).max(initial=0.0))
+        return count_card(numeric_column(seen, column, _KIND), high)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """The counts themselves, w = log theta_c1 / theta_c0   [seed 000, Eq. 19]."""

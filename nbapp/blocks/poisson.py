@@ -31,7 +31,7 @@ from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import UNDEFINED, USED, Factor
 from nbapp._numbers import numeric_column, scalar_number
-from nbapp.blocks.base import ParameterCount
+from nbapp.blocks.base import CARD_SPREAD, CardValues, ParameterCount, count_card
 
 __all__ = ["Poisson", "PoissonStats", "PoissonBlock"]
 
@@ -214,6 +214,13 @@ class PoissonBlock(Block):
         log = self.log_pmf(np.array([x]))[0]
         return [Factor(self.column, self.kind, value, USED, log, None,
                        f"lambda^{x:g} e^-lambda / {x:g}!")]
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The whole numbers up to the largest lambda_c + CARD_SPREAD sqrt(lambda_c), and the rows' counts."""
+        rate = self.rate()
+        rate = rate[np.isfinite(rate)]
+        high = float((rate + CARD_SPREAD * np.sqrt(rate)).max(initial=0.0))
+        return count_card(numeric_column(seen, column, _KIND), high)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """log P(x | c1) / P(x | c0) = x log(lambda_1 / lambda_0) - (lambda_1 - lambda_0) when observed."""

@@ -44,7 +44,7 @@ from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
 from nbapp.smoothing import check_alpha, exact_denominators, smoothed, smoothed_fraction, smoothed_share
 from nbapp.text.matching import tokenising_job
-from nbapp.blocks.base import ParameterCount
+from nbapp.blocks.base import CardValues, ParameterCount, document_card
 from nbapp.smoothing import CellTerms
 from nbapp.exact import exact_sum
 
@@ -446,6 +446,10 @@ class TextBlock(Block):
         source = self.doc_freq if self.spec.event_model == "bernoulli" else self.word_counts
         return pd.DataFrame(source[self.vocabulary()], index=pd.Index(self.vocabulary_terms(), name=column),
                             columns=classes)
+
+    def card_values(self, column: str, seen: pd.Series, class_counts: np.ndarray) -> CardValues:
+        """The rows' documents, each one fixed term (the sum of its words' factors)."""
+        return document_card(seen)
 
     def linear_terms(self, frame: pd.DataFrame) -> tuple[sparse.csr_matrix, list[str], np.ndarray]:
         """Word counts (or presences), w = log theta_c1 / theta_c0   [seed 000, Eq. 19; seed 002];
