@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from nbapp.errors import DataError
 from nbapp.text import matching
 from nbapp.text._options import TextOptions, TooManyTerms
 from nbapp.text._tokenising import _Pass

@@ -29,6 +29,13 @@ the whole process, so a busy server makes legitimate patterns time out early. No
 (linear time, but ``\w`` is ASCII and there are no look-arounds or backreferences). A
 child process keeps ``re``'s exact tokens and makes the bound a wall-clock one.
 
+Memory (issue 31, item 4). Time is not the only thing a pattern can take: ``(?s).`` lists every
+character of a 20 MB cell (20 million matches) well within its time, and ``(a|b)*`` keeps some
+80 bytes of backtracking state per character it repeats over. So the child streams its matches in
+batches and the server keeps at most :data:`MAX_TOKENS` of them, stopping the child past them,
+and the child matches under an address-space limit (``RLIMIT_AS``, :data:`HEADROOM` beyond what
+it holds); both end in a :class:`PatternTooLarge` sentence naming the pattern.
+
 The patterns of the vectorised fast path (``(?u)\w+`` and scikit-learn's ``(?u)\b\w\w+\b``,
 :data:`LINEAR_PATTERNS`) match in linear time and run in the server's own process, with no
 child and no deadline.
