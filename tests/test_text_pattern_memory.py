@@ -90,3 +90,22 @@ def test_a_linear_pattern_in_the_server_s_process_stops_at_the_token_budget_too(
     with pytest.raises(matching.PatternTooLarge, match=r"'\(\?u\)\\w\+' found more than 1,000 tokens"):
         matching.find(r"(?u)\w+", ["a " * 1_001])
     assert matching.find(r"(?u)\w+", ["a " * 1_000]).counts.tolist() == [1_000]
+
+
+def test_the_child_s_memory_limit_holds_while_it_works_and_is_lifted_between_requests():
+    import subprocess
+    import sys
+
+    from nbapp.text import _re_worker
+
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import _re_worker as w\n"
+        "w._limit_memory(64 << 20)\n"
+        "try:\n    bytearray(200 << 20); print('allocated')\nexcept MemoryError:\n    print('refused')\n"
+        "w._limit_memory(None)\n"
+        "bytearray(200 << 20); print('lifted')\n"
+    )
+    folder = str(_re_worker.__file__).rsplit("/", 1)[0]
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", script, folder], capture_output=True, text=True,
+                         timeout=60)
+    assert out.stdout.split() == ["refused", "lifted"], out

@@ -10,7 +10,8 @@ that many bytes.
 
 1. The parent sends the pattern (UTF-8, lone surrogates passed through).
 2. The child answers ``K`` + groups (8 bytes) + 1 byte (1: the pattern can backtrack
-   exponentially, see :func:`catastrophic_part`), or ``E`` + the ``re.error`` message.
+   exponentially, see :func:`catastrophic_part`), ``E`` + the ``re.error`` message, or ``M``
+   when compiling took more than its memory.
 3. Then, per request, the parent sends the number of texts n (8 bytes), n lengths in code
    points (8 bytes each) and the texts concatenated (UTF-8); the child answers with the
    matches as they are found, in frames ``S`` + at most :data:`BATCH` matches, each match its
@@ -232,12 +233,18 @@ def main() -> None:
     if source is None:
         return
     text = source.decode("utf-8", "surrogatepass")
+    _limit_memory(HEADROOM)           # compiling can take memory too (a case-insensitive set of every code point)
     try:
         pattern = re.compile(text)
+        hostile = catastrophic_part(text) is not None
     except re.error as exc:
         write_frame(write, b"E", str(exc).encode("utf-8", "surrogatepass"))
         return
-    hostile = catastrophic_part(text) is not None
+    except MemoryError:
+        write_frame(write, b"M")
+        return
+    finally:
+        _limit_memory(None)
     write_frame(write, b"K", _LENGTH.pack(pattern.groups), bytes([hostile]))
     while (request := read_frame(read)) is not None:
         _answer(pattern, request, write)

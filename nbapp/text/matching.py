@@ -143,12 +143,12 @@ def too_many_tokens(pattern: str, n_chars: int) -> PatternTooLarge:
     )
 
 
-def out_of_memory(pattern: str, n_chars: int) -> PatternTooLarge:
-    """The sentence of a pattern whose process ran out of its memory while matching."""
+def out_of_memory(pattern: str, n_chars: int, *, compiling: bool = False) -> PatternTooLarge:
+    """The sentence of a pattern whose process ran out of its memory while compiling or matching."""
+    where = "to compile" if compiling else f"to match this text ({n_chars:,} characters)"
     return PatternTooLarge(
-        f"The token pattern '{pattern}' needed more than {HEADROOM // 2**20} MB to match this text "
-        f"({n_chars:,} characters) and was stopped. Use a simpler pattern, e.g. (?u)\\w+ (words), or "
-        "shorter documents."
+        f"The token pattern '{pattern}' needed more than {HEADROOM // 2**20} MB {where} and was stopped. "
+        "Use a simpler pattern, e.g. (?u)\\w+ (words), or shorter documents."
     )
 
 
@@ -169,6 +169,9 @@ class _Child:
         )
         self._wait_started()
         answer = self.exchange(pattern.encode("utf-8", "surrogatepass"), compiling=True)
+        if answer[:1] == b"M":
+            self.close()
+            raise out_of_memory(pattern, job.n_chars, compiling=True)
         if answer[:1] == b"E":
             self.close()
             message = answer[1:].decode("utf-8", "replace")
