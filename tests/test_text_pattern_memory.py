@@ -34,10 +34,10 @@ def test_every_character_of_a_20_mb_cell_is_refused_at_the_token_budget_with_a_b
     # issue 31: (?s). over a 20 MB cell took the child to 2,991 MB and the server to 2,609 MB
     peak, caught = _peak_mb(lambda: analyze(BIG_CELL, TextOptions(token_pattern=r"(?s).")))
     assert isinstance(caught, matching.PatternTooLarge), caught
-    assert str(caught).startswith("The token pattern '(?s).' found more than 3,000,000 tokens on this text "
+    assert str(caught).startswith("The token pattern '(?s).' found more than 2,200,000 tokens on this text "
                                   "(20,000,000 characters) and was stopped")
     assert r"Use a pattern that matches words, e.g. (?u)\w+, or shorter documents." in str(caught)
-    # the cell's UTF-8 copy sent to the child (20 MB) and 3 million spans (48 MB) at most
+    # the cell's UTF-8 copy sent to the child (20 MB) and 2.2 million spans (35 MB) at most
     assert peak < 100, f"{peak:.0f} MB"
 
 
@@ -109,3 +109,14 @@ def test_the_child_s_memory_limit_holds_while_it_works_and_is_lifted_between_req
     out = subprocess.run([sys.executable, "-I", "-S", "-c", script, folder], capture_output=True, text=True,
                          timeout=60)
     assert out.stdout.split() == ["refused", "lifted"], out
+
+
+def test_a_one_character_pattern_passes_over_every_chunk_of_ordinary_documents():
+    # MAX_TOKENS is above the characters of a corpus chunk: character-level tokens of many
+    # ordinary documents are counted, chunk by chunk, however long the corpus
+    from nbapp.text import fit_vocabulary
+
+    docs = ["ab cd!"] * 600_000                         # 4.2 million characters, two chunks
+    vocabulary, counts = fit_vocabulary(docs, TextOptions(token_pattern=r"(?s)."))
+    assert vocabulary == [" ", "!", "a", "b", "c", "d"]
+    assert int(counts.sum()) == 6 * 600_000 > matching.MAX_TOKENS

@@ -95,11 +95,12 @@ CHARS_PER_SECOND = 1_000_000
 STARTUP_SECONDS = 60.0
 
 #: The tokens one matching call may give (issue 31, item 4). Every token is held while a text is
-#: counted (its spans, then some 100 bytes of arrays through the pipeline), so this is what a
-#: call may cost the server: about 300 MB. It is one and a half times the characters of a corpus
-#: chunk (about two million), so even a one-character pattern passes over ordinary documents;
-#: ``(?s).`` over one 20 MB cell is stopped at it instead of listing 20 million matches.
-MAX_TOKENS = 3_000_000
+#: counted (its spans, then some 140 bytes of arrays as the pipeline types it: a fit of one 20 MB
+#: cell of 2.85 million tokens peaks at 400 MB), so this bounds what a call may cost the server,
+#: near 300 MB. It is a little more than the characters of a corpus chunk (at most 2**21 unless one
+#: document is longer), so even a one-character pattern passes over every chunk of ordinary
+#: documents; ``(?s).`` over one 20 MB cell is stopped at it instead of listing 20 million matches.
+MAX_TOKENS = 2_200_000
 
 _WORKER = Path(__file__).with_name("_re_worker.py")
 _INT = struct.Struct("<q")

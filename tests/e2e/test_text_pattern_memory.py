@@ -49,7 +49,7 @@ def test_every_character_of_a_20_mb_cell_as_a_token_is_refused_while_the_server_
     with ServerWatch(app.url) as watch:
         pattern.fill("(?s).")
         pattern.press("Enter")
-        refused = page.get_by_text("The token pattern '(?s).' found more than 3,000,000 tokens", exact=False)
+        refused = page.get_by_text("The token pattern '(?s).' found more than 2,200,000 tokens", exact=False)
         expect(refused.first).to_be_visible(timeout=120_000)
         expect(page.get_by_text("Use a pattern that matches words", exact=False).first).to_be_visible()
         app.wait()
