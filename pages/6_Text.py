@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from nbapp.errors import DataError
 from ui.presentation import presentation_ui
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
@@ -77,6 +78,16 @@ def _document_ui(column: str, df: pd.DataFrame) -> str:
     st.caption(f"Row {int(row):,}, labelled {ui.md(label)}:")
     st.code(str(value), language=None, wrap_lines=True)
     return str(value)
+
+
+def _tokenising_ui(section: Any, *args: Any) -> None:
+    """A section that tokenises the sample document or the corpus with the column's pattern: a
+    refusal (the pattern stopped at its time or token budget, issue 31, item 8) is shown in place
+    as the library's sentence, and the sections that do not tokenise still follow."""
+    try:
+        section(*args)
+    except DataError as err:
+        st.error(ui.md(err))
 
 
 def _classes_ui(classes: list[Any]) -> tuple[Any, Any]:
@@ -259,12 +270,12 @@ with st.spinner(f"Fitting the model on {len(df):,} documents…"):
     model = ui.require_model()
 classes = list(model.classes_)
 doc = _document_ui(column, df)
-_pipeline_ui(model, column, doc, df)
+_tokenising_ui(_pipeline_ui, model, column, doc, df)
 if len(classes) < 2:
     st.info("The target has one class: there is nothing to compare words between.")
     st.stop()
 positive, negative = _classes_ui(classes)
 _top_words_ui(model, column, classes)
 _informative_ui(model, column, positive, negative)
-_document_explained_ui(model, column, doc, positive, negative)
+_tokenising_ui(_document_explained_ui, model, column, doc, positive, negative)
 _zipf_ui(model, column)

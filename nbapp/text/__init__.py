@@ -6,6 +6,8 @@ words, Zipf, a document token by token).
 """
 
 from nbapp.text.pipeline import (
+    MAX_NGRAM_N,
+    NgramsTooLarge,
     Occurrences,
     PipelineStep,
     TextOptions,
@@ -22,6 +24,8 @@ from nbapp.text.pipeline import (
 )
 
 __all__ = [
+    "MAX_NGRAM_N",
+    "NgramsTooLarge",
     "Occurrences",
     "PipelineStep",
     "TextOptions",

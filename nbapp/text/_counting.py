@@ -12,9 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from nbapp.errors import DataError
 from nbapp.text import matching
-from nbapp.text._options import TextOptions
+from nbapp.text._options import TextOptions, TooManyTerms
 from nbapp.text._tokenising import _Pass
 
 def _csr_rows(doc: np.ndarray, col: np.ndarray, n_rows: int) -> sp.csr_matrix:
@@ -60,14 +59,6 @@ def _stack_rows(
     return m
 
 
-class TooManyTerms(DataError):
-    """The documents hold more distinct terms than a fit was allowed (``max_terms``)."""
-
-    def __init__(self, found: int, limit: int) -> None:
-        super().__init__(f"The documents hold more than {limit:,} distinct terms ({found:,} so far).")
-        self.found, self.limit = found, limit
-
-
 @dataclass(frozen=True)
 class Occurrences:
     """The term occurrences of the documents ``docs[start:stop]`` (one chunk): for each, its
@@ -86,9 +77,10 @@ def term_occurrences(
     """Chunk by chunk (about two million characters), the term occurrences of ``docs``, with ids
     from ``index`` (term -> id), which each term not yet in it joins, in the order first seen.
     With ``max_terms``, raises :class:`TooManyTerms` after the first chunk that takes ``index``
-    beyond it. Run it inside a tokenising job (:func:`nbapp.text.matching.tokenising_job`,
-    which holds the pass's one deadline; a generator cannot hold it, as it may be left open)."""
-    for start, stop, terms in _Pass(options).chunks(docs):
+    beyond it, or while a chunk's n-grams are counted, before their strings are made. Run it
+    inside a tokenising job (:func:`nbapp.text.matching.tokenising_job`, which holds the pass's
+    one deadline; a generator cannot hold it, as it may be left open)."""
+    for start, stop, terms in _Pass(options, max_terms=max_terms).chunks(docs):
         lookup = _lookup(index, terms.types)
         for i in np.flatnonzero(lookup < 0).tolist():  # only the chunk's new terms
             lookup[i] = index.setdefault(terms.types[i], len(index))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nbapp.text import matching
-from nbapp.text._options import TextOptions, _as_text, _Stemmer
+from nbapp.text._options import NgramsTooLarge, TextOptions, _as_text, _Stemmer, ngram_char_budget
 
 @dataclass(frozen=True)
 class PipelineStep:
@@ -23,12 +23,37 @@ class PipelineStep:
 
 
 def _word_ngrams(terms: list[str], ngram_range: tuple[int, int]) -> list[str]:
-    """scikit-learn's n-gram order: all unigrams, then bigrams, ... joined by a space."""
+    """scikit-learn's n-gram order: all unigrams, then bigrams, ... joined by a space.
+
+    The characters of the n-grams are counted from the words' lengths before a string is made,
+    and more than :func:`ngram_char_budget` of the words is refused (issue 31, item 3)."""
     lo, hi = ngram_range
+    _check_ngram_chars(terms, ngram_range)
     out = list(terms) if lo == 1 else []
     for n in range(max(lo, 2), hi + 1):
         out.extend(" ".join(terms[i : i + n]) for i in range(len(terms) - n + 1))
     return out
+
+
+def _check_ngram_chars(terms: list[str], ngram_range: tuple[int, int]) -> None:
+    """NgramsTooLarge if the n-grams of orders max(lo, 2) .. hi of ``terms`` would hold more
+    characters than the budget: order n holds sum_i (cum[i + n] - cum[i]) + (k - n + 1)(n - 1)
+    characters, with cum the running total of the word lengths, summed through its own running
+    total (no string made, no loop over the words)."""
+    lo, hi = ngram_range
+    k = len(terms)
+    n = np.arange(max(lo, 2), min(hi, k) + 1, dtype=np.int64)
+    if not len(n):
+        return
+    cum = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, terms), np.int64, count=k), out=cum[1:])
+    cum_cum = np.zeros(k + 2, dtype=np.int64)
+    np.cumsum(cum, out=cum_cum[1:])             # cum_cum[j] = cum[0] + ... + cum[j - 1]
+    m = k - n + 1
+    chars = int((cum_cum[m + n] - cum_cum[n] - cum_cum[m] + m * (n - 1)).sum())
+    budget = ngram_char_budget(int(cum[-1]), k)
+    if chars > budget:
+        raise NgramsTooLarge(ngram_range, chars, budget)
 
 
 def analyze(doc: str | None, options: TextOptions = TextOptions()) -> list[str]:

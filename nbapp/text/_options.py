@@ -18,6 +18,12 @@ from nbapp.text.matching import check_pattern
 
 _UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 
+#: The largest n of an n-gram range (trigrams), for the library and the app's choices alike. An
+#: n-gram range is two numbers that name a size: the n-grams of a k-word document hold about
+#: k * n words for each n, so (1, 1500) over one 1,500-word document builds gigabytes of strings
+#: (issue 31, item 3), while up to trigrams the terms stay within a few times the text.
+MAX_NGRAM_N = 3
+
 
 @dataclass(frozen=True)
 class TextOptions:
@@ -83,6 +89,35 @@ class TextOptions:
         return cls(**d)
 
 
+class TooManyTerms(DataError):
+    """The documents hold more distinct terms than a fit was allowed (``max_terms``)."""
+
+    def __init__(self, found: int, limit: int) -> None:
+        super().__init__(f"The documents hold more than {limit:,} distinct terms ({found:,} so far).")
+        self.found, self.limit = found, limit
+
+
+class NgramsTooLarge(DataError):
+    """The n-grams asked for would hold more characters than :func:`ngram_char_budget` allows."""
+
+    def __init__(self, ngram_range: tuple[int, int], needed: int, budget: int) -> None:
+        lo, hi = ngram_range
+        super().__init__(
+            f"The {lo}- to {hi}-grams of these documents would hold {needed:,} characters or more, beyond the "
+            f"{budget:,} that n-grams of up to {MAX_NGRAM_N} words of them hold; use an ngram_range with "
+            f"max_n at most {MAX_NGRAM_N}, e.g. (1, 2)."
+        )
+        self.needed, self.budget = needed, budget
+
+
+def ngram_char_budget(term_chars: int, n_terms: int) -> int:
+    """The characters the n-gram strings built from ``n_terms`` term occurrences holding
+    ``term_chars`` characters may take: all that the widest range allowed, (1, MAX_NGRAM_N),
+    makes of them (an occurrence is in at most n of the n-grams of order n, and each n-gram adds
+    n - 1 spaces). The builders count against it before they make a string (issue 31, item 3)."""
+    return sum(n * term_chars + (n - 1) * n_terms for n in range(1, MAX_NGRAM_N + 1))
+
+
 # Token patterns longer than this are refused: a pattern is a few dozen characters, and compiling
 # one is bounded by its length.
 _MAX_PATTERN_LENGTH = 1_000
@@ -101,6 +136,11 @@ def _validate(o: TextOptions) -> None:
     ):
         raise DataError(
             f"ngram_range {lo_hi!r} must be two integers 1 <= min_n <= max_n, e.g. (1, 2)."
+        )
+    if lo_hi[1] > MAX_NGRAM_N:
+        raise DataError(
+            f"ngram_range {lo_hi!r} asks for {lo_hi[1]}-grams; n-grams go up to {MAX_NGRAM_N} words "
+            f"(1 <= min_n <= max_n <= {MAX_NGRAM_N}), e.g. (1, 2) for words and bigrams."
         )
     if isinstance(o.min_df, bool) or not isinstance(o.min_df, int) or o.min_df < 1:
         raise DataError(f"min_df {o.min_df!r} must be an integer of at least 1.")

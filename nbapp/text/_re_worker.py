@@ -10,12 +10,20 @@ that many bytes.
 
 1. The parent sends the pattern (UTF-8, lone surrogates passed through).
 2. The child answers ``K`` + groups (8 bytes) + 1 byte (1: the pattern can backtrack
-   exponentially, see :func:`catastrophic_part`), or ``E`` + the ``re.error`` message.
+   exponentially, see :func:`catastrophic_part`), ``E`` + the ``re.error`` message, or ``M``
+   when compiling took more than its memory.
 3. Then, per request, the parent sends the number of texts n (8 bytes), n lengths in code
-   points (8 bytes each) and the texts concatenated (UTF-8); the child answers ``K`` + n
-   match counts + every match's (start, end) + when the pattern has a group every group's
-   (start, end) (int64, positions inside each text; -1 for a group that did not take part),
-   or ``E`` + a message.
+   points (8 bytes each) and the texts concatenated (UTF-8); the child answers with the
+   matches as they are found, in frames ``S`` + at most :data:`BATCH` matches, each match its
+   (start, end) and, when the pattern has a group, the group's (start, end) (int64, positions
+   inside each text; -1 for a group that did not take part), then ``K`` + the n match counts +
+   the last batch (so a small answer is one frame); or, at any point, ``E`` + a message (``MemoryError`` when the matches outgrew its memory).
+
+Memory (issue 31, item 4). The parent reads the matches batch by batch and stops the child
+once they pass its budget, so neither process ever lists every match of a pattern like
+``(?s).``; and while the child matches, its address space is limited
+(``RLIMIT_AS``) to what it holds plus :data:`HEADROOM` and twice the request, so a pattern that
+needs more ends in a ``MemoryError`` (or the child's death), never in the machine's swap.
 """
 
 from __future__ import annotations
@@ -23,12 +31,22 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from itertools import chain
-from operator import methodcaller
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice
+from operator import attrgetter, methodcaller
 
-__all__ = ["catastrophic_part", "read_frame", "write_frame"]
+__all__ = ["BATCH", "HEADROOM", "catastrophic_part", "read_frame", "span_batches", "write_frame"]
 
 _LENGTH = struct.Struct("<q")
+
+#: Matches per frame: 65,536 matches are 1-2 MB of int64 spans, so a frame is cheap to hold and
+#: the parent can stop the child within a frame of the budget.
+BATCH = 1 << 16
+
+#: The memory the child may take while matching, beyond what it holds when the request arrives
+#: (about 10 MB of interpreter and the request) and twice the request (the decoded text and one
+#: document cut from it): ordinary patterns need a few MB for a batch of match objects.
+HEADROOM = 256 << 20
 
 
 def read_frame(stream) -> bytes | None:
@@ -122,29 +140,88 @@ def catastrophic_part(pattern: str) -> str | None:
     return pattern if walk(tree) else None
 
 
-def _spans(pattern, text: str, counts: array, matches: array, groups: array | None) -> None:
-    found = list(pattern.finditer(text))
-    counts.append(len(found))
-    matches.extend(chain.from_iterable(map(methodcaller("span"), found)))
-    if groups is not None:
-        groups.extend(chain.from_iterable(map(methodcaller("span", 1), found)))
+def span_batches(pattern, texts: Iterable[str], counts: array, batch: int = BATCH) -> Iterator[array]:
+    """The matches of ``pattern`` in each text in turn, as flat int64 arrays of at most ``batch``
+    matches: per match its (start, end) and, when the pattern has a group, the first group's
+    (start, end). ``counts`` receives each text's number of matches as it is finished. Only one
+    batch of match objects is alive at a time."""
+    if pattern.groups == 0:
+        flat = methodcaller("span")
+    elif pattern.groups == 1:
+        flat = attrgetter("regs")                  # ((start, end), (group start, group end))
+    else:
+        def flat(m):
+            return m.span(), m.span(1)
+    nested = pattern.groups > 0
+    out = array("q")
+    for text in texts:
+        found = pattern.finditer(text)
+        n = 0
+        while part := list(islice(found, batch)):
+            n += len(part)
+            spans = chain.from_iterable(map(flat, part))
+            out.extend(chain.from_iterable(spans) if nested else spans)
+            del part
+            if len(out) >= 2 * batch:
+                yield out
+                out = array("q")
+        counts.append(n)
+    if out:
+        yield out
 
 
-def _answer(pattern, request: bytes) -> list[bytes]:
+def _texts(request: bytes) -> tuple[int, Iterator[str]]:
+    """The request's length in bytes and its texts, each cut from the decoded whole as it is used."""
     (n,) = _LENGTH.unpack_from(request)
     lengths = array("q")
     lengths.frombytes(request[8 : 8 + 8 * n])
     text = request[8 + 8 * n :].decode("utf-8", "surrogatepass")
-    counts, matches = array("q"), array("q")
-    groups = array("q") if pattern.groups else None
-    at = 0
-    for length in lengths:
-        _spans(pattern, text[at : at + length], counts, matches, groups)
-        at += length
-    parts = [b"K", counts.tobytes(), matches.tobytes()]
-    if groups is not None:
-        parts.append(groups.tobytes())
-    return parts
+
+    def each() -> Iterator[str]:
+        at = 0
+        for length in lengths:
+            yield text[at : at + length]
+            at += length
+
+    return len(request), each()
+
+
+def _answer(pattern, request: bytes, write) -> None:
+    """Stream the matches of one request (``S`` frames, then ``K`` + counts + the last batch) or
+    ``E`` + why."""
+    try:
+        size, texts = _texts(request)
+        del request
+        _limit_memory(HEADROOM + 2 * size)
+        counts, last = array("q"), array("q")
+        for batch in span_batches(pattern, texts, counts):
+            if last:
+                write_frame(write, b"S", last.tobytes())
+            last = batch                       # the last batch goes with the counts: one frame
+        parts = [b"K", counts.tobytes(), last.tobytes()]
+    except (MemoryError, RecursionError) as exc:
+        parts = [b"E", type(exc).__name__.encode()]
+    finally:
+        _limit_memory(None)
+    write_frame(write, *parts)
+
+
+def _limit_memory(extra: int | None) -> None:
+    """Limit this process's address space to what it maps now plus ``extra`` bytes (None: lift
+    the limit, as it was when the process started, so the next request can be read). Linux only
+    (elsewhere the time bound still holds)."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            mapped = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = hard if extra is None else mapped + extra
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def main() -> None:
@@ -156,19 +233,21 @@ def main() -> None:
     if source is None:
         return
     text = source.decode("utf-8", "surrogatepass")
+    _limit_memory(HEADROOM)           # compiling can take memory too (a case-insensitive set of every code point)
     try:
         pattern = re.compile(text)
+        hostile = catastrophic_part(text) is not None
     except re.error as exc:
         write_frame(write, b"E", str(exc).encode("utf-8", "surrogatepass"))
         return
-    hostile = catastrophic_part(text) is not None
+    except MemoryError:
+        write_frame(write, b"M")
+        return
+    finally:
+        _limit_memory(None)
     write_frame(write, b"K", _LENGTH.pack(pattern.groups), bytes([hostile]))
     while (request := read_frame(read)) is not None:
-        try:
-            parts = _answer(pattern, request)
-        except (MemoryError, RecursionError) as exc:
-            parts = [b"E", f"{type(exc).__name__}".encode()]
-        write_frame(write, *parts)
+        _answer(pattern, request, write)
 
 
 if __name__ == "__main__":

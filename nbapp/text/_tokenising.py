@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.text import matching
-from nbapp.text._options import TextOptions, _prepare, _Stemmer
+from nbapp.text._options import NgramsTooLarge, TextOptions, TooManyTerms, _prepare, _Stemmer, ngram_char_budget
 
 # Patterns that match exactly the maximal runs of word characters (of at least the given
 # length), so they can be tokenised from a character mask instead of by the regex engine
@@ -308,19 +308,48 @@ def _stemmed(terms: _Terms, stemmer: _Stemmer) -> _Terms:
     return _Terms(terms.doc, stem_id[terms.type_id], list(unique_stems))
 
 
-def _with_ngrams(terms: _Terms, ngram_range: tuple[int, int]) -> _Terms:
+def _with_ngrams(terms: _Terms, ngram_range: tuple[int, int], *, max_terms: int | None = None) -> _Terms:
     """The n-grams of neighbouring terms in one document, joined by a space.
 
     An n-gram's id comes from factorising (id of its first n-1 terms) * K + (id of its
-    last term), so no key exceeds (number of terms) * K.
+    last term), so no key exceeds (number of terms) * K. Every order's ids and string lengths
+    are counted before any string is made (:func:`_ngram_orders`), so a range too wide for the
+    budget costs integer arrays, not gigabytes of strings (issue 31, item 3).
     """
     lo, hi = ngram_range
     doc, type_id, types = terms.doc, terms.type_id, terms.types
-    n_types = max(len(types), 1)
     docs_out = [doc] if lo == 1 else []
     ids_out = [type_id] if lo == 1 else []
     types_out = list(types) if lo == 1 else []
-    prefix_id, prefix_types = type_id, types
+    prefix_types = types
+    for n, same_doc, gram_id, head, tail in _ngram_orders(terms, ngram_range, max_terms):
+        gram_types = [prefix_types[h] + " " + types[t] for h, t in zip(head.tolist(), tail.tolist())]
+        if n >= lo:
+            docs_out.append(doc[: len(same_doc)][same_doc])
+            ids_out.append(gram_id[same_doc] + len(types_out))
+            types_out.extend(gram_types)
+        prefix_types = gram_types
+    if not ids_out:
+        return _Terms(doc[:0], type_id[:0], [])
+    return _Terms(np.concatenate(docs_out), np.concatenate(ids_out), types_out)
+
+
+def _ngram_orders(terms: _Terms, ngram_range: tuple[int, int], max_terms: int | None
+                  ) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """For n = 2 .. max_n, the n-grams as ids: (n, whether position i starts an n-gram inside one
+    document, each position's n-gram id, and per id its head (the (n-1)-gram's id) and tail (the
+    last term's id)). Raises :class:`NgramsTooLarge` as soon as the strings these ids stand for
+    would pass :func:`ngram_char_budget` of the terms, and :class:`TooManyTerms` as soon as the
+    distinct terms of the chunk pass ``max_terms``: both before a string is made."""
+    lo, hi = ngram_range
+    doc, type_id, types = terms.doc, terms.type_id, terms.types
+    n_types = max(len(types), 1)
+    type_len = np.fromiter(map(len, types), np.int64, count=len(types))
+    budget = ngram_char_budget(int(type_len[type_id].sum()), len(type_id))
+    n_terms = len(types) if lo == 1 else 0
+    chars = 0
+    orders = []
+    prefix_id, prefix_len = type_id, type_len
     for n in range(2, hi + 1):
         m = len(type_id) - n + 1
         if m <= 0:
@@ -330,25 +359,26 @@ def _with_ngrams(terms: _Terms, ngram_range: tuple[int, int]) -> _Terms:
         gram_id = np.full(m, -1, dtype=np.int64)
         gram_id[same_doc], keys = pd.factorize(key[same_doc])
         head, tail = np.divmod(keys, n_types)
-        gram_types = [
-            prefix_types[h] + " " + types[t] for h, t in zip(head.tolist(), tail.tolist())
-        ]
+        gram_len = prefix_len[head] + 1 + type_len[tail]
+        chars += int(gram_len.sum())
+        if chars > budget:
+            raise NgramsTooLarge(ngram_range, chars, budget)
         if n >= lo:
-            docs_out.append(doc[:m][same_doc])
-            ids_out.append(gram_id[same_doc] + len(types_out))
-            types_out.extend(gram_types)
-        prefix_id, prefix_types = gram_id, gram_types
-    if not ids_out:
-        return _Terms(doc[:0], type_id[:0], [])
-    return _Terms(np.concatenate(docs_out), np.concatenate(ids_out), types_out)
+            n_terms += len(keys)
+            if max_terms is not None and n_terms > max_terms:
+                raise TooManyTerms(n_terms, max_terms)
+        orders.append((n, same_doc, gram_id, head, tail))
+        prefix_id, prefix_len = gram_id, gram_len
+    return orders
 
 
 class _Pass:
     """One pass over a corpus: chunks of prepared documents to term occurrences (run it inside
     a :func:`nbapp.text.matching.tokenising_job`, which holds the pass's one deadline)."""
 
-    def __init__(self, options: TextOptions) -> None:
+    def __init__(self, options: TextOptions, *, max_terms: int | None = None) -> None:
         self.options = options
+        self.max_terms = max_terms
         self.stemmer = _Stemmer() if options.stem else None
         self.powers = _PowerCache()
         self.min_len = _RUN_PATTERNS.get(options.token_pattern)
@@ -370,5 +400,5 @@ class _Pass:
         if self.stemmer is not None:
             terms = _stemmed(terms, self.stemmer)
         if o.ngram_range != (1, 1):
-            terms = _with_ngrams(terms, o.ngram_range)
+            terms = _with_ngrams(terms, o.ngram_range, max_terms=self.max_terms)
         return terms

@@ -29,6 +29,13 @@ the whole process, so a busy server makes legitimate patterns time out early. No
 (linear time, but ``\w`` is ASCII and there are no look-arounds or backreferences). A
 child process keeps ``re``'s exact tokens and makes the bound a wall-clock one.
 
+Memory (issue 31, item 4). Time is not the only thing a pattern can take: ``(?s).`` lists every
+character of a 20 MB cell (20 million matches) well within its time, and ``(a|b)*`` keeps some
+80 bytes of backtracking state per character it repeats over. So the child streams its matches in
+batches and the server keeps at most :data:`MAX_TOKENS` of them, stopping the child past them,
+and the child matches under an address-space limit (``RLIMIT_AS``, :data:`HEADROOM` beyond what
+it holds); both end in a :class:`PatternTooLarge` sentence naming the pattern.
+
 The patterns of the vectorised fast path (``(?u)\w+`` and scikit-learn's ``(?u)\b\w\w+\b``,
 :data:`LINEAR_PATTERNS`) match in linear time and run in the server's own process, with no
 child and no deadline.
@@ -52,15 +59,19 @@ from pathlib import Path
 import numpy as np
 
 from nbapp.errors import DataError
-from nbapp.text._re_worker import read_frame, write_frame
+from array import array
+
+from nbapp.text._re_worker import HEADROOM, read_frame, span_batches, write_frame
 
 __all__ = [
     "LINEAR_PATTERNS",
     "BASE_SECONDS",
+    "MAX_TOKENS",
     "CHARS_PER_SECOND",
     "STARTUP_SECONDS",
     "Found",
     "Matcher",
+    "PatternTooLarge",
     "PatternTooSlow",
     "budget_seconds",
     "check_pattern",
@@ -82,6 +93,14 @@ BASE_SECONDS = 5.0
 CHARS_PER_SECOND = 1_000_000
 #: How long a child Python may take to start (not charged to the pattern's budget).
 STARTUP_SECONDS = 60.0
+
+#: The tokens one matching call may give (issue 31, item 4). Every token is held while a text is
+#: counted (its spans, then some 140 bytes of arrays as the pipeline types it: a fit of one 20 MB
+#: cell of 2.85 million tokens peaks at 400 MB), so this bounds what a call may cost the server,
+#: near 300 MB. It is a little more than the characters of a corpus chunk (at most 2**21 unless one
+#: document is longer), so even a one-character pattern passes over every chunk of ordinary
+#: documents; ``(?s).`` over one 20 MB cell is stopped at it instead of listing 20 million matches.
+MAX_TOKENS = 2_200_000
 
 _WORKER = Path(__file__).with_name("_re_worker.py")
 _INT = struct.Struct("<q")
@@ -111,6 +130,29 @@ def too_slow(pattern: str, seconds: float, n_chars: int, *, compiling: bool = Fa
     )
 
 
+class PatternTooLarge(DataError):
+    """A token pattern stopped because its matches outgrew the memory they may take."""
+
+
+def too_many_tokens(pattern: str, n_chars: int) -> PatternTooLarge:
+    """The sentence of a pattern stopped at :data:`MAX_TOKENS` tokens."""
+    return PatternTooLarge(
+        f"The token pattern '{pattern}' found more than {MAX_TOKENS:,} tokens on this text ({n_chars:,} "
+        "characters) and was stopped: every token is held while the text is counted, so a pattern that "
+        r"takes (nearly) every character, such as (?s)., does not fit. Use a pattern that matches words, "
+        r"e.g. (?u)\w+, or shorter documents."
+    )
+
+
+def out_of_memory(pattern: str, n_chars: int, *, compiling: bool = False) -> PatternTooLarge:
+    """The sentence of a pattern whose process ran out of its memory while compiling or matching."""
+    where = "to compile" if compiling else f"to match this text ({n_chars:,} characters)"
+    return PatternTooLarge(
+        f"The token pattern '{pattern}' needed more than {HEADROOM // 2**20} MB {where} and was stopped. "
+        "Use a simpler pattern, e.g. (?u)\\w+ (words), or shorter documents."
+    )
+
+
 # --------------------------------------------------------------------------- the child process
 
 
@@ -128,6 +170,9 @@ class _Child:
         )
         self._wait_started()
         answer = self.exchange(pattern.encode("utf-8", "surrogatepass"), compiling=True)
+        if answer[:1] == b"M":
+            self.close()
+            raise out_of_memory(pattern, job.n_chars, compiling=True)
         if answer[:1] == b"E":
             self.close()
             message = answer[1:].decode("utf-8", "replace")
@@ -152,7 +197,38 @@ class _Child:
         job.spent += time.monotonic() - started
         if answer is None:
             raise too_slow(self.pattern, job.seconds, job.n_chars, compiling=compiling)
-        return self._check(answer)
+        return self._check(answer, matching=not compiling)
+
+    def matches(self, n_texts: int, *parts: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """Send one request and read its matches batch by batch: (each text's count, one row per
+        match of (start, end) and, with a group, the group's (start, end)). Stops the child and
+        refuses with :func:`too_many_tokens` as soon as they pass :data:`MAX_TOKENS`, so the
+        server never holds more (issue 31, item 4)."""
+        width = 4 if self.groups else 2
+        batches: list[np.ndarray] = []
+        total = 0
+        answer = self.exchange(*parts)
+        while answer[:1] == b"S":
+            total = self._kept(np.frombuffer(answer, dtype="<i8", offset=1), batches, total, width)
+            answer = self.exchange()
+        if answer[:1] != b"K":
+            message = answer[1:].decode("utf-8", "replace")
+            if message == "MemoryError":
+                raise out_of_memory(self.pattern, self.job.n_chars)
+            raise DataError(f"The token pattern '{self.pattern}' could not tokenise this text ({message}); use a "
+                            "simpler pattern, e.g. (?u)\\w+.")
+        numbers = np.frombuffer(answer, dtype="<i8", offset=1)
+        self._kept(numbers[n_texts:], batches, total, width)
+        return numbers[:n_texts].astype(np.int64), _rows(batches, width)
+
+    def _kept(self, batch: np.ndarray, batches: list[np.ndarray], total: int, width: int) -> int:
+        """Keep a batch of matches, or stop the child when they pass MAX_TOKENS; the new total."""
+        total += len(batch) // width
+        if total > MAX_TOKENS:
+            self.close()
+            raise too_many_tokens(self.pattern, self.job.n_chars)
+        batches.append(batch)
+        return total
 
     def _talk(self, parts: tuple[bytes, ...], seconds: float) -> bytes | BaseException | None:
         """Write ``parts`` (if any) and read one frame, waiting at most ``seconds`` without the
@@ -176,12 +252,21 @@ class _Child:
             return None
         return box[0]
 
-    def _check(self, answer: bytes | BaseException | None) -> bytes:
-        if not isinstance(answer, bytes):
-            self.close()
-            raise RuntimeError(f"the process running the token pattern {self.pattern!r} ended unexpectedly "
-                               f"({answer!r})")
-        return answer
+    def _check(self, answer: bytes | BaseException | None, *, matching: bool = False) -> bytes:
+        """The frame, or why the child ended: killed by a signal while matching is its memory
+        running out (the kernel's OOM killer, or an allocation that failed in C under the
+        limit), told as such; any other end is a bug."""
+        if isinstance(answer, bytes):
+            return answer
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.close()
+        if matching and code is not None and code < 0:
+            raise out_of_memory(self.pattern, self.job.n_chars)
+        raise RuntimeError(f"the process running the token pattern {self.pattern!r} ended unexpectedly "
+                           f"({answer!r}, exit code {code})")
 
     def close(self) -> None:
         process = self.process
@@ -216,12 +301,27 @@ class Found:
             yield self.matches[stop - count : stop], self.tokens[stop - count : stop]
 
 
+def _rows(batches: list[np.ndarray], width: int) -> np.ndarray:
+    """Batches of flat int64 spans as one (matches, width) array."""
+    flat = np.concatenate(batches) if batches else np.zeros(0, dtype=np.int64)
+    return flat.astype(np.int64, copy=False).reshape(-1, width)
+
+
+def _found(counts: np.ndarray, rows: np.ndarray) -> Found:
+    return Found(counts, rows[:, :2], rows[:, 2:] if rows.shape[1] == 4 else rows)
+
+
 def _found_here(pattern: re.Pattern[str], texts: Sequence[str]) -> Found:
-    """Spans from ``re`` in this process (linear patterns only)."""
-    per_text = [[m.span() + m.span(pattern.groups and 1) for m in pattern.finditer(t)] for t in texts]
-    counts = np.fromiter(map(len, per_text), np.int64, count=len(per_text))
-    flat = np.array([s for spans in per_text for s in spans], dtype=np.int64).reshape(-1, 4)
-    return Found(counts, flat[:, :2], flat[:, 2:])
+    """Spans from ``re`` in this process (linear patterns only), read in batches and refused past
+    :data:`MAX_TOKENS` as the child's are (a 20 MB cell of words is millions of tokens)."""
+    width = 4 if pattern.groups else 2
+    counts, batches, total = array("q"), [], 0
+    for batch in span_batches(pattern, texts, counts):
+        total += len(batch) // width
+        if total > MAX_TOKENS:
+            raise too_many_tokens(pattern.pattern, text_length(texts))
+        batches.append(np.frombuffer(batch, dtype=np.int64))
+    return _found(np.frombuffer(counts, dtype=np.int64).copy(), _rows(batches, width))
 
 
 class Matcher:
@@ -240,20 +340,11 @@ class Matcher:
         child = self._started()
         encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
         lengths = np.fromiter(map(len, texts), np.int64, count=len(texts))
-        answer = child.exchange(_INT.pack(len(texts)), lengths.astype("<i8").tobytes(), *encoded)
-        if answer[:1] != b"K":
-            raise DataError(f"The token pattern '{self.pattern}' could not tokenise this text "
-                            f"({answer[1:].decode('utf-8', 'replace')}); use a simpler pattern, e.g. (?u)\\w+.")
-        numbers = np.frombuffer(answer, dtype="<i8", offset=1).astype(np.int64)
-        n = len(texts)
-        counts = numbers[:n]
-        total = int(counts.sum())
-        matches = numbers[n : n + 2 * total].reshape(-1, 2)
-        tokens = numbers[n + 2 * total :].reshape(-1, 2) if child.groups else matches
-        return Found(counts, matches, tokens)
+        counts, rows = child.matches(len(texts), _INT.pack(len(texts)), lengths.astype("<i8").tobytes(), *encoded)
+        return _found(counts, rows)
 
     def _started(self) -> _Child:
-        if self._child is None:
+        if self._child is None or self._child.process.poll() is not None:   # none yet, or stopped
             self._child = _Child(self.pattern, self._job)
         return self._child
 

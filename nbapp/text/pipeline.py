@@ -55,10 +55,12 @@ from nbapp.text._counting import (
     vocabulary_occurrences,
 )
 from nbapp.text._document import PipelineStep, analyze, pipeline_steps, token_terms
-from nbapp.text._options import TextOptions
+from nbapp.text._options import MAX_NGRAM_N, NgramsTooLarge, TextOptions
 from nbapp.text._re_worker import catastrophic_part
 
 __all__ = [
+    "MAX_NGRAM_N",
+    "NgramsTooLarge",
     "PipelineStep",
     "TextOptions",
     "TooManyTerms",

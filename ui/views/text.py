@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from nbapp.errors import DataError
-from nbapp.text import TextOptions
+from nbapp.text import MAX_NGRAM_N, TextOptions
 from nbapp.text.stopwords import ENGLISH_STOP_WORDS
 from ui import formulas
 from ui.classes import labels_of
@@ -28,7 +28,8 @@ __all__ = ["TextView", "text_columns", "text_options", "changed", "summary", "pr
 
 BUILT_IN_STOP_WORDS = tuple(sorted(ENGLISH_STOP_WORDS))
 STOP_MODES = {"off": "off", "english": "built-in English list (editable)"}
-NGRAMS = {1: "words (1-grams)", 2: "words and bigrams (1-2-grams)"}
+_NGRAM_NAMES = {1: "words (1-grams)", 2: "words and bigrams (1-2-grams)", 3: "words, bigrams and trigrams (1-3-grams)"}
+NGRAMS = {n: _NGRAM_NAMES.get(n, f"1- to {n}-grams") for n in range(1, MAX_NGRAM_N + 1)}   # the library's bound
 EVENT_MODELS = {"multinomial": "multinomial (word counts)", "bernoulli": "Bernoulli (presence / absence)"}
 VOCABULARIES = {"global": "global vocabulary, unseen words ignored (scikit-learn)",
                 "per_class_unk": "per-class vocabulary with an UNK word"}
