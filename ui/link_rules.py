@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nbapp.exercises import MAX_QUESTIONS
+from nbapp.text import MAX_NGRAM_N
 from nbapp.text.matching import LINEAR_PATTERNS
 
 __all__ = ["Rule", "CHOICE_RULES", "check_choice", "check_explain_value", "shown_value", "MAX_WHOLE",
@@ -120,8 +121,8 @@ def check_choice(name: str, value: Any) -> str | None:
 
 # --------------------------------------------------------------------------- text options (issue 31, item 3)
 
-#: The n-gram ranges the text settings offer (ui.views.text.NGRAMS: words, words and bigrams).
-TEXT_NGRAM_RANGES = ((1, 1), (1, 2))
+#: The n-gram ranges the text settings offer (ui.views.text.NGRAMS: 1 to n words, n up to the library's bound).
+TEXT_NGRAM_RANGES = tuple((1, n) for n in range(1, MAX_NGRAM_N + 1))
 #: The Unicode forms the text settings offer (a checkbox: NFC or none).
 TEXT_UNICODE_FORMS = ("NFC", None)
 
