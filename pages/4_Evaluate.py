@@ -190,7 +190,12 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
 def _log_loss_rows_ui(result: evaluate.Evaluation) -> None:
     s = result.scores
     dominated = not np.isfinite(s.log_loss) or s.log_loss > 2 * s.log_loss_clipped + 0.01
-    with st.expander("Rows that dominate the log-loss", expanded=dominated):
+    # Kept open by its own state, so that its toggle does not close it (issue 33, item 5)
+    section = st.expander("Rows that dominate the log-loss", key="eval.log_loss_section", on_change="rerun",
+                          expanded=dominated or bool(ss.get("eval.log_loss_section")))
+    if not section.open:
+        return
+    with section:
         if not dominated and not st.toggle("Find them (refits the models of their folds)", key="eval.log_loss_find"):
             return
         try:
