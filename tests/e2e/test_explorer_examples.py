@@ -1,7 +1,8 @@
 """The explorer on every built-in example, multiclass and text included (issue 32, item 2): in
 Chromium, the probabilities the browser computes from the score card for the page's row and for
 each move of each input (every category of a select, the ends and middle of a slider) equal
-predict_proba of the same row to 1e-9, and no script runs while the inputs move."""
+predict_proba of the same row to 1e-9, no script runs while the inputs move, and a move is
+drawn within 50 ms at the median (the issue's bound; measured with performance.now())."""
 
 from __future__ import annotations
 
@@ -38,13 +39,19 @@ WALK = """() => {
     .concat([...root.querySelectorAll('input[type=range][data-nb-feature]')]
       .map((s) => [s.getAttribute('data-nb-feature'), s.getAttribute('data-nb-value') === '' ? null
                    : Number(s.getAttribute('data-nb-value'))])));
-  const seen = [[row(), read()]];
+  const seen = [[row(), read()]], ms = [];
+  const move = (input) => {           // input event to the drawn probabilities, in the page's own clock
+    const start = performance.now();
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    const probabilities = read();
+    ms.push(performance.now() - start);
+    seen.push([row(), probabilities]);
+  };
   for (const select of root.querySelectorAll('select[data-nb-feature]')) {
     const start = select.selectedIndex;
     for (let i = 0; i < select.options.length; i++) {
       select.selectedIndex = i;
-      select.dispatchEvent(new Event('input', {bubbles: true}));
-      seen.push([row(), read()]);
+      move(select);
     }
     select.selectedIndex = start;
     select.dispatchEvent(new Event('input', {bubbles: true}));
@@ -53,13 +60,12 @@ WALK = """() => {
     const start = slider.value, last = Number(slider.max);
     for (const position of [0, Math.floor(last / 2), last]) {
       slider.value = String(position);
-      slider.dispatchEvent(new Event('input', {bubbles: true}));
-      seen.push([row(), read()]);
+      move(slider);
     }
     slider.value = start;
     slider.dispatchEvent(new Event('input', {bubbles: true}));
   }
-  return [classes, seen, window.nbRuns];
+  return [classes, seen, window.nbRuns, ms];
 }"""
 
 
@@ -80,8 +86,10 @@ def test_the_explorer_equals_predict_proba_on_every_row_it_moves_to(app, key: st
     page.get_by_text("What if: move a value", exact=False).click()
     expect(page.locator("[data-nb-probability]").first).to_be_attached()
     page.evaluate(COUNT_RUNS)
-    classes, seen, runs = page.evaluate(WALK)
+    classes, seen, runs, ms = page.evaluate(WALK)
     assert runs == 0, "a move of the explorer ran the script"
+    if ms:                            # the issue's bound for a hand's move (measured: a few ms)
+        assert np.median(ms) <= 50, f"{key}: input to drawn, ms per move: {ms}"
     assert classes == [str(c) for c in model.classes_]
     fixed = {c: v for c, v in query.items() if c not in seen[0][0]}      # a text column's document
     assert len(seen) > 1 or not seen[0][0]
