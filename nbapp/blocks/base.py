@@ -368,7 +368,7 @@ class Block(ABC):
         if cls.value_kind == CATEGORY:
             codes, _ = pd.factorize(frame[column], use_na_sentinel=True)
             return codes
-        from nbapp.blocks.discretized import interval_codes   # it imports this module
+        from nbapp.blocks.grid import interval_codes   # the grid of histograms builds on this module
         from nbapp._numbers import numeric_column
 
         x = numeric_column(frame[column], column, cls.title)
