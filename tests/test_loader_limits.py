@@ -6,6 +6,7 @@ in encodings where the quote is not the byte '"'."""
 from __future__ import annotations
 
 import io
+import re
 
 import openpyxl
 import pytest
@@ -136,3 +137,191 @@ def test_a_never_closed_quote_in_a_file_read_as_ebcdic_is_a_data_error():
     # so "no byte '\"' in the file" did not mean "no quotes" (an internal error before)
     with pytest.raises(DataError, match=r"has a quoted value that is never closed"):
         load_table(b"\x7f@@@@@\x81", "corpus.txt")
+
+
+# --- Declared sizes (issue 31, item 2) -----------------------------------------------------------
+# A workbook names sizes in a few bytes: an .xlsx its <dimension> and each cell's reference, an
+# .ods its repeat counts, an .xls its farthest cell. The reads build the cells that are there.
+
+import struct
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+from nbapp.io._common import MAX_SHEET_CELLS
+
+MIB = 1 << 20
+XLS = (Path(__file__).parent / "data" / "two_sheets.xls").read_bytes()   # sheets 'notes' and 'days'
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-'
+    'types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType='
+    '"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/'
+    'worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet'
+    '+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+    'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/'
+    'main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet '
+    'name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+    'officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def zipped(parts: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in parts.items():
+            archive.writestr(zipfile.ZipInfo(name) if name == "mimetype" else name, text)
+    return buffer.getvalue()
+
+
+def xlsx_sheet(rows: dict[int, dict[str, object]], dimension: str | None = None) -> bytes:
+    """An .xlsx whose one sheet is written by hand: {row number: {cell reference: value}}."""
+    def cell(ref: str, value: object) -> str:
+        if isinstance(value, str):
+            return f'<c r="{ref}" t="inlineStr"><is><t>{value}</t></is></c>'
+        return f'<c r="{ref}"><v>{value}</v></c>'
+
+    body = "".join(f'<row r="{r}">' + "".join(cell(ref, v) for ref, v in cells.items()) + "</row>"
+                   for r, cells in rows.items())
+    declared = f'<dimension ref="{dimension}"/>' if dimension else ""
+    sheet = ('<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+             f"{declared}<sheetData>{body}</sheetData></worksheet>")
+    return zipped({**_XLSX_PARTS, "xl/worksheets/sheet1.xml": sheet})
+
+
+def ods_sheet(rows: str) -> bytes:
+    """An .ods whose one sheet holds the table:table-row elements ``rows``."""
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
+               'opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>'
+               f'<office:spreadsheet><table:table table:name="Sheet1">{rows}</table:table></office:spreadsheet>'
+               "</office:body></office:document-content>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
+                'opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type='
+                '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path='
+                '"content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+    return zipped({"mimetype": "application/vnd.oasis.opendocument.spreadsheet",
+                   "META-INF/manifest.xml": manifest, "content.xml": content})
+
+
+def ods_row(cells: str, repeat: int = 1) -> str:
+    return f'<table:table-row table:number-rows-repeated="{repeat}">{cells}</table:table-row>'
+
+
+def ods_cell(value: object = None, repeat: int = 1, inner: str | None = None) -> str:
+    repeated = f' table:number-columns-repeated="{repeat}"'
+    if value is None:
+        return f"<table:table-cell{repeated}/>"
+    if isinstance(value, str):
+        text = inner if inner is not None else f"<text:p>{value}</text:p>"
+        return f'<table:table-cell office:value-type="string"{repeated}>{text}</table:table-cell>'
+    return (f'<table:table-cell office:value-type="float" office:value="{value}"{repeated}><text:p>{value}</text:p>'
+            "</table:table-cell>")
+
+
+def xls_with_far_cell(row: int, column: int) -> bytes:
+    """two_sheets.xls with the last text cell of its sheet 'days' moved to (row, column), 0-based
+    (its LABELSST record, at byte 2550, starts with the cell's row and column)."""
+    data = bytearray(XLS)
+    assert data[2550:2554] == b"\xfd\x00\x0a\x00"
+    data[2554:2558] = struct.pack("<HH", row, column)
+    return bytes(data)
+
+
+def traced(read):
+    """read()'s result (or DataError) and the peak of Python memory it allocated."""
+    tracemalloc.start()
+    try:
+        try:
+            result = read()
+        except DataError as err:
+            result = err
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+TABLE = {1: {"A1": "x", "B1": "y"}, 2: {"A2": 1, "B2": 2}, 3: {"A3": 3, "B3": 4}}
+
+
+def test_a_declared_xlsx_dimension_is_not_built():
+    # the issue's 1.5 KB file declared A1:NTP20000 (200 million cells: 3.4 GB, 32 s); a tenth of it
+    # is enough to fail on a read that builds declared cells (20 million cells, some 200 MB)
+    data = xlsx_sheet(TABLE, dimension="A1:NTP2000")
+    assert len(data) < 2_000
+    table, peak = traced(lambda: load_table(data, "declared.xlsx"))
+    assert table.frame.to_dict("list") == {"x": [1, 3], "y": [2, 4]}
+    assert peak < 5 * MIB, f"{peak / MIB:.0f} MiB"
+
+
+def test_rows_a_sheet_leaves_out_are_counted_not_built():
+    rows = {1: {"A1": "x", "B1": "y"}, 2: {"A2": 1, "B2": 2}, 1_000_000: {"I1000000": 3}}
+    table, peak = traced(lambda: load_table(xlsx_sheet(rows), "far.xlsx"))
+    assert table.frame.shape == (2, 3)
+    assert "Dropped 999,997 row(s) with every cell empty (rows 3, 4, 5, 6, 7 and 999,992 more)" in " ".join(table.notes)
+    assert peak < 60 * MIB, f"{peak / MIB:.0f} MiB"      # the numbers of the rows left out, not their cells
+
+
+def test_columns_with_neither_name_nor_value_are_dropped_before_the_table_is_built(monkeypatch):
+    import nbapp.io._workbook as workbook
+
+    widths = []
+    real_tidy = workbook._tidy
+    monkeypatch.setattr(workbook, "_tidy", lambda raw, name: widths.append(raw.frame.shape[1]) or real_tidy(raw, name))
+    rows = {1: {"A1": "x", "NTP1": "far"}, 2: {"A2": 1}, 3: {"A3": 2, "NTO3": " "}}
+    table = load_table(xlsx_sheet(rows), "far.xlsx")
+    assert widths == [2] and list(table.frame.columns) == ["x", "far"]
+    assert "Dropped 9998 column(s) with neither a name nor any value (position 2, 3, 4, 5, 6)." in table.notes
+
+
+def test_cells_placed_far_apart_are_refused_at_the_cell_budget_while_reading():
+    rows = {r: {f"XFD{r}": 1} for r in range(1, 2_001)}       # 2,000 cells, 33 million with the gaps
+    error, peak = traced(lambda: load_table(xlsx_sheet(rows), "apart.xlsx"))
+    assert isinstance(error, DataError)
+    assert re.search(rf"The sheet 'Sheet1' of 'apart.xlsx' spans more than {MAX_SHEET_CELLS:,} cells \(611 rows "
+                     r"reach column 16,384, empty cells included\).* save the sheet as CSV", str(error))
+    assert peak < 100 * MIB, f"{peak / MIB:.0f} MiB"         # the budget's 80 MB of pointers, not 260
+
+
+def test_a_row_past_the_last_row_of_any_spreadsheet_is_refused():
+    rows = {1: {"A1": "x", "B1": "y"}, 2: {"A2": 1, "B2": 2}, 2_000_000: {"A2000000": 3}}
+    with pytest.raises(DataError, match=r"has a row past row 1,048,576, the last row a spreadsheet holds"):
+        load_table(xlsx_sheet(rows), "long.xlsx")
+
+
+@pytest.mark.parametrize("sheet", ["days", "notes"])
+def test_an_xls_cell_far_away_builds_no_rectangle_of_any_sheet(sheet):
+    data = xls_with_far_cell(65_535, 255)                 # a 65,536 x 256 rectangle: 16.8 million cells
+    result, peak = traced(lambda: load_table(data, "far.xls", sheet=sheet))
+    if sheet == "days":
+        assert result.frame.shape == (4, 5) and list(result.frame.columns)[:4] == ["Outlook", "Temp", "Day", "Play"]
+    else:                                               # the other sheet is not read at all
+        assert "has a header row" in str(result)
+    assert peak < 20 * MIB, f"{peak / MIB:.0f} MiB"
+
+
+def test_ods_repeat_counts_are_not_built():
+    header = ods_row(ods_cell("x") + ods_cell("y") + ods_cell(None, 1022))
+    data = ods_sheet(header + ods_row(ods_cell(1) + ods_cell(2) + ods_cell(None, 50_000), 2)
+                     + ods_row(ods_cell(None, 1024), 1_000_000) + ods_row(ods_cell(3) + ods_cell(4)))
+    table, peak = traced(lambda: load_table(data, "repeats.ods"))
+    assert table.frame.to_dict("list") == {"x": [1, 1, 3], "y": [2, 2, 4]}
+    assert peak < 80 * MIB, f"{peak / MIB:.0f} MiB"
+
+
+@pytest.mark.parametrize("rows, message", [
+    (ods_row(ods_cell("x")) + ods_row(ods_cell(1, 16_000), 100_000),
+     r"spans more than 10,000,000 cells \(626 rows reach column 16,000"),
+    (ods_row(ods_cell("x", 100_000_000)), r"spans more than 10,000,000 cells \(a row reaches column 100,000,000"),
+    (ods_row(ods_cell("x") + ods_cell("y", inner='<text:p>y<text:s text:c="1000000000"/></text:p>')),
+     r"is damaged \(a run of '1000000000' spaces\)"),
+])
+def test_ods_repeat_counts_beyond_the_budget_are_refused_before_they_are_built(rows, message):
+    error, peak = traced(lambda: load_table(ods_sheet(rows), "repeats.ods"))
+    assert isinstance(error, DataError) and re.search(message, str(error)), error
+    assert peak < 100 * MIB, f"{peak / MIB:.0f} MiB"

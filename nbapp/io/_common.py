@@ -70,6 +70,14 @@ MAX_COLUMNS = 10_000
 RATIO_CHECK_FLOOR = 1 << 20
 
 
+# Cells a workbook read may build (the sheet's rows times its widest row, empty cells
+# included): a cell holds 8 bytes of pointer and tens of bytes as text, so this stays within a
+# few hundred MB; a larger sheet is read faster and leaner as CSV. A sheet's declared size (its
+# <dimension>, an ODS repeat count, a far-away cell reference) is a few bytes naming a size: the
+# reads count the cells they actually build against this, while building (issue 31, item 2).
+MAX_SHEET_CELLS = 10_000_000
+
+
 XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1000.0}
 
 
@@ -138,6 +146,9 @@ class _Raw:
     notes: list[str]
     delimiter: str | None = None  # None for Excel
     trailing_delimiter: bool = False
+    # Row numbers of a sheet's rows that the file leaves out (Excel writes no empty row): they
+    # are never built, and count as empty rows dropped.
+    absent_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
 class _RowNumbers:
@@ -161,14 +172,20 @@ class _RowNumbers:
     def describe(self, positions: np.ndarray, limit: int = SHOWN) -> str:
         """'line 4' / 'lines 4, 9 and 12' / 'lines 4, 9, 12, 15, 20 and 31 more'."""
         positions = np.asarray(positions)
-        shown = [f"{n:,}" for n in self.numbers(positions[:limit])]
-        rest = len(positions) - len(shown)
-        word = self.word if len(positions) == 1 else self.word + "s"
-        if rest > 0:
-            return f"{word} {', '.join(shown)} and {rest:,} more"
-        if len(shown) > 1:
-            return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
-        return f"{word} {shown[0]}"
+        return _described(self.word, self.numbers(positions[:limit]), len(positions))
+
+
+def _described(word: str, numbers: np.ndarray, count: int) -> str:
+    """'row 4' / 'rows 4, 9 and 12' / 'rows 4, 9, 12, 15, 20 and 31 more': the first numbers
+    of ``count``."""
+    shown = [f"{n:,}" for n in numbers]
+    rest = count - len(shown)
+    word = word if count == 1 else word + "s"
+    if rest > 0:
+        return f"{word} {', '.join(shown)} and {rest:,} more"
+    if len(shown) > 1:
+        return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{word} {shown[0]}"
 
 
 def _shape(frame: pd.DataFrame) -> str:
