@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+import tracemalloc
 
 import openpyxl
 import pytest
@@ -14,8 +15,9 @@ import pytest
 import nbapp.io._delimited as delimited
 from nbapp.errors import DataError
 from nbapp.io import load_table
-from nbapp.io._common import MAX_COLUMNS
+from nbapp.io._common import MAX_COLUMNS, MAX_SHEET_CELLS
 from nbapp.io._fast import FAST_MIN_BYTES
+from workbook_files import ods_cell, ods_row, ods_sheet, xls_with_far_cell, xlsx_sheet
 
 WIDE = MAX_COLUMNS + 2_000          # 12,000 names: wide, and (one letter each) a header within the first 64 KiB
 
@@ -143,94 +145,7 @@ def test_a_never_closed_quote_in_a_file_read_as_ebcdic_is_a_data_error():
 # A workbook names sizes in a few bytes: an .xlsx its <dimension> and each cell's reference, an
 # .ods its repeat counts, an .xls its farthest cell. The reads build the cells that are there.
 
-import struct
-import tracemalloc
-import zipfile
-from pathlib import Path
-
-from nbapp.io._common import MAX_SHEET_CELLS
-
 MIB = 1 << 20
-XLS = (Path(__file__).parent / "data" / "two_sheets.xls").read_bytes()   # sheets 'notes' and 'days'
-_XLSX_PARTS = {
-    "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-'
-    'types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-    '<Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType='
-    '"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/'
-    'worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet'
-    '+xml"/></Types>',
-    "_rels/.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
-    'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-    'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-    "xl/workbook.xml": '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/'
-    'main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet '
-    'name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    "xl/_rels/workbook.xml.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
-    'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
-    'officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-}
-
-
-def zipped(parts: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in parts.items():
-            archive.writestr(zipfile.ZipInfo(name) if name == "mimetype" else name, text)
-    return buffer.getvalue()
-
-
-def xlsx_sheet(rows: dict[int, dict[str, object]], dimension: str | None = None) -> bytes:
-    """An .xlsx whose one sheet is written by hand: {row number: {cell reference: value}}."""
-    def cell(ref: str, value: object) -> str:
-        if isinstance(value, str):
-            return f'<c r="{ref}" t="inlineStr"><is><t>{value}</t></is></c>'
-        return f'<c r="{ref}"><v>{value}</v></c>'
-
-    body = "".join(f'<row r="{r}">' + "".join(cell(ref, v) for ref, v in cells.items()) + "</row>"
-                   for r, cells in rows.items())
-    declared = f'<dimension ref="{dimension}"/>' if dimension else ""
-    sheet = ('<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-             f"{declared}<sheetData>{body}</sheetData></worksheet>")
-    return zipped({**_XLSX_PARTS, "xl/worksheets/sheet1.xml": sheet})
-
-
-def ods_sheet(rows: str) -> bytes:
-    """An .ods whose one sheet holds the table:table-row elements ``rows``."""
-    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
-               'opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>'
-               f'<office:spreadsheet><table:table table:name="Sheet1">{rows}</table:table></office:spreadsheet>'
-               "</office:body></office:document-content>")
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
-                'opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type='
-                '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path='
-                '"content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
-    return zipped({"mimetype": "application/vnd.oasis.opendocument.spreadsheet",
-                   "META-INF/manifest.xml": manifest, "content.xml": content})
-
-
-def ods_row(cells: str, repeat: int = 1) -> str:
-    return f'<table:table-row table:number-rows-repeated="{repeat}">{cells}</table:table-row>'
-
-
-def ods_cell(value: object = None, repeat: int = 1, inner: str | None = None) -> str:
-    repeated = f' table:number-columns-repeated="{repeat}"'
-    if value is None:
-        return f"<table:table-cell{repeated}/>"
-    if isinstance(value, str):
-        text = inner if inner is not None else f"<text:p>{value}</text:p>"
-        return f'<table:table-cell office:value-type="string"{repeated}>{text}</table:table-cell>'
-    return (f'<table:table-cell office:value-type="float" office:value="{value}"{repeated}><text:p>{value}</text:p>'
-            "</table:table-cell>")
-
-
-def xls_with_far_cell(row: int, column: int) -> bytes:
-    """two_sheets.xls with the last text cell of its sheet 'days' moved to (row, column), 0-based
-    (its LABELSST record, at byte 2550, starts with the cell's row and column)."""
-    data = bytearray(XLS)
-    assert data[2550:2554] == b"\xfd\x00\x0a\x00"
-    data[2554:2558] = struct.pack("<HH", row, column)
-    return bytes(data)
 
 
 def traced(read):
@@ -325,3 +240,51 @@ def test_ods_repeat_counts_beyond_the_budget_are_refused_before_they_are_built(r
     error, peak = traced(lambda: load_table(ods_sheet(rows), "repeats.ods"))
     assert isinstance(error, DataError) and re.search(message, str(error)), error
     assert peak < 100 * MIB, f"{peak / MIB:.0f} MiB"
+
+
+# --- Messages quote a few dozen characters (issue 31, item 14) -----------------------------------
+BIG = 10_000_000
+LONG = "a" * BIG
+
+
+def test_a_refused_one_line_50_mb_file_quotes_a_few_dozen_characters_of_its_header():
+    with pytest.raises(DataError) as refused:
+        load_table(b"a" * 50_000_000 + b"\n", "one_line.csv")
+    message = str(refused.value)
+    assert len(message) < 500, message[:600]
+    assert message.startswith("The file 'one_line.csv' has a header row ('" + "a" * 30 + "…' (50,000,000 characters)) "
+                              "but no data rows")
+
+
+def long_sheet_names() -> bytes:
+    book = openpyxl.Workbook()
+    book.active.append(["x"])
+    book.active.append([1])
+    for i in range(40):
+        book.create_sheet(f"{i:02d}" + "s" * 29)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("read, problem", [
+    (lambda: load_table(f"{LONG},{LONG}\n".encode(), "names.csv"), "has a header row"),
+    (lambda: load_table(f"x,y\n1,{LONG}\n2,3\n4,5\n".encode(), "cells.csv"), None),
+    (lambda: load_table(f"x\n1\n{LONG}\n2\n3\n".encode(), "mixed.csv"), None),
+    (lambda: load_table(long_sheet_names(), "book.xlsx", sheet="none"), "has no sheet 'none'"),
+    (lambda: load_table(b"x\n" + b"\n".join([b"1"] * 5 + [LONG.encode()]) + b"\n", "one_column.csv"), None),
+])
+def test_messages_and_notes_quote_a_few_dozen_characters_of_a_cell_or_name(read, problem):
+    try:
+        said = read().notes
+    except DataError as err:
+        said = (str(err),)
+        assert problem is not None and problem in said[0]
+    assert all(len(sentence) < 500 for sentence in said), [s[:600] for s in said]
+
+
+def test_a_long_file_name_is_quoted_by_its_start_and_end():
+    with pytest.raises(DataError) as refused:
+        load_table(b"x\n", "n" * 1_000_000 + ".csv")
+    message = str(refused.value)
+    assert len(message) < 500 and "'" + "n" * 30 + "…" + "n" * 26 + ".csv' has a header row" in message

@@ -188,13 +188,41 @@ def _described(word: str, numbers: np.ndarray, count: int) -> str:
     return f"{word} {shown[0]}"
 
 
+# A message quotes at most this many characters of a cell, a name or a line: they can be
+# megabytes long (a refused one-line 50 MB file once sent its whole header to the browser).
+QUOTED_CHARS = 30
+
+
+def _quoted(value: object, limit: int = QUOTED_CHARS) -> str:
+    """A cell, name or line as a message quotes it: its repr, cut after ``limit`` characters with
+    the length said (issue 31, item 14). Every sentence of the loader that quotes what a file
+    holds goes through here."""
+    if not isinstance(value, str):
+        shown = repr(value)
+        return shown if len(shown) <= limit else shown[:limit] + "…"
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit] + '…'!r} ({len(value):,} characters)"
+
+
+def _clipped(text: str, limit: int = 2 * QUOTED_CHARS) -> str:
+    """A reader's own message (an exception's text, which may quote the file) cut as _quoted cuts."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _file_name(name: str) -> str:
+    """An uploaded file's name as the messages give it: its start and its end (the extension the
+    readers go by) when it is long, for the name is the sender's to choose as well."""
+    return name if len(name) <= 3 * QUOTED_CHARS else f"{name[:QUOTED_CHARS]}…{name[-QUOTED_CHARS:]}"
+
+
 def _shape(frame: pd.DataFrame) -> str:
     rows, columns = frame.shape
     return f"{rows:,} row{'s' * (rows != 1)} x {columns} column{'s' * (columns != 1)}"
 
 
 def _names(columns: list[str]) -> str:
-    shown = ", ".join(repr(c) for c in columns[:SHOWN])
+    shown = ", ".join(_quoted(c) for c in columns[:SHOWN])
     more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
     word = "column" if len(columns) == 1 else "columns"
     return f"{word} {shown}{more}"

@@ -15,7 +15,8 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._fast import fast_path_applies, read_fast
-from nbapp.io._common import DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _shape
+from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _clipped,
+                              _shape)
 from nbapp.io._sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io._tidy import _tidy
 
@@ -236,7 +237,7 @@ def _csv_problem(source: _Source, filename: str, exc: csv.Error, line: int) -> D
             f"Line {line:,} of {filename!r} has text right after a closing quote (like "
             '"abc"def); put the whole value inside the quotes and upload again.'
         )
-    return DataError(f"Line {line:,} of {filename!r} could not be read as CSV ({message}); fix it and upload again.")
+    return DataError(f"Line {line:,} of {filename!r} could not be read as CSV ({_clipped(message)}); fix it and upload again.")
 
 
 def _whitespace_only_records(source: _Source, n_records: int) -> np.ndarray:

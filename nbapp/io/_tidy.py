@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _described
+from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _described, _quoted
 from nbapp.io._numbers import _NumberReader
 
 
@@ -21,7 +21,7 @@ def _tidy(raw: _Raw, filename: str) -> Table:
     frame, header = _drop_empty_columns(frame, header, raw, notes)
     frame = _drop_empty_rows(frame, raw, notes)
     if len(frame) == 0:
-        shown = ", ".join(repr(h) for h in header[:8])
+        shown = ", ".join(_quoted(h) for h in header[:SHOWN])
         raise DataError(
             f"The file {filename!r} has a header row ({shown}) but no data rows; upload a file "
             "with at least one row of values under the header."
@@ -112,7 +112,7 @@ def _drop_index_column(
     start = int(numbers[0])
     if start not in (0, 1) or not np.array_equal(numbers, np.arange(start, start + len(numbers))):
         return frame, header
-    name = repr(header[0]) if header[0] else "with no name"
+    name = _quoted(header[0]) if header[0] else "with no name"
     notes.append(
         f"Dropped the first column ({name}): it numbers the rows {start}..{start + len(numbers) - 1}, "
         "a row index left over from an export (pandas to_csv writes one by default)."
@@ -147,11 +147,11 @@ def _clean_names(header: list[str], notes: list[str]) -> list[str]:
         (renamed if first_of[look] == name else alike).append((i, name, new, first_of[look]))
         names[i] = new
     if renamed:
-        shown = "; ".join(f"{name!r} (column {i + 1}) -> {new!r}" for i, name, new, _ in renamed[:SHOWN])
+        shown = "; ".join(f"{_quoted(name)} (column {i + 1}) -> {_quoted(new)}" for i, name, new, _ in renamed[:SHOWN])
         notes.append(f"Duplicate column names renamed: {shown}.")
     for i, name, new, first in alike[:SHOWN]:
-        notes.append(f"Column names {first!r} and {name!r} look the same (they differ only in Unicode form, "
-                     f"case or spaces); kept both and renamed the second (column {i + 1}) to {new!r}.")
+        notes.append(f"Column names {_quoted(first)} and {_quoted(name)} look the same (they differ only in Unicode form, "
+                     f"case or spaces); kept both and renamed the second (column {i + 1}) to {_quoted(new)}.")
     return names
 
 

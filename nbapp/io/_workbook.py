@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import MAX_COLUMNS, MAX_SHEET_CELLS, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
+from nbapp.io._common import (MAX_COLUMNS, MAX_SHEET_CELLS, SHOWN, Table, XLSX_LIMITS, _Raw, _RowNumbers, _clipped, _quoted,
+                              _shape)
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
 
@@ -170,7 +171,7 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
     except (*_workbook_errors(), *_other_errors()) as exc:
         raise DataError(
             f"The workbook {filename!r} is damaged (the reader stopped with "
-            f"{type(exc).__name__}: {exc}); open it in Excel or LibreOffice, save it again as "
+            f"{type(exc).__name__}: {_clipped(str(exc))}); open it in Excel or LibreOffice, save it again as "
             ".xlsx (or export it as CSV) and upload that."
         ) from exc
     header, body = read.header, read.body
@@ -266,15 +267,20 @@ def _sheet_index(names: list[str], sheet: str | int | None, filename: str) -> in
         return int(sheet)
     if isinstance(sheet, str) and sheet in names:
         return names.index(sheet)
-    raise DataError(f"The workbook {filename!r} has no sheet {sheet!r}; its sheets are "
-                    f"{', '.join(repr(n) for n in names)}.")
+    raise DataError(f"The workbook {filename!r} has no sheet {_quoted(sheet)}; its sheets are {_sheets(names)}.")
 
 
 def _sheet_note(names: list[str], index: int, notes: list[str]) -> None:
     if len(names) > 1:
-        others = ", ".join(repr(n) for i, n in enumerate(names) if i != index)
-        notes.append(f"Read the sheet {names[index]!r}; the workbook also has {others} (choose another sheet "
+        others = _sheets([n for i, n in enumerate(names) if i != index])
+        notes.append(f"Read the sheet {_quoted(names[index])}; the workbook also has {others} (choose another sheet "
                      "to read it instead).")
+
+
+def _sheets(names: list[str]) -> str:
+    """The first few sheet names, quoted (a workbook may have thousands, each named at length)."""
+    more = f" and {len(names) - SHOWN:,} more" if len(names) > SHOWN else ""
+    return ", ".join(_quoted(n) for n in names[:SHOWN]) + more
 
 
 def _sheet_rows(
@@ -412,7 +418,7 @@ def _repeat(element: Any, name: str, title: str, filename: str) -> int:
     try:
         return max(int(text), 1)
     except ValueError:
-        raise _damaged_sheet(title, filename, f"a {name} of {text[:40]!r}") from None
+        raise _damaged_sheet(title, filename, f"a {name} of {_quoted(text)}") from None
 
 
 def _ods_value(cell: Any, title: str, filename: str) -> Any:
@@ -437,7 +443,7 @@ def _ods_value(cell: Any, title: str, filename: str) -> Any:
         return pd.Timestamp(cell.attributes.get((_OFFICE_NS, "date-value")))
     if kind == "time":
         return pd.Timestamp(text).time()
-    raise _damaged_sheet(title, filename, f"a cell of the unknown type {kind[:40]!r}")
+    raise _damaged_sheet(title, filename, f"a cell of the unknown type {_quoted(kind)}")
 
 
 def _ods_text(element: Any, title: str, filename: str) -> str:
@@ -468,12 +474,12 @@ def _spaces(element: Any, title: str, filename: str) -> int:
     except ValueError:
         count = -1
     if not 0 <= count <= _MAX_SPACES:
-        raise _damaged_sheet(title, filename, f"a run of {text[:40]!r} spaces")
+        raise _damaged_sheet(title, filename, f"a run of {_quoted(text)} spaces")
     return count
 
 
 def _damaged_sheet(title: str, filename: str, what: str) -> DataError:
-    return DataError(f"The sheet {title!r} of {filename!r} is damaged ({what}); open it in LibreOffice, save it "
+    return DataError(f"The sheet {_quoted(title)} of {filename!r} is damaged ({what}); open it in LibreOffice, save it "
                      "again (or export it as CSV) and upload that.")
 
 
@@ -487,7 +493,7 @@ def _header_and_body(rows: Any, title: str, filename: str, max_rows: int | None)
             break
     else:
         raise DataError(
-            f"The sheet {title!r} of {filename!r} has no cells with values; choose the sheet that "
+            f"The sheet {_quoted(title)} of {filename!r} has no cells with values; choose the sheet that "
             "holds the table."
         )
     read = _SheetRows(header_row, header)
@@ -520,7 +526,7 @@ def _within_budget(rows: Any, title: str, filename: str) -> Any:
 
 def _past_last_row(title: str, filename: str) -> DataError:
     return DataError(
-        f"The sheet {title!r} of {filename!r} has a row past row {SHEET_MAX_ROWS:,}, the last row a "
+        f"The sheet {_quoted(title)} of {filename!r} has a row past row {SHEET_MAX_ROWS:,}, the last row a "
         "spreadsheet holds, so the file is damaged; open it in Excel or LibreOffice, save it again "
         "(or export it as CSV) and upload that."
     )
@@ -528,7 +534,7 @@ def _past_last_row(title: str, filename: str) -> DataError:
 
 def _too_many_cells(title: str, filename: str, extent: str) -> DataError:
     return DataError(
-        f"The sheet {title!r} of {filename!r} spans more than {MAX_SHEET_CELLS:,} cells ({extent}, empty "
+        f"The sheet {_quoted(title)} of {filename!r} spans more than {MAX_SHEET_CELLS:,} cells ({extent}, empty "
         f"cells included); nbapp reads sheets of up to {MAX_SHEET_CELLS:,} cells. Delete the rows and "
         "columns you do not need (and any stray cell far from the table), or save the sheet as CSV and "
         "upload that."
