@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import re
+import struct
 import sys
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -119,6 +122,14 @@ _MAGIC = [
 
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+# What zipfile raises on damaged bytes: besides BadZipFile, a bad offset's negative seek
+# (ValueError), a version or method it does not know (NotImplementedError), a cut stream
+# (EOFError), broken compressed data (zlib.error), an encrypted member (RuntimeError), a
+# truncated field (struct.error). Caught only around zipfile's own calls (issue 31, item 16).
+ZIP_ERRORS = (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError, zlib.error, RuntimeError,
+              struct.error)
 
 
 @dataclass(frozen=True)

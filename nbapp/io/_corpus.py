@@ -6,7 +6,6 @@ import io
 import re
 import unicodedata
 import zipfile
-import zlib
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -14,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
+from nbapp.io._common import ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
 from nbapp.io._sniffing import (
     _check_archive,
     _detect_encoding,
@@ -64,7 +63,7 @@ def _load_corpus(data: bytes, filename: str, limits: dict[str, Any]) -> Table:
 def _is_workbook(data: bytes) -> bool:
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    except (zipfile.BadZipFile, ValueError, OSError):
+    except ZIP_ERRORS:
         return False
     return "[Content_Types].xml" in names
 
@@ -212,7 +211,7 @@ def _read_zip_corpus(
 ) -> tuple[pd.DataFrame, list[str], _RowNumbers]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, OSError):
+    except ZIP_ERRORS:
         raise DataError(f"The file {filename!r} is not a readable ZIP archive; re-create it and upload again.") from None
     _check_archive(archive, filename, max_entries=max_entries, max_total_bytes=max_total_bytes, max_ratio=max_ratio)
     members, notes = _corpus_members(archive, filename)
@@ -262,6 +261,9 @@ def _corpus_members(archive: zipfile.ZipFile, filename: str) -> tuple[list[zipfi
     members, junk, other = [], [], []
     for info in archive.infolist():
         name = info.filename
+        if not name:
+            raise DataError(f"The archive {filename!r} is damaged: one of its files has no name; zip the class "
+                            "folders again and upload that.")
         if _unsafe_name(name):
             raise DataError(
                 f"The archive {filename!r} contains the unsafe path {_quoted(name)} (absolute or with "
@@ -356,7 +358,7 @@ def _member_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo, filename: str
             f"The archive {filename!r} stores {_quoted(info.filename)} with a compression nbapp cannot read ({_clipped(str(exc))}); "
             "zip the class folders again with ordinary (Deflate) compression and upload that."
         ) from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+    except ZIP_ERRORS as exc:
         raise DataError(
             f"The archive {filename!r} is damaged: {_quoted(info.filename)} cannot be read ({_clipped(str(exc))}); zip the class "
             "folders again and upload that."

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import (MAX_COLUMNS, MAX_SHEET_CELLS, SHOWN, Table, XLSX_LIMITS, _Raw, _RowNumbers, _clipped, _quoted,
+from nbapp.io._common import (MAX_COLUMNS, MAX_SHEET_CELLS, SHOWN, Table, XLSX_LIMITS, ZIP_ERRORS, _Raw, _RowNumbers, _clipped, _quoted,
                               _shape)
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
@@ -92,8 +92,7 @@ def _workbook_kind(data: bytes, filename: str) -> str:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = set(archive.namelist())
         ods = "mimetype" in names and archive.read("mimetype")[:100].strip() == _ODS_MIMETYPE
-    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError, zlib.error,
-            RuntimeError):      # zipfile's RuntimeError: an encrypted member
+    except ZIP_ERRORS:
         raise DataError(
             f"The file {filename!r} starts like a ZIP/Excel file but is damaged (or password-protected); "
             "re-export it and upload again."
