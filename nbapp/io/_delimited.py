@@ -6,6 +6,7 @@ import codecs
 import csv
 import io
 import itertools
+import re
 import warnings
 from collections import Counter
 from typing import Any
@@ -131,10 +132,15 @@ def _decode_head(head: bytes, encoding: _Encoding, whole: bool) -> str:
     return decoder.decode(head, final=whole)
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def _header_fields(text: str, delimiter: str, whole: bool) -> tuple[int, bool]:
     """Fields of the first non-blank record of ``text``, and whether that record has ended
     within it (its end is certain when another record follows, or ``text`` is the whole file)."""
-    records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # The lines as csv reads them with newline="" (ended by \r\n, \r or \n), one at a time:
+    # io.StringIO would hold the whole head as 4 bytes a character (a 50 MB line: 200 MB).
+    records = csv.reader((m.group() for m in _LINES.finditer(text)), delimiter=delimiter)
     try:
         for record in records:
             if record and (len(record) > 1 or record[0].strip()):
