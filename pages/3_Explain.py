@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import board, charts, explained, formulas, presentation, teaching
+from ui import board, charts, explained, formulas, presentation
 from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
 from ui.views import view_of
@@ -80,7 +80,9 @@ def _result_ui(e: Any) -> None:
     for j, c in enumerate(head):
         label = f"prior P({ui.md(name(c))}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(name(c))} | x)"
         cols[j + 1].metric(label, ui.fmt_number(e.posterior[c]))
-    if len(ranked) > HEADLINE:
+    if len(ranked) > classes_ui.MAX_SHOWN_CLASSES:
+        st.caption(classes_ui.classes_note(len(ranked), "posterior") + " The predicted class comes first:")
+    elif len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
     table = classes_ui.posterior_table(e)
     shown = "prior P(c) (stands in for 0/0)" if e.undetermined else "P(c | x)"
@@ -102,6 +104,8 @@ def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
     st.dataframe(formulas.totals_rows(e, classes), key="explain.totals")
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
                "posterior = joint / P(x).")
+    if len(classes) < len(e.classes):     # the evidence still sums every class's joint
+        st.caption(classes_ui.classes_note(len(e.classes), "posterior"))
 
 
 def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
@@ -141,7 +145,7 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
 def _waterfall_ui(e: Any) -> None:
     """The log-odds of the current prediction against the runner-up, or a pair / one class
     against the rest on request (reset to the default whenever a new row is picked)."""
-    ranked = classes_ui.ranked_classes(e)
+    ranked = classes_ui.ranked_classes(e)[:classes_ui.MAX_SHOWN_CLASSES]   # the choices: the most probable
     name = classes_ui.label_format(e.classes)
     modes = list(classes_ui.PAIR_MODES)
     if len(ranked) == 2:
@@ -228,7 +232,7 @@ def explain_ui(model: Any) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    classes = teaching.display_classes(list(e.classes))  # the order the example's notes use (Yes before No)
+    classes = classes_ui.shown_classes(e)  # the order the example's notes use (Yes before No); the most probable
     st.subheader("Posterior")
     _result_ui(e)
     _factors_ui(model, e, classes)

@@ -87,6 +87,8 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
             equations += view.equations(model, n, e.factors.loc[n, "value"], c)
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
                         else num(float(e.joint[c])) for c in classes)
+    if len(classes) < len(e.classes):     # a page showing the most probable classes: the sum has them all
+        joints += rf" + \cdots \text{{ ({len(e.classes) - len(classes):,} more classes)}}"
     equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
                      + exact_or_decimal(evidence, e.evidence))
     if e.undetermined:

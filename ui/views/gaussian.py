@@ -13,7 +13,7 @@ import streamlit as st
 
 from nbapp.densities import gaussian_fit_plot
 from ui import charts
-from ui.classes import label_format, labelled_rows
+from ui.classes import classes_note, label_format, labelled_rows, shown_model_classes
 from ui.formulas import num
 from ui.lecture import ref
 from ui.state import CACHE_TTL, as_float, data_key, set_settings, work
@@ -54,7 +54,7 @@ class GaussianView(TypeView):
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Gaussian fits p(x | c) = N(μ_c, σ²_c)")
         col = pick_column(columns, "model.gauss_feature")
-        fits = model.gaussian(col)
+        fits = model.gaussian(col).reindex(pd.Index(shown_model_classes(model), dtype=object))   # the most probable
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
         st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
@@ -64,6 +64,9 @@ class GaussianView(TypeView):
         st.latex(gaussian_latex(model, col, cls))
         if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
             st.latex(density_latex(model, col, x_star, cls))
+        note = classes_note(len(model.classes_), "prior P(c)")
+        if note:
+            st.caption(note)
         _epsilon_ui(model)
 
     def factor_counts(self, model: Any, column: Any, value: Any, cls: Any, counts: pd.DataFrame | None) -> str:
@@ -79,7 +82,7 @@ def _fit_plot(data_key: tuple, column: Any, fits: pd.DataFrame, x_star: float, *
               _frame: pd.DataFrame) -> Any:
     """The fit plot of ``column``: keyed by the data (ui.state.data_key), the fitted μ_c and σ²_c
     and x*, which is all it draws; a click on l leaves all of them, and the histogram, as they were."""
-    return gaussian_fit_plot(_model, column, _frame, x_star=x_star)
+    return gaussian_fit_plot(_model, column, _frame, x_star=x_star, classes=list(fits.index))
 
 
 def _epsilon_ui(model: Any) -> None:
