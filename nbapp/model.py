@@ -306,7 +306,9 @@ class NaiveBayes:
         return pd.Series(self._prior_fractions(), index=self._class_index(), name="prior", dtype=object)
 
     def _class_index(self) -> pd.Index:
-        return pd.Index(self.classes_, dtype=object)
+        """The classes as an Index, made once with its lookup table (not once per question about
+        one class); each caller gets its own view of it, so renaming one table's axis renames no other."""
+        return self._cached("class_index", lambda: pd.Index(self.classes_, dtype=object)).view()
 
     @property
     def log_prior_(self) -> np.ndarray:

@@ -227,12 +227,14 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
     classes = pd.Index(shown_model_classes(model), dtype=object)       # the most probable, in the notes' order
     try:
-        probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
+        probs = model.cpt(col, log=shown_as == VIEWS[2])
     except DataError as err:                 # a registered type that keeps no table of P(x = v | c)
         st.info(ui.md(err))
         return
-    probs = probs.reindex(columns=classes)
     table = view.counts_table(model, col)    # None: a type that keeps no counts (its table alone is shown)
+    if shown_as == VIEWS[0] and table is None:     # exact fractions made only where they are shown
+        probs = model.cpt(col, exact=True)
+    probs = teaching.in_display_order(probs, col).reindex(columns=classes)
     shown = (teaching.in_display_order(formulas.cpt_unreduced(table.reindex(columns=classes),
                                                               model.smoothing_of(col)), col)
              if shown_as == VIEWS[0] and table is not None else formulas.show_probabilities(probs, shown_as))

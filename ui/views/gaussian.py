@@ -119,7 +119,7 @@ def gaussian_latex(model: Any, column: Any, cls: Any) -> str:
 def density_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
     r"""The density of a Gaussian feature at x, computed with its numbers:
     N(6; 5.855, 0.0263) = \frac{1}{\sqrt{2\pi \cdot 0.0263}} \exp(...) = 1.65   [seed 000, Eq. 12]."""
-    value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
+    value = float(model.gaussian_density(column, np.array([float(x)]), [cls])[cls].iloc[0])   # that class's alone
     xs = num(float(x), digits=digits)
     row = model.gaussian(column).loc[cls]
     mu, var = num(float(row["mean"]), digits=digits), num(float(row["var"]), digits=digits)
