@@ -2,8 +2,9 @@
 
 A model file is untrusted input. It is checked against one written schema before anything
 is built from it: size (before parsing), no NaN / Infinity literals, no duplicate keys,
-bounded nesting, no name or other string longer than MAX_NAME_CHARS, a known format name and version, no unknown keys, and every statistic's
-type, shape, finiteness and sign, with lengths that agree with the classes and categories.
+bounded nesting, no name or other string longer than MAX_NAME_CHARS, a known format name and
+version, no unknown keys, and every statistic's type, shape, finiteness and sign, with lengths
+that agree with the classes and categories.
 Anything else is refused with a DataError that names the field path, e.g.
 ``feature 'Outlook': counts[2][1] is -3; counts cannot be negative``.
 

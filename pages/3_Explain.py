@@ -25,7 +25,7 @@ if not presenting:
                    "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
 
 ss = st.session_state
-HEADLINE = 4  # classes shown as metrics; the table below lists them all
+HEADLINE = 4  # classes shown as metrics; the table below lists them (up to classes_ui.MAX_SHOWN_CLASSES)
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
 PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
 

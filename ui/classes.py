@@ -19,8 +19,8 @@ from scipy.special import logsumexp
 from nbapp.explain import class_labels
 
 __all__ = ["labels_of", "label_format", "labelled_rows", "labelled_column", "ranked_classes", "posterior_table",
-           "default_pair", "one_vs_rest", "PAIR_MODES", "MAX_SHOWN_CLASSES", "top_classes", "shown_classes", "shown_model_classes",
-           "classes_note"]
+           "default_pair", "one_vs_rest", "PAIR_MODES", "MAX_SHOWN_CLASSES", "top_classes", "shown_classes",
+           "shown_model_classes", "classes_note"]
 
 #: The most classes a page lists in a table, a chart, a list of choices or its equations (issue 31,
 #: item 6): a table of 100,000 classes is no help to a reader and costs the server seconds to draw.
