@@ -463,6 +463,11 @@ class Block(ABC):
     def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
         raise DataError(f"Column {column!r} is {self.kind}, not Gaussian.")
 
+    def density_rows(self, column: str, x: np.ndarray, classes: pd.Index, rows: Any) -> pd.DataFrame:
+        """:meth:`density` of the classes at positions ``rows`` of ``classes`` only; a block whose
+        density costs per class computes those alone (the Gaussian)."""
+        return self.density(column, x, classes).iloc[:, rows]
+
     def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
         raise DataError(f"Column {column!r} is {self.kind}: it has no typical number.")
 
