@@ -32,3 +32,37 @@ def test_clicking_a_value_on_the_nomogram_moves_the_row(app):
     expect(outlook).to_have_value("Rain")
     assert app.metric("P(Yes | x) read off the nomogram") != before
     app.screenshot("nomogram_clicked")
+
+
+# Every text of an SVG with its box as Chromium draws it, and the trace (g.trace) it belongs to.
+_TEXT_BOXES = """() => {
+    const svg = document.querySelector('svg');
+    return {width: svg.width.baseVal.value, texts: [...svg.querySelectorAll('text')]
+        .filter(t => t.textContent.length)
+        .map(t => {const b = t.getBoundingClientRect(), g = t.closest('g.trace');
+                   return {text: t.textContent, trace: g ? g.getAttribute('class') : null,
+                           left: b.left, right: b.right, top: b.top, bottom: b.bottom};})};
+}"""
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_the_exported_nomogram_measured_in_chromium_has_its_labels_apart_and_inside(page, case):
+    """Issue 33, item 4: the penguins' nomogram's SVG (the download), drawn by Chromium: the
+    total's "P = ..." label ends inside the image, and no two labels of one scale overlap (by
+    more than a pixel: glyphs' boxes include their side bearings)."""
+    from test_nomogram_figure import exported_svg
+
+    page.set_content(f"<html><body style='margin:0'>{exported_svg(case)}</body></html>")
+    drawn = page.evaluate(_TEXT_BOXES)
+    total = [t for t in drawn["texts"] if t["text"].startswith("total") and "P = " in t["text"]]
+    assert len(total) == 1 and 0 <= total[0]["left"] and total[0]["right"] <= drawn["width"], total
+    by_trace: dict[str, list] = {}
+    for t in drawn["texts"]:
+        if t["trace"]:
+            by_trace.setdefault(t["trace"], []).append(t)
+    assert max(len(v) for v in by_trace.values()) >= 10         # the probability ticks are measured
+    overlapping = [(a["text"], b["text"]) for labels in by_trace.values() for i, a in enumerate(labels)
+                   for b in labels[i + 1:]
+                   if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+                   and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1]
+    assert not overlapping
