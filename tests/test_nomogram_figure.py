@@ -15,6 +15,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -151,3 +152,16 @@ def test_the_probability_axis_keeps_its_round_ticks_and_reads_within_a_point():
     row = {**spec.query, "sex": "male", "year": 2008}
     p = model.predict_proba(pd.DataFrame([row])).iloc[0]
     assert abs(view.read_probability(fig) - p["Adelie"] / (p["Adelie"] + p["Chinstrap"])) <= 0.01
+
+
+def test_a_scale_of_many_values_and_a_constant_number_are_drawn_with_room_for_their_points():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"c": rng.choice([f"value {i}" for i in range(30)], 300), "k": 5.0,
+                          "y": rng.choice(["a", "b"], 300)})
+    model = nbapp.NaiveBayes({"c": "categorical", "k": "gaussian"}, alpha=1).fit(frame, target="y")
+    scales = nomogram_scales(model, "a", frame=frame)
+    fig = view.figure(scales, nomogram_row(scales, model, {"c": "value 3", "k": 5.0}))
+    values = next(t for t in fig.data if t.name == "scale::c")
+    assert values.mode == "markers" and len(values.customdata) == 30        # 30 names: on hover only
+    low, high = fig.layout.xaxis.range
+    assert low < min(values.x) and max(values.x) < high

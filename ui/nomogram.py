@@ -232,8 +232,8 @@ def _scale_traces(s: FeatureScale, labels: _Labels, px: _Pixels, row_xs: dict[st
     x_px, y_px = px.x(labels.x), px.y(labels.y)
     if not s.curve:
         shown = [plot_text(v, limit=24) for v in labels.values]
-        where = _placed(x_px, y_px, labels.text, list(np.argsort(x_px, kind="stable")), font=_FONT,
-                        marker=_CATEGORY_MARKER)
+        order = list(np.argsort(x_px, kind="stable")) if labels.text else []
+        where = _placed(x_px, y_px, labels.text, order, font=_FONT, marker=_CATEGORY_MARKER)
         return [go.Scatter(x=[labels.x.min(), labels.x.max()], y=[labels.centre] * 2, mode="lines", hoverinfo="skip",
                            line=dict(color="#bbb", width=2), name=f"line::{s.feature}"),
                 go.Scatter(x=labels.x, y=labels.y, mode="markers+text" if labels.text else "markers",
