@@ -148,7 +148,7 @@ def test_the_gaussian_fit_plot_draws_the_classes_asked_for_only():
 def test_a_model_file_of_100000_classes_opens_on_model_and_explain():
     """Within the AppTest timeout of the helpers, each page: before, 8 minutes on Model."""
     text = many_classes(100_000).to_json().encode()
-    at = start()
+    at = start(timeout=300)          # about 10 s a page on a quiet machine, several times that on a loaded one
     open_page(at, "Model")
     at.file_uploader(key="model.json_upload").set_value(("many.json", text, "application/json")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
