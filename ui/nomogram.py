@@ -32,6 +32,7 @@ from plotly.subplots import make_subplots
 import ui
 from nbapp.blocks.base import COUNT
 from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
+from ui import charts
 from ui.charts import colour
 from ui.text import plot_text
 
@@ -274,7 +275,7 @@ def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
             ui.set_query(picked[0], picked[1], missing=False)
 
     st.metric(f"P({ui.md(name(cls))} | x) read off the nomogram", f"{row.probability:.4f}")
-    st.plotly_chart(fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
+    charts.show(st, fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
     st.caption("Click a value's point to use it; move a number's slider below. "
                + " ".join(ui.md(ui.lecture.plain(n)) for n in (*scales.notes, *row.notes)))
     _sliders_ui(scales)
