@@ -176,3 +176,23 @@ def test_a_marked_line_is_said_with_its_label():
     fig = go.Figure(go.Scatter(x=[0, 1], y=[1, 0], name="P(No | x)"))
     fig.add_vline(x=0.64, annotation_text="chosen prior")
     assert charts.describe(fig) == "P(No | x) (line): (0, 1), (1, 0). a line marks chosen prior at x = 0.64."
+
+
+def test_the_nomogram_is_said_as_each_values_points_the_rows_points_and_its_total():
+    import nbapp
+    from nbapp.examples import load_example
+    from nbapp.nomogram import nomogram_row, nomogram_scales
+    from ui import nomogram
+
+    tennis = load_example("tennis14")
+    model = nbapp.NaiveBayes({c: "categorical" for c in ("Outlook", "Temperature", "Humidity", "Wind")},
+                             alpha=1).fit(tennis, "Play")
+    scales = nomogram_scales(model, "Yes", frame=tennis)
+    row = nomogram_row(scales, model, {"Outlook": "Sunny", "Temperature": "Cool", "Humidity": "High", "Wind": "Strong"})
+    text = nomogram.in_words(nomogram.figure(scales, row))
+    for s in scales.scales:
+        said = ", ".join(f"{v} {p:+.1f}" for v, p in zip(s.values, s.points))
+        assert f"{s.feature}: {said}" in text
+    assert f"prior {scales.prior_points:+.1f}" in text
+    assert f"This row: Sunny: {row.points['Outlook']:+.1f}, Cool: {row.points['Temperature']:+.1f}" in text
+    assert text.endswith(f"total {row.total_points:+.1f}: P = {row.probability:.3f}.")

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from nbapp.densities import GaussianFitPlot
 from ui.text import fmt_number, md, plot_text
 
-__all__ = ["COLOURS", "colour", "layout", "show", "describe", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+__all__ = ["COLOURS", "colour", "layout", "show", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
            "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
@@ -247,11 +247,12 @@ _CELLS = 36           # heatmap cells listed one by one; beyond, the range and w
 _TAG = re.compile(r"<[^>]*>")
 
 
-def show(where: Any, fig: go.Figure, **kwargs: Any) -> Any:
+def show(where: Any, fig: go.Figure, *, words: Callable[[go.Figure], str] | None = None, **kwargs: Any) -> Any:
     """``where.plotly_chart(fig, **kwargs)`` (``where``: st or a column) followed by the figure in
-    words (:func:`describe`) as a caption; returns what plotly_chart returns (a selection event)."""
+    words as a caption: :func:`describe`, or ``words`` for a chart that reads better its own way
+    (the nomogram); returns what plotly_chart returns (a selection event)."""
     event = where.plotly_chart(fig, **kwargs)
-    where.caption(md(f"{CAPTION_START} {describe(fig)}"))
+    where.caption(md(f"{CAPTION_START} {(words or describe)(fig)}"))
     return event
 
 
@@ -264,7 +265,7 @@ def describe(fig: go.Figure) -> str:
     if len(drawn) > _SERIES:
         sentences.append(f"{len(drawn) - _SERIES} more series are drawn")
     sentences += _marks(fig)
-    title = _words(fig.layout.title.text or "")
+    title = spoken(fig.layout.title.text or "")
     return " ".join(f"{s}." for s in [title, *sentences] if s)
 
 
@@ -317,7 +318,7 @@ def heatmap_sentence(trace: Any, axes: tuple[str, str]) -> str:
     row_axis, col_axis = (f"{a} " if a else "" for a in (axes[1], axes[0]))
 
     def cell(i: int, j: int) -> str:
-        value = _words(text[i, j]) if text is not None else _num(z[i, j])
+        value = spoken(text[i, j]) if text is not None else _num(z[i, j])
         return f"{row_axis}{rows[i]}, {col_axis}{cols[j]}: {value}"
 
     if not shown:
@@ -391,13 +392,13 @@ def _pairs(labels: list[str], values: np.ndarray, texts: list[str] | None) -> st
 
 
 def _named(trace: Any, what: str, body: str) -> str:
-    name = _words(trace.name or "")
+    name = spoken(trace.name or "")
     return f"{name} ({what}): {body}" if name else f"{what.capitalize()}: {body}"
 
 
 def _marks(fig: go.Figure) -> list[str]:
     """Vertical marker lines and the notes written on the figure (an annotation's own words)."""
-    notes = [(a.x if a.xref == "x" else None, _words(a.text)) for a in fig.layout.annotations if a.text]
+    notes = [(a.x if a.xref == "x" else None, spoken(a.text)) for a in fig.layout.annotations if a.text]
     lines = []
     for shape in fig.layout.shapes:
         if shape.type == "line" and shape.x0 is not None and shape.x0 == shape.x1 and shape.xref == "x":
@@ -408,10 +409,10 @@ def _marks(fig: go.Figure) -> list[str]:
 
 
 def _axis_title(axis: Any) -> str:
-    return _words(axis.title.text or "") if axis is not None and axis.title is not None else ""
+    return spoken(axis.title.text or "") if axis is not None and axis.title is not None else ""
 
 
-def _words(text: Any) -> str:
+def spoken(text: Any) -> str:
     """Plotly label text as plain words: our markup (<sup>, <br>) dropped, plot_text's escapes undone."""
     return html.unescape(_TAG.sub(" ", str(text))).strip()
 
@@ -420,13 +421,13 @@ def _texts(trace: Any, n: int) -> list[str]:
     text = trace.text
     if text is None or isinstance(text, str) or np.ndim(text) != 1 or len(text) != n:
         return []
-    return [_words(t) for t in text]
+    return [spoken(t) for t in text]
 
 
 def _labels(values: Any, n: int) -> list[str]:
     if values is None:
         return [str(i) for i in range(n)]
-    return [_num(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else _words(v)
+    return [_num(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else spoken(v)
             for v in values]
 
 
