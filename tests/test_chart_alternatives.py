@@ -196,3 +196,71 @@ def test_the_nomogram_is_said_as_each_values_points_the_rows_points_and_its_tota
     assert f"prior {scales.prior_points:+.1f}" in text
     assert f"This row: Sunny: {row.points['Outlook']:+.1f}, Cool: {row.points['Temperature']:+.1f}" in text
     assert text.endswith(f"total {row.total_points:+.1f}: P = {row.probability:.3f}.")
+
+
+# -- colour is never the only carrier of a class ----------------------------------------------------
+
+def _counts_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    y = np.repeat(["Adelie", "Chinstrap", "Gentoo"], 60)
+    return pd.DataFrame({"v": rng.poisson(np.repeat([1.0, 4.0, 9.0], 60)).astype(float), "y": y})
+
+
+def _class_figures() -> dict[str, go.Figure]:
+    """Every figure of ui.charts that draws one series per class (three classes each)."""
+    import nbapp
+    from nbapp.choices import fit_comparison_plot
+    from nbapp.densities import gaussian_fit_plot, poisson_fit_plot
+
+    frame = _counts_frame()
+    gaussian = nbapp.NaiveBayes({"v": "gaussian"}).fit(frame, "y")
+    poisson = nbapp.NaiveBayes({"v": "poisson"}).fit(frame, "y")
+    grid = np.linspace(0.0, 15.0, 50)
+    styles = {"gaussian": charts.CurveStyle("Gaussian", "dash"), "poisson": charts.CurveStyle("Poisson", "dot", True),
+              "kde": charts.CurveStyle("KDE", "solid")}
+    words = pd.DataFrame({"class": np.repeat(["Adelie", "Chinstrap", "Gentoo"], 3), "term": list("abcabcabc"),
+                          "probability": np.linspace(0.1, 0.9, 9)})
+    return {
+        "gaussian_fit": charts.gaussian_fit(gaussian_fit_plot(gaussian, "v", frame, x_star=3.0),
+                                            gaussian.gaussian("v"), "v"),
+        "poisson_fit": charts.poisson_fit(poisson_fit_plot(poisson, "v", frame), poisson.parameters("v"), "v"),
+        "fit_comparison": charts.fit_comparison(fit_comparison_plot(poisson, "v", frame), "v", styles),
+        "density_curves": charts.density_curves(grid, gaussian.gaussian_density("v", grid), "v"),
+        "top_words_bars": charts.top_words_bars(words, value_label="P(w | c)"),
+    }
+
+
+def _colour(trace) -> str | None:
+    marker = getattr(trace, "marker", None)
+    line = getattr(trace, "line", None)
+    return (marker.color if marker is not None and isinstance(marker.color, str) else None) or \
+        (line.color if line is not None else None)
+
+
+def _shape(trace) -> tuple:
+    """What besides colour a trace's class shows: bar pattern, line dash, marker symbol (markers drawn)."""
+    if trace.type == "bar":
+        return ("pattern", trace.marker.pattern.shape or "")
+    mode = trace.mode or "lines"
+    return (trace.line.dash or "solid" if "lines" in mode else None,
+            trace.marker.symbol or "circle" if "markers" in mode else None)
+
+
+@pytest.mark.parametrize("name", ["gaussian_fit", "poisson_fit", "fit_comparison", "density_curves", "top_words_bars"])
+def test_classes_differ_by_legend_name_and_by_pattern_dash_or_symbol_not_by_colour_alone(name):
+    fig = _class_figures()[name]
+    assert fig.layout.showlegend is not False
+    assert all(t.showlegend is not False for t in fig.data), "every class's series is named in the legend"
+    names = [t.name for t in fig.data]
+    assert len(set(names)) == len(names), names
+    by_kind: dict[tuple, list] = {}
+    for t in fig.data:
+        scatter = t.type == "scatter"
+        # fit_comparison draws a curve per class and type: the dash tells the types apart
+        by_kind.setdefault((t.type, t.mode if scatter else None,
+                            t.line.dash if scatter and name == "fit_comparison" else None), []).append(t)
+    for kind, traces in by_kind.items():       # series drawn alike (a class's bars, its curve of one type...)
+        colours = {_colour(t) for t in traces}
+        shapes = {_shape(t) for t in traces}
+        assert len(colours) == len(traces) == 3, (kind, colours)
+        assert len(shapes) == len(traces), f"{name}: {kind} series differ only by colour: {shapes}"

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from nbapp.densities import GaussianFitPlot
 from ui.text import fmt_number, md, plot_text
 
-__all__ = ["COLOURS", "colour", "layout", "show", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
            "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
@@ -29,6 +29,29 @@ _MARGIN = dict(l=10, r=10, t=40, b=10)
 def colour(i: int) -> str:
     """The i-th class colour (the cycle repeats after eight)."""
     return COLOURS[i % len(COLOURS)]
+
+
+#: What tells classes apart besides colour (issue 33, item 8: colour is never the only carrier of a
+#: class): a marker symbol, a line dash and a bar pattern per class, with the class's name in the legend.
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross", "triangle-down")
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+PATTERNS = ("", "/", "\\", "x", "-", "|", "+", ".")
+_MARKED_POINTS = 12          # markers drawn along a dense curve: enough to read the symbol, few enough not to hide the line
+
+
+def symbol(i: int) -> str:
+    """The i-th class's marker symbol (the cycle repeats after eight)."""
+    return SYMBOLS[i % len(SYMBOLS)]
+
+
+def dash(i: int) -> str:
+    """The i-th class's line dash (the cycle repeats after six)."""
+    return DASHES[i % len(DASHES)]
+
+
+def pattern(i: int) -> str:
+    """The i-th class's bar pattern (none for the first; the cycle repeats after eight)."""
+    return PATTERNS[i % len(PATTERNS)]
 
 
 def layout(height: int = 320) -> dict:
@@ -56,16 +79,16 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
         bars = plot.histogram[plot.histogram["class"] == cls]
         fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.45,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         curve = plot.curves[plot.curves["class"] == cls]
         fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
                                  name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
-                                 line=dict(color=shade, width=2), legendgroup=name))
+                                 line=dict(color=shade, width=2, dash=dash(i)), legendgroup=name))
         marks = plot.marks[plot.marks["class"] == cls] if plot.marks is not None else None
         if marks is not None and len(marks):
             fig.add_trace(go.Scatter(x=marks["x"], y=marks["density"], mode="markers+text",
                                      text=[f"p(x* | {name}) = {v:.4g}" for v in marks["density"]],
-                                     textposition="top right", marker=dict(color=shade, size=11, symbol="x"),
+                                     textposition="top right", marker=dict(color=shade, size=11, symbol=symbol(i)),
                                      name=f"{name} at x*", legendgroup=name))
     if plot.marks is not None and len(plot.marks):
         fig.add_vline(x=float(plot.marks["x"].iloc[0]), line_dash="dash", line_color="#555",
@@ -82,11 +105,12 @@ def poisson_fit(plot: Any, fits: pd.DataFrame, column: str) -> go.Figure:
         shade, name = colour(i), plot_text(cls)
         bars = plot.observed[plot.observed["class"] == cls]
         fig.add_trace(go.Bar(x=bars["x"], y=bars["share"], name=f"{name} data", opacity=0.45,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         dots = plot.fitted[plot.fitted["class"] == cls]
         fig.add_trace(go.Scatter(x=dots["x"], y=dots["probability"], mode="lines+markers",
                                  name=f"{name}: Poisson(λ = {row['lambda']:.4g})",
-                                 line=dict(color=shade, width=2), legendgroup=name))
+                                 line=dict(color=shade, width=2, dash=dash(i)), marker=dict(symbol=symbol(i), size=7),
+                                 legendgroup=name))
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="P(x | c)", **layout(360))
     return fig
 
@@ -108,12 +132,15 @@ def fit_comparison(plot: Any, column: str, styles: Mapping[str, CurveStyle]) -> 
         bars = plot.histogram[plot.histogram["class"] == cls]
         fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.35,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         for kind, curve in plot.curves[plot.curves["class"] == cls].groupby("type", sort=False):
             style = styles.get(kind, CurveStyle(str(kind)))
-            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers" if style.markers
-                                     else "lines", name=f"{name}: {plot_text(style.name)}",
-                                     line=dict(color=shade, width=2, dash=style.dash), legendgroup=name))
+            # the dash tells the types apart, the marker symbol the classes (a count type marks every point)
+            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers",
+                                     name=f"{name}: {plot_text(style.name)}",
+                                     line=dict(color=shade, width=2, dash=style.dash), legendgroup=name,
+                                     marker=dict(symbol=symbol(i), size=7,
+                                                 maxdisplayed=0 if style.markers else _MARKED_POINTS)))
     drawn = dict.fromkeys(plot.curves["type"])
     title = ", ".join(f"{styles[k].name} ({_DASH_WORDS.get(styles[k].dash, styles[k].dash)})" for k in drawn
                       if k in styles)
@@ -130,7 +157,7 @@ def density_curves(grid: np.ndarray, density: pd.DataFrame, column: str) -> go.F
     fig = go.Figure()
     for i, cls in enumerate(density.columns):
         fig.add_trace(go.Scatter(x=grid, y=density[cls].to_numpy(dtype=float), mode="lines", name=plot_text(cls),
-                                 line=dict(color=colour(i), width=2)))
+                                 line=dict(color=colour(i), width=2, dash=dash(i))))
     fig.update_layout(xaxis_title=plot_text(column), yaxis_title="density p(x | c)", **layout(340))
     return fig
 
@@ -153,7 +180,8 @@ def top_words_bars(words: pd.DataFrame, *, value_label: str) -> go.Figure:
     for i, (cls, part) in enumerate(words.groupby("class", sort=False)):
         part = part.iloc[::-1]
         fig.add_trace(go.Bar(x=part["probability"].to_numpy(dtype=float), y=[plot_text(w) for w in part["term"]],
-                             orientation="h", name=plot_text(cls), marker_color=colour(i)))
+                             orientation="h", name=plot_text(cls),
+                             marker=dict(color=colour(i), pattern_shape=pattern(i))))
     fig.update_layout(barmode="group", xaxis_title=value_label, **layout(max(320, 22 * len(words))))
     return fig
 
