@@ -138,7 +138,7 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
             charts.show(cell, textviews.top_words_figure(words, cls, colour_index=start + offset,
                                                          count_label=count_label, title=name(cls)),
-                              key=f"text.top.{start + offset}")
+                        key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
         st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 

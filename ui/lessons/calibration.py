@@ -50,5 +50,5 @@ def _calibration_fragment(model: Any) -> None:
         st.caption(ui.md(note))
     left, right = st.columns([3, 2])
     charts.show(left, lessons.reliability_figure(report.reliability.bins, report.reliability.label),
-                      key="lessons.reliability")
+                key="lessons.reliability")
     right.dataframe(report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")

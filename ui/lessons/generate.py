@@ -44,4 +44,4 @@ def _generate_fragment(model: Any) -> None:
     if drawable:
         column = st.selectbox("Compare one column", [model.target_, *drawable], format_func=str, key=lessons.wkey("gen_col"))
         charts.show(st, lessons.compare_histogram(ui.frame()[column], generated[column], column),
-                        key="lessons.gen_chart")
+                    key="lessons.gen_chart")

@@ -53,7 +53,7 @@ def _generative_fragment(model: Any) -> None:
         st.caption(ui.md(note))
     left, right = st.columns(2)
     charts.show(left, lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows"),
-                      key="lessons.lc_accuracy")
+                key="lessons.lc_accuracy")
     charts.show(right, lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True),
-                       key="lessons.lc_time")
+                key="lessons.lc_time")
     st.dataframe(summary, hide_index=True, key="lessons.lc_table")

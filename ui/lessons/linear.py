@@ -122,4 +122,4 @@ def _boundary_fragment(gaussian: list[str]) -> None:
         ui.show_error(err)
         return
     charts.show(st, lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}"),
-                    key="lessons.boundary_chart")
+                key="lessons.boundary_chart")

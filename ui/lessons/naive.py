@@ -101,7 +101,7 @@ def _duplicate_fragment(model: Any) -> None:
     cols[1].metric(f"P({ui.md(top)} | x), {copies} extra", ui.fmt_number(after))
     cols[2].metric(f"Mean confidence, {copies} extra", ui.fmt_number(effect.mean_confidence.loc[copies]))
     charts.show(st, lessons.duplicate_figure(effect.posterior, effect.mean_confidence, effect.accuracy),
-                    key="lessons.dup_chart")
+                key="lessons.dup_chart")
     if side is None:
         st.caption(f"{ui.md(column)} favours no class for this example (missing, unseen or equal factors), so its "
                    "copies change nothing here; pick another feature.")

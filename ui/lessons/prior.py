@@ -62,9 +62,9 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     left, right = st.columns(2)
     charts.show(left, lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
                                                  prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior),
-                      key="lessons.prior_sweep")
+                key="lessons.prior_sweep")
     charts.show(right, lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other),
-                       key="lessons.prior_bar")
+                key="lessons.prior_bar")
     net = split.log_likelihood_ratio
     if not np.isfinite(net):
         st.markdown(f"Against **{ui.md(other)}**: a factor is 0 for one of the two classes (no smoothing), so the "
