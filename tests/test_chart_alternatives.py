@@ -32,25 +32,27 @@ def _plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
-def charts_and_captions(at: AppTest) -> list[tuple[str, str | None]]:
-    """Each plotly chart on screen (its title) and the text of the element drawn right after it
-    in its block (None when that is not a caption)."""
+def charts_and_captions(at: AppTest) -> list[tuple[str, str | None, go.Figure]]:
+    """Each plotly chart on screen: its title, the text of the element drawn right after it in
+    its block (None when that is not a caption) and the figure."""
     found = []
     for block in _blocks(at._tree):
         kids = list(block.children.values())
         for i, kid in enumerate(kids):
             if kid.type == "plotly_chart":
-                title = json.loads(kid.proto.spec).get("layout", {}).get("title", {}).get("text", "(untitled)")
+                fig = go.Figure(json.loads(kid.proto.spec))
+                title = fig.layout.title.text or "(untitled)"
                 after = kids[i + 1] if i + 1 < len(kids) else None
-                found.append((title, _plain(after.value) if after is not None and after.type == "caption" else None))
+                found.append((title, _plain(after.value) if after is not None and after.type == "caption" else None,
+                              fig))
     return found
 
 
 LESSONS = ("smoothing", "prior", "linear", "naive", "calibration", "generative", "generate", "underflow")
 
 
-def _every_chart(example: str) -> list[tuple[str, str, str | None]]:
-    """(where, chart title, caption after it) for every chart of every page and lesson on ``example``."""
+def _every_chart(example: str) -> list[tuple[str, str, str | None, go.Figure]]:
+    """(where, chart title, caption after it, figure) for every chart of every page and lesson on ``example``."""
     at = start(example)
     seen = []
     for page in ("Model", "Explain", "Evaluate", "Text"):
@@ -67,9 +69,16 @@ def _every_chart(example: str) -> list[tuple[str, str, str | None]]:
 def test_every_chart_on_every_page_is_followed_by_its_words_and_numbers(example):
     seen = _every_chart(example)
     assert len(seen) >= 5, f"the walk drew only {len(seen)} charts: it no longer reaches the pages' charts"
-    missing = [f"{where}: {title}" for where, title, caption in seen
+    missing = [f"{where}: {title}" for where, title, caption, _ in seen
                if caption is None or not caption.startswith(charts.CAPTION_START) or not re.search(r"\d", caption)]
     assert not missing, "charts without a caption in words and numbers right after them:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("example", ["tennis14", "penguins", "sms_spam"])
+def test_no_chart_on_any_page_tells_classes_apart_by_colour_alone(example):
+    found = [f"{where}: {title}: {problem}" for where, title, _, fig in _every_chart(example)
+             for problem in colour_alone(fig)]
+    assert not found, "\n".join(found)
 
 
 # -- every chart goes through charts.show ---------------------------------------------------------
@@ -233,17 +242,28 @@ def _class_figures() -> dict[str, go.Figure]:
 def _colour(trace) -> str | None:
     marker = getattr(trace, "marker", None)
     line = getattr(trace, "line", None)
-    return (marker.color if marker is not None and isinstance(marker.color, str) else None) or \
-        (line.color if line is not None else None)
+    colour = marker.color if marker is not None and isinstance(marker.color, str) else None
+    return colour or (line.color if line is not None else None)
 
 
 def _shape(trace) -> tuple:
-    """What besides colour a trace's class shows: bar pattern, line dash, marker symbol (markers drawn)."""
-    if trace.type == "bar":
+    """What besides colour a series shows: bar pattern, line dash, marker symbol (when drawn)."""
+    if trace.type in ("bar", "histogram"):
         return ("pattern", trace.marker.pattern.shape or "")
+    if trace.type == "contour":
+        return ("dash", trace.line.dash or "solid")
     mode = trace.mode or "lines"
     return (trace.line.dash or "solid" if "lines" in mode else None,
             trace.marker.symbol or "circle" if "markers" in mode else None)
+
+
+def colour_alone(fig: go.Figure) -> list[str]:
+    """The pairs of series ``fig`` tells apart by colour alone: drawn alike (same kind, same mode)
+    in different colours with the same pattern, dash and symbol, and no text written on them."""
+    series = [t for t in fig.data if t.type in ("bar", "histogram", "scatter", "contour") and _colour(t) is not None]
+    return [f"{a.name!r} and {b.name!r}: {_shape(a)}" for k, a in enumerate(series) for b in series[k + 1:]
+            if a.type == b.type and getattr(a, "mode", None) == getattr(b, "mode", None)
+            and _colour(a) != _colour(b) and _shape(a) == _shape(b) and "text" not in str(getattr(a, "mode", ""))]
 
 
 @pytest.mark.parametrize("name", ["gaussian_fit", "poisson_fit", "fit_comparison", "density_curves", "top_words_bars"])
@@ -253,14 +273,4 @@ def test_classes_differ_by_legend_name_and_by_pattern_dash_or_symbol_not_by_colo
     assert all(t.showlegend is not False for t in fig.data), "every class's series is named in the legend"
     names = [t.name for t in fig.data]
     assert len(set(names)) == len(names), names
-    by_kind: dict[tuple, list] = {}
-    for t in fig.data:
-        scatter = t.type == "scatter"
-        # fit_comparison draws a curve per class and type: the dash tells the types apart
-        by_kind.setdefault((t.type, t.mode if scatter else None,
-                            t.line.dash if scatter and name == "fit_comparison" else None), []).append(t)
-    for kind, traces in by_kind.items():       # series drawn alike (a class's bars, its curve of one type...)
-        colours = {_colour(t) for t in traces}
-        shapes = {_shape(t) for t in traces}
-        assert len(colours) == len(traces) == 3, (kind, colours)
-        assert len(shapes) == len(traces), f"{name}: {kind} series differ only by colour: {shapes}"
+    assert not colour_alone(fig)
