@@ -269,7 +269,7 @@ def pr_chart(pr: pd.DataFrame, point: pd.Series, positive: Any, average_precisio
 
 #: How every chart's caption starts, so a reader (and a test) knows it is the chart in words.
 CAPTION_START = "Chart in words:"
-_ITEMS = 12           # values listed per series; beyond, the largest and the range
+_ITEMS = 12           # values listed per series; beyond, the largest of them by size
 _SERIES = 12          # series described per figure; beyond, how many more there are
 _CELLS = 36           # heatmap cells listed one by one; beyond, the range and where its ends are
 _TAG = re.compile(r"<[^>]*>")
@@ -410,10 +410,10 @@ def _cloud(x: np.ndarray, y: np.ndarray, axes: tuple[str, str]) -> str:
 
 
 def _pairs(labels: list[str], values: np.ndarray, texts: list[str] | None) -> str:
-    """``label value`` pairs in drawing order, or the _ITEMS largest by size when there are more."""
+    """``label value`` pairs in drawing order: all of them, or the _ITEMS largest by size when there are more."""
     order = np.arange(len(values))
     if len(values) > _ITEMS:
-        order = np.argsort(-np.abs(np.nan_to_num(values, nan=-np.inf)), kind="stable")[:_ITEMS]
+        order = np.sort(np.argsort(-np.abs(np.nan_to_num(values, nan=0.0)), kind="stable")[:_ITEMS])
     shown = [f"{labels[i]}: {texts[i] if texts else _num(values[i])}" for i in order]
     head = f"the {_ITEMS} largest of {len(values)}: " if len(values) > _ITEMS else ""
     return head + ", ".join(shown)
