@@ -211,7 +211,7 @@ def _priors_ui(model: Any) -> None:
     if note:
         st.caption(note)
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
+    charts.show(left, charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
     right.dataframe(table, key="model.priors_table")
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
@@ -318,7 +318,7 @@ def _numeric_choice_body(model: Any, columns: list[str], styles: dict[str, Any])
     except (DataError, KeyError) as err:
         st.info(f"No comparison for this column: {ui.md(err)}")
         return
-    st.plotly_chart(charts.fit_comparison(ss["model_choice_plot"][1], col, styles), key="model.choice_chart")
+    charts.show(st, charts.fit_comparison(ss["model_choice_plot"][1], col, styles), key="model.choice_chart")
     _sample_caption(df)
     if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
         try:
@@ -374,7 +374,7 @@ def _dependence_body(model: Any) -> None:
         return
     pairs = strongest_pairs(cmi)
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.cmi_heatmap(cmi), key="model.cmi_chart")
+    charts.show(left, charts.cmi_heatmap(cmi), key="model.cmi_chart")
     with left:
         _sample_caption(df)
     right.markdown("Strongest dependent pairs")
@@ -415,7 +415,7 @@ def _words_ui(model: Any, columns: list[str]) -> None:
         return
     left, right = st.columns([3, 2])
     shown = labelled_column(words, "class", model.classes_)
-    left.plotly_chart(charts.top_words_bars(shown, value_label=view_of(model.features_[col].kind).words_label(
+    charts.show(left, charts.top_words_bars(shown, value_label=view_of(model.features_[col].kind).words_label(
         model.features_[col])), key="model.words_chart")
     right.dataframe(shown, key="model.words_table")
 

@@ -197,8 +197,8 @@ def _contributions_ui(e: Any, contrib: pd.Series, title: str) -> None:
     total = float(contrib.attrs["log_odds"])
     if len(finite):
         # a factor that decides alone makes the log-odds ±∞ (no total bar)
-        st.plotly_chart(charts.waterfall(finite, title=title, total=None if decided else total),
-                        key=f"explain.waterfall::{contrib.attrs['method']}")
+        charts.show(st, charts.waterfall(finite, title=title, total=None if decided else total),
+                    key=f"explain.waterfall::{contrib.attrs['method']}")
     st.markdown(explained.adds_up(contrib, classes_ui.label_format(e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))

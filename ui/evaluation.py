@@ -222,7 +222,7 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
             confusion = confusion.reindex(index=order, columns=[*order, *extra])
         name = label_format(list(result.classes))
         shown = confusion.rename(index=name, columns=name)       # 1 and "1" stay two rows and columns
-        st.plotly_chart(charts.confusion_heatmap(shown, normalise=normalise), key="eval.confusion")
+        charts.show(st, charts.confusion_heatmap(shown, normalise=normalise), key="eval.confusion")
     with right:
         st.markdown("**Per class**")
         st.dataframe(s.per_class.set_axis(labels_of(s.per_class.index)).style.format(
@@ -249,8 +249,8 @@ def _curves_ui(result: evaluate.Evaluation) -> None:
         st.info(ui.md(err))
         return
     point = found.at(threshold)
-    left.plotly_chart(charts.roc_chart(found.roc, point, positive, found.roc_auc), key="eval.roc")
-    right.plotly_chart(charts.pr_chart(found.pr, point, positive, found.average_precision), key="eval.pr")
+    charts.show(left, charts.roc_chart(found.roc, point, positive, found.roc_auc), key="eval.roc")
+    charts.show(right, charts.pr_chart(found.pr, point, positive, found.average_precision), key="eval.pr")
     st.dataframe(point.to_frame().T, hide_index=True, key="eval.threshold_table")
     if not two and result.folds is not None:
         st.markdown("**Every class against the rest: the area under each ROC curve**")

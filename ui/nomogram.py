@@ -33,11 +33,12 @@ from plotly.subplots import make_subplots
 import ui
 from nbapp.blocks.base import COUNT
 from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
+from ui import charts
 from ui.charts import colour
 from ui.text import plot_text
 
-__all__ = ["figure", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales", "ROW_TRACE",
-           "AXIS_TRACE", "PRIOR_TRACE", "WIDTH", "number_text"]
+__all__ = ["figure", "in_words", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales",
+           "ROW_TRACE", "AXIS_TRACE", "PRIOR_TRACE", "WIDTH", "number_text"]
 
 ROW_TRACE, AXIS_TRACE, PRIOR_TRACE, TOTAL_TRACE = "this row", "probability axis", "prior", "this row's total"
 # A category scale prints its values' names up to this many values (beyond: on hover).
@@ -346,6 +347,26 @@ def _total_traces(scales: NomogramScales, row: NomogramRow, width: float, height
     return traces
 
 
+def in_words(fig: go.Figure) -> str:
+    """The nomogram as its caption says it (issue 33, item 8), read off the figure: the points of
+    the prior and of each value on each scale, the row's points and its total with the probability."""
+    scales = []
+    for trace in fig.data:
+        kind, _, feature = str(trace.name).partition("::")
+        if kind == "scale" and trace.mode != "lines":      # a category's values (a number's curve has marks)
+            values = trace.customdata
+        elif kind == "marks":
+            values = trace.text
+        else:
+            continue
+        scales.append(f"{feature}: " + ", ".join(f"{charts.spoken(v)} {p:+.1f}" for v, p in zip(values, trace.x)))
+    prior = _trace(fig, PRIOR_TRACE).text[0]
+    row = ", ".join(charts.spoken(t) for t in _trace(fig, ROW_TRACE).text) or "no value with points"
+    total = [t.text[0] for t in fig.data if t.name == TOTAL_TRACE]
+    return (f"{charts.spoken(fig.layout.title.text)}. Points of each value: prior {prior}; {'; '.join(scales)}. "
+            f"This row: {row}" + (f"; {total[0]}." if total else "."))
+
+
 def _trace(fig: go.Figure, name: str) -> Any:
     return next(t for t in fig.data if t.name == name)
 
@@ -452,7 +473,7 @@ def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
             ui.set_query(picked[0], picked[1], missing=False)
 
     st.metric(f"P({ui.md(name(cls))} | x) read off the nomogram", f"{row.probability:.4f}")
-    st.plotly_chart(fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
+    charts.show(st, fig, words=in_words, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
     st.caption("Click a value's point to use it; move a number's slider below. "
                + " ".join(ui.md(ui.lecture.plain(n)) for n in (*scales.notes, *row.notes)))
     _sliders_ui(scales)

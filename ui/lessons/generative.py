@@ -9,7 +9,7 @@ import streamlit as st
 import nbapp
 import ui
 from nbapp.errors import DataError
-from ui import lessons
+from ui import charts, lessons
 
 ss = st.session_state
 
@@ -52,8 +52,8 @@ def _generative_fragment(model: Any) -> None:
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)
-    left.plotly_chart(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows"),
-                      key="lessons.lc_accuracy")
-    right.plotly_chart(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True),
-                       key="lessons.lc_time")
+    charts.show(left, lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows"),
+                key="lessons.lc_accuracy")
+    charts.show(right, lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True),
+                key="lessons.lc_time")
     st.dataframe(summary, hide_index=True, key="lessons.lc_table")

@@ -57,7 +57,7 @@ class GaussianView(TypeView):
         fits = model.gaussian(col).reindex(pd.Index(shown_model_classes(model), dtype=object))   # the most probable
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
-        st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
+        charts.show(st, charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
         st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
                            key="model.gauss_class")
