@@ -40,6 +40,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 
 from nbapp.blocks.base import check_class_sums, state_vector
+from nbapp._limits import MAX_BYTES, MAX_NAME_CHARS
 from nbapp.errors import DataError
 from nbapp.settings import Settings
 from nbapp.specs import spec_from_dict, spec_to_dict
@@ -51,16 +52,7 @@ __all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json
 FORMAT = "nbapp.NaiveBayes"
 VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)
-# What the parse can afford: a 32 MB model of counts takes about 1.5 s of CPU and 7 times its
-# size in memory to load (bench/bench_model_load.py), a hostile document of small lists about 30
-# times; json holds the GIL while it parses. It holds a 50,000-word text model of 30 classes.
-# Nothing may save a larger file: this loader refuses it.
-MAX_BYTES = 32 * 1024 * 1024
 _MAX_DEPTH = 32                   # the format nests 6 levels; deeper is not a model file
-# The longest string a model file may hold: a class, column, category or word, a setting (issue
-# 31, item 15). The byte cap does not bound one name: a 30 MB class name in a 32 MB file made
-# the Model page take 1.1 GB and 41 s. A token pattern may have as many (nbapp.text's own cap).
-MAX_NAME_CHARS = 1_000
 _NUMBER_CACHE = 1 << 16           # distinct number literals shared while parsing (a bounded cache)
 _FLOAT_DIGITS = 309               # the digits of the largest float, about 1.8e308
 # A positive count below this share of its total is lost when added to it (float64's epsilon).

@@ -84,3 +84,11 @@ def test_the_public_names_the_app_needs_come_from_the_packages():
     assert nbapp.io.distinct_counts.__module__ == "nbapp.io._nested"
     assert nbapp.scale.resolve_sources.__module__ == "nbapp.scale._files"
     assert nbapp.scale.sample_rows.__module__ == "nbapp.scale._files"
+
+
+def test_no_feature_type_imports_the_model_files_module():
+    """The blocks lie below persist, which reads them (issue 34, item 6): the caps both share live
+    in nbapp/_limits.py, so a block never imports persist, not even inside a function."""
+    for path in sorted((ROOT / "nbapp" / "blocks").glob("*.py")):
+        modules = [m for _, m in _imported_modules(path)]
+        assert "nbapp.persist" not in modules, path.name
