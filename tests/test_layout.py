@@ -92,3 +92,16 @@ def test_no_feature_type_imports_the_model_files_module():
     for path in sorted((ROOT / "nbapp" / "blocks").glob("*.py")):
         modules = [m for _, m in _imported_modules(path)]
         assert "nbapp.persist" not in modules, path.name
+
+
+def test_the_readers_import_each_other_only_at_the_top():
+    """No import loop in nbapp/io (issue 34, item 6): a module that needs a reader above it is
+    handed that reader (the corpus its table reader, the fast path its line numbers) instead of
+    importing it inside a function."""
+    late = []
+    for path in sorted((ROOT / "nbapp" / "io").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                late += [f"{path.name}: {node.name} imports {sub.module}" for sub in ast.walk(node)
+                         if isinstance(sub, ast.ImportFrom) and (sub.module or "").startswith("nbapp.io")]
+    assert not late, late

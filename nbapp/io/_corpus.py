@@ -7,7 +7,7 @@ import re
 import unicodedata
 import zipfile
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -46,18 +46,19 @@ NESTED_ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".7z", ".rar", ".bz2", ".xz", 
 ARCHIVE_MAGIC = (*_ZIP_MAGIC, b"\x1f\x8b", b"7z\xbc\xaf\x27\x1c", b"Rar!", b"BZh", b"\xfd7zXZ")
 
 
-def _load_corpus(data: bytes, filename: str, limits: dict[str, Any]) -> Table:
+def _load_corpus(data: bytes, filename: str, limits: dict[str, Any],
+                 read_table: Callable[[bytes, str, Any], Table]) -> Table:
     _refuse_empty(data, filename)
     if data.startswith(_ZIP_MAGIC):
         if _is_workbook(data):
-            return _corpus_from_table(_table(data, filename), filename)
+            return _corpus_from_table(read_table(data, filename, None), filename)
         return _finish_corpus(*_read_zip_corpus(data, filename, **limits))
     _refuse_known_binary(data, filename)
     if not filename.lower().endswith((".csv", ".xlsx")):
         lines = _try_label_lines(data, filename)
         if lines is not None:
             return _finish_corpus(*lines)
-    return _corpus_from_table(_table(data, filename), filename)
+    return _corpus_from_table(read_table(data, filename, None), filename)
 
 
 def _is_workbook(data: bytes) -> bool:
@@ -387,10 +388,3 @@ def _member_text(raw: bytes, codec: str | None, name: str, fallback: list[str]) 
     except UnicodeDecodeError:
         fallback.append(name)
         return raw.decode("cp1252", errors="replace")
-
-
-def _table(data: bytes, filename: str):
-    """A corpus given as a table, read by the table reader (imported here: it imports this module)."""
-    from nbapp.io._loading import _load_table
-
-    return _load_table(data, filename, None)

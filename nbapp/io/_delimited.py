@@ -94,7 +94,8 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: b
     delimiter = _detect_delimiter(sample, truncated)
     _refuse_wide(data, encoding, delimiter, filename)
     source = _Source(data, encoding, delimiter)
-    quick = read_fast(source, filename, _first_record(source), notes) if fast and fast_path_applies(source, max_rows) else None
+    quick = read_fast(source, filename, _first_record(source), notes, lambda: _data_record_lines(source, filename)) \
+        if fast and fast_path_applies(source, max_rows) else None
     if quick is not None:
         table = Table(*quick)
     else:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -57,7 +57,8 @@ _WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besid
 BLOCK_BYTES = 4 << 20
 
 
-def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
+def read_fast(source: Any, filename: str, header: list[str], notes: list[str],
+              record_lines: Callable[[], np.ndarray]) -> tuple[pd.DataFrame, list[str]] | None:
     """The table and notes of a clean comma-separated file, as the careful path gives them,
     or None when this file needs the careful path as a whole."""
     if not header or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
@@ -72,7 +73,7 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
     notes = list(notes)
     names = _clean_names(header, notes)
     careful = [i for i, v in enumerate(verdicts) if v is None]
-    reader = _careful_reader(cells, careful, source, filename)
+    reader = _careful_reader(cells, careful, source, record_lines)
     columns = {}
     for position, (name, verdict) in enumerate(zip(names, verdicts)):
         if verdict is None:
@@ -275,14 +276,12 @@ def _no_rows() -> _RowNumbers:
     return _RowNumbers("line", refuse)
 
 
-def _careful_reader(cells: Any, careful: list[int], source: Any, filename: str) -> _NumberReader | None:
+def _careful_reader(cells: Any, careful: list[int], source: Any,
+                    record_lines: Callable[[], np.ndarray]) -> _NumberReader | None:
     """The careful number reader on the columns that need it, with the careful path's line
-    numbers (computed only if a note asks for them)."""
+    numbers (``record_lines``, the delimited reader's, computed only if a note asks for them)."""
     if not careful:
         return None
-    from nbapp.io._delimited import _data_record_lines
-
     frame = pd.DataFrame({i: _strings(cells.column(i)) for i in careful})
-    rows = _RowNumbers("line", lambda: _data_record_lines(source, filename))
-    return _NumberReader(frame, rows, source.delimiter)
+    return _NumberReader(frame, _RowNumbers("line", record_lines), source.delimiter)
 

@@ -87,7 +87,7 @@ def load_corpus(
     """
     limits = {"max_entries": max_entries, "max_total_bytes": max_total_bytes, "max_ratio": max_ratio}
     name = _file_name(str(filename))
-    return _guarded(name, lambda: _load_corpus(bytes(data), name, limits))
+    return _guarded(name, lambda: _load_corpus(bytes(data), name, limits, _load_table))   # a corpus given as a table
 
 
 def _guarded(filename: str, read: Callable[[], Table]) -> Table:
