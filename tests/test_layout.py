@@ -105,3 +105,20 @@ def test_the_readers_import_each_other_only_at_the_top():
                 late += [f"{path.name}: {node.name} imports {sub.module}" for sub in ast.walk(node)
                          if isinstance(sub, ast.ImportFrom) and (sub.module or "").startswith("nbapp.io")]
     assert not late, late
+
+
+def test_no_private_name_is_imported_from_another_package():
+    """A name that starts with "_" stays in its package (issue 34, item 6): what the engines
+    share with the loaders (the number patterns, the row numbers, the careful number reader) or
+    the exercises with the worked example is named as shared."""
+    found = []
+    for path in sorted((ROOT / "nbapp").rglob("*.py")):
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("nbapp")):
+                continue
+            parts = node.module.split(".")
+            target = ".".join(parts[:-1]) if ROOT.joinpath(*parts).with_suffix(".py").exists() else node.module
+            found += [f"{path.relative_to(ROOT)}: {node.module}.{a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__") and target != package]
+    assert not found, found

@@ -87,20 +87,20 @@ XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1
 # Digits are ASCII 0-9: Python's \d also matches other scripts' digits ('١٢', '１２'), which
 # neither Arrow nor pandas parse (a column of them crashed the loader); RE2, where DuckDB uses
 # these patterns, reads \d as 0-9 anyway. Such cells are text.
-_DOT_NUMBER = re.compile(
+DOT_NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 
 
-_COMMA_NUMBER = re.compile(
+COMMA_NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,[0-9]*)?|,[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 
 
-_LEADING_ZERO = r"[+-]?0[0-9]"
+LEADING_ZERO = r"[+-]?0[0-9]"
 
 
-_INTEGER = r"[+-]?[0-9]+"
+INTEGER = r"[+-]?[0-9]+"
 
 
 _BINARY_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
@@ -153,7 +153,7 @@ class _Raw:
 
     header: list[str]
     frame: pd.DataFrame  # columns 0..w-1, every cell a str ("" for blank)
-    rows: _RowNumbers
+    rows: RowNumbers
     notes: list[str]
     delimiter: str | None = None  # None for Excel
     trailing_delimiter: bool = False
@@ -162,7 +162,7 @@ class _Raw:
     absent_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
-class _RowNumbers:
+class RowNumbers:
     """Maps positions of data rows to the line (or sheet row) numbers a user sees."""
 
     def __init__(self, word: str, numbers: Callable[[], np.ndarray]) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
+from nbapp.io._common import ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
 from nbapp.io._sniffing import (
     _check_archive,
     _detect_encoding,
@@ -69,7 +69,7 @@ def _is_workbook(data: bytes) -> bool:
     return "[Content_Types].xml" in names
 
 
-def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str], _RowNumbers] | None:
+def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str], RowNumbers] | None:
     """A `label<TAB>text` file, one document per line, no quoting (text may hold quotes).
 
     Returns None when the first fields do not look like labels (then it is read as a table).
@@ -108,7 +108,7 @@ def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str
             "and upload again."
         )
     lead = f"Read {filename!r} as {encoding.label} label<TAB>text lines: {len(frame):,} documents."
-    rows = _RowNumbers("line", lambda: line_numbers)
+    rows = RowNumbers("line", lambda: line_numbers)
     return frame, [lead, *notes], rows
 
 
@@ -131,7 +131,7 @@ def _corpus_from_table(table: Table, filename: str) -> Table:
     note = f"Used column {_quoted(text_column)} as the text and {_quoted(label_column)} as the label ({how})"
     notes.append(note + (f"; ignored {_names(ignored)}." if ignored else "."))
     corpus = pd.DataFrame({"text": frame[text_column], "label": frame[label_column]})
-    rows = _RowNumbers("row", lambda: np.arange(1, len(corpus) + 1))
+    rows = RowNumbers("row", lambda: np.arange(1, len(corpus) + 1))
     return _finish_corpus(corpus, notes, rows)
 
 
@@ -176,7 +176,7 @@ def _mean_length(column: pd.Series) -> float:
     return float(lengths.mean()) if len(lengths) else 0.0
 
 
-def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: _RowNumbers) -> Table:
+def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: RowNumbers) -> Table:
     """NFC-normalise, count empty documents and missing labels; keep every row."""
     notes = list(notes)
     text = frame["text"].astype(object).where(frame["text"].notna(), "").astype(str)
@@ -209,7 +209,7 @@ def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: _RowNumbers) -> 
 
 def _read_zip_corpus(
     data: bytes, filename: str, *, max_entries: int, max_total_bytes: int, max_ratio: float
-) -> tuple[pd.DataFrame, list[str], _RowNumbers]:
+) -> tuple[pd.DataFrame, list[str], RowNumbers]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except ZIP_ERRORS:
@@ -234,7 +234,7 @@ def _read_zip_corpus(
     return frame, [lead, *notes], rows
 
 
-class _FileNames(_RowNumbers):
+class _FileNames(RowNumbers):
     """Row positions described by the member file names of a zip corpus."""
 
     def __init__(self, paths: np.ndarray) -> None:

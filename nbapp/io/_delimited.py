@@ -16,7 +16,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._fast import fast_path_applies, read_fast
-from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, _RowNumbers, _clipped,
+from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, RowNumbers, _clipped,
                               _shape)
 from nbapp.io._sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io._tidy import _tidy
@@ -208,7 +208,7 @@ def _read_records(source: _Source, filename: str, max_rows: int | None, notes: l
     frame = _parse_cells(source, width, max_rows, len(data_records))
     if more:
         notes.append(f"Read only the first {len(frame):,} data rows (max_rows); the file has more.")
-    return _Raw(header, frame, _RowNumbers("line", line_numbers), notes, source.delimiter, trailing)
+    return _Raw(header, frame, RowNumbers("line", line_numbers), notes, source.delimiter, trailing)
 
 
 def _count_fields(source: _Source, filename: str, max_rows: int | None) -> tuple[np.ndarray, bool]:

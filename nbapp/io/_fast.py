@@ -15,7 +15,7 @@ careful path's checks:
   and no infinity; then the careful reader run on the distinct values in order of appearance
   gives the column's notes (only the yes/no note can remain).
 
-A column without such a proof goes through the careful reader (:class:`_NumberReader`), cells
+A column without such a proof goes through the careful reader (:class:`NumberReader`), cells
 and line numbers as the careful path gives them; a file the fast reader cannot take (quotes,
 ragged rows, blank names, another delimiter or encoding, ``max_rows``) goes the careful way
 whole. ``tests/test_loading_fast.py`` checks that both paths give equal frames and notes.
@@ -35,11 +35,11 @@ from nbapp.io._common import (
     MAX_EXACT_DIGITS,
     NA_TOKENS,
     VARIANCE_OVERFLOW,
-    _DOT_NUMBER,
-    _RowNumbers,
+    DOT_NUMBER,
+    RowNumbers,
     _quoted,
 )
-from nbapp.io._numbers import _NumberReader
+from nbapp.io._numbers import NumberReader
 from nbapp.io._tidy import _clean_names
 
 
@@ -158,7 +158,7 @@ def _arrow_cells(data: bytes, width: int, threads: bool) -> Any:
 
 def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     """The column as the careful path's int64 / float64 numbers when it provably reads so
-    without a note (numbers.py: _NumberReader.convert, _kept_as_text, _numbers).
+    without a note (numbers.py: NumberReader.convert, _kept_as_text, _numbers).
 
     Arrow's casts are the careful path's own (numbers.py: _cast), tried in its order: whole
     numbers, then decimals. A cell that Arrow parses, that is finite and that has no leading
@@ -172,7 +172,7 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     # text columns are then no number at all, and a number column tries whole numbers only when
     # its first cells are whole.
     head = column.chunk(0).slice(0, HEAD_CELLS).to_pylist()
-    if not all(_DOT_NUMBER.fullmatch(cell) for cell in head):
+    if not all(DOT_NUMBER.fullmatch(cell) for cell in head):
         return None
     whole_head = all(_WHOLE.fullmatch(cell) for cell in head)
     kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
@@ -255,10 +255,10 @@ def _text_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     distinct = _strings(pc.unique(column))      # in order of first appearance, as pandas' unique
     stripped = distinct.str.strip()
     lower = stripped.str.lower()
-    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(_DOT_NUMBER.pattern).any():
+    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(DOT_NUMBER.pattern).any():
         return None
     notes: list[str] = []
-    text = _NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)
+    text = NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)
     if not isinstance(text.dtype, pd.StringDtype):
         return None
     return _strings(column), notes
@@ -269,19 +269,19 @@ def _strings(column: Any) -> pd.Series:
     return pd.Series(column, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
 
 
-def _no_rows() -> _RowNumbers:
+def _no_rows() -> RowNumbers:
     def refuse() -> np.ndarray:
         raise AssertionError("a note with line numbers was asked of a column proved to need none")
 
-    return _RowNumbers("line", refuse)
+    return RowNumbers("line", refuse)
 
 
 def _careful_reader(cells: Any, careful: list[int], source: Any,
-                    record_lines: Callable[[], np.ndarray]) -> _NumberReader | None:
+                    record_lines: Callable[[], np.ndarray]) -> NumberReader | None:
     """The careful number reader on the columns that need it, with the careful path's line
     numbers (``record_lines``, the delimited reader's, computed only if a note asks for them)."""
     if not careful:
         return None
     frame = pd.DataFrame({i: _strings(cells.column(i)) for i in careful})
-    return _NumberReader(frame, _RowNumbers("line", record_lines), source.delimiter)
+    return NumberReader(frame, RowNumbers("line", record_lines), source.delimiter)
 

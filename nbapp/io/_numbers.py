@@ -12,18 +12,18 @@ from nbapp.io._common import (
     NA_TOKENS,
     TEXT_NA_TOKENS,
     VARIANCE_OVERFLOW,
-    _COMMA_NUMBER,
-    _DOT_NUMBER,
-    _INTEGER,
-    _LEADING_ZERO,
-    _RowNumbers,
+    COMMA_NUMBER,
+    DOT_NUMBER,
+    INTEGER,
+    LEADING_ZERO,
+    RowNumbers,
     _names,
     _quoted,
 )
 from nbapp.io._spaces import _groups, spaces_note
 
 
-class _NumberReader:
+class NumberReader:
     """Turns a text column into numbers when, and only when, every value is a number.
 
     The decimal mark is chosen per file: a comma when the delimiter is not a comma and the
@@ -32,7 +32,7 @@ class _NumberReader:
     with their lines.
     """
 
-    def __init__(self, frame: pd.DataFrame, rows: _RowNumbers, delimiter: str | None) -> None:
+    def __init__(self, frame: pd.DataFrame, rows: RowNumbers, delimiter: str | None) -> None:
         self.frame = frame
         self.rows = rows
         self.stripped = {c: frame[c].str.strip() for c in frame.columns}
@@ -46,8 +46,8 @@ class _NumberReader:
             present = values[~values.str.lower().isin(NA_TOKENS)]
             if present.empty:
                 continue
-            comma = present.str.fullmatch(_COMMA_NUMBER.pattern).all()
-            dot = present.str.fullmatch(_DOT_NUMBER.pattern).all()
+            comma = present.str.fullmatch(COMMA_NUMBER.pattern).all()
+            dot = present.str.fullmatch(DOT_NUMBER.pattern).all()
             if comma and not dot:
                 clearly_comma = True
             elif dot and not comma:
@@ -74,16 +74,16 @@ class _NumberReader:
         return self._numbers(values, missing, infinite, name, notes)
 
     def _number_pattern(self) -> str:
-        return (_COMMA_NUMBER if self.decimal_comma else _DOT_NUMBER).pattern
+        return (COMMA_NUMBER if self.decimal_comma else DOT_NUMBER).pattern
 
     @staticmethod
     def _kept_as_text(present: pd.Series) -> str:
         """Numbers that are really codes: leading zeros, or more digits than a float holds."""
-        zero = present.str.match(_LEADING_ZERO).to_numpy(dtype=bool)
+        zero = present.str.match(LEADING_ZERO).to_numpy(dtype=bool)
         if zero.any():
             return f"values like {_quoted(present[zero].iloc[0])} have leading zeros (an ID or code)"
         long = (present.str.len() > MAX_EXACT_DIGITS).to_numpy(dtype=bool)
-        if long.any() and present[long].str.fullmatch(_INTEGER).any():
+        if long.any() and present[long].str.fullmatch(INTEGER).any():
             return (
                 f"integers with more than {MAX_EXACT_DIGITS} digits cannot be held exactly as "
                 "numbers (an ID?)"

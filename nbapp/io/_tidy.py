@@ -11,7 +11,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _described, _quoted
-from nbapp.io._numbers import _NumberReader
+from nbapp.io._numbers import NumberReader
 
 
 def _tidy(raw: _Raw, filename: str) -> Table:
@@ -29,7 +29,7 @@ def _tidy(raw: _Raw, filename: str) -> Table:
     frame, header = _drop_index_column(frame, header, notes)
     names = _clean_names(header, notes)
     frame.columns = range(frame.shape[1])
-    converter = _NumberReader(frame, raw.rows, raw.delimiter)
+    converter = NumberReader(frame, raw.rows, raw.delimiter)
     columns = {name: converter.convert(position, name, notes) for position, name in enumerate(names)}
     result = pd.DataFrame(columns)
     result.index = pd.RangeIndex(len(result))
