@@ -10,7 +10,7 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from ui.presentation import presentation_ui
+from ui.presentation import presentation_ui, projected
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
@@ -136,8 +136,8 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
     for start in range(0, len(classes), PER_ROW):
         cells = st.columns(min(PER_ROW, len(classes)))
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
-            cell.plotly_chart(textviews.top_words_figure(words, cls, colour_index=start + offset,
-                                                         count_label=count_label, title=name(cls)),
+            cell.plotly_chart(projected(textviews.top_words_figure(words, cls, colour_index=start + offset,
+                                                                   count_label=count_label, title=name(cls))),
                               key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
         st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
@@ -149,7 +149,7 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
     name = label_format(model.classes_)
-    left.plotly_chart(textviews.informative_figure(table, name(positive), name(negative)), key="text.informative_chart")
+    left.plotly_chart(projected(textviews.informative_figure(table, name(positive), name(negative))), key="text.informative_chart")
     right.dataframe(table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
@@ -160,7 +160,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     if len(tokens):
         limit = 400
         name = label_format(model.classes_)
-        st.plotly_chart(textviews.token_strip(tokens, name(positive), name(negative), limit=limit), key="text.strip")
+        st.plotly_chart(projected(textviews.token_strip(tokens, name(positive), name(negative), limit=limit)), key="text.strip")
         if len(tokens) > limit:
             st.caption(f"The first {limit} of {len(tokens):,} tokens.")
     else:
@@ -250,7 +250,7 @@ def _zipf_ui(model: Any, column: str) -> None:
 
 
 def _zipf_body(model: Any, column: str) -> None:
-    st.plotly_chart(textviews.zipf_figure(zipf_table(model, column)), key="text.zipf")
+    st.plotly_chart(projected(textviews.zipf_figure(zipf_table(model, column))), key="text.zipf")
     st.caption("Zipf's law: a word's count falls roughly as 1 / rank, a straight line of slope about −1 on "
                "log-log axes. Most types are rare, so most of the vocabulary rests on a few counts and smoothing "
                "matters.")

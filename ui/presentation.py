@@ -20,24 +20,35 @@ import streamlit as st
 from nbapp.errors import DataError
 from nbapp.smoothing import BetaPrior, MEstimate
 from ui import explained
-from ui.board import board_ui
+from ui.board import board_ui, chosen_step
 from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
 from ui.state import set_choice, set_query, set_settings, work
 from ui.teaching import display_classes, in_display_order, smoothing_symbol
 from ui.text import fmt_number, md, md_table
-from ui.views import columns_where, view_of
+from ui.views import columns_where, grouped, view_of
+from ui.views.text import word_rows
 from ui.widgets import show_error, synced
 
 __all__ = ["PRESENTATION", "PRESENTATION_CSS", "FORMULA_CSS", "presenting", "presentation_ui", "formula_css_ui",
            "PREDICTION_KEY", "CORNER_KEY", "smoothing_control_ui", "query_inputs_ui", "prediction_line",
-           "explain_presentation_ui", "model_presentation_ui"]
+           "explain_presentation_ui", "model_presentation_ui", "projected", "TEACHING_PAGES"]
 
 #: The work's choice of presentation mode (on or off).
 PRESENTATION = "app.presentation"
 #: Keys of the containers the CSS places and enlarges (Streamlit gives a keyed container the class st-key-<key>).
 PREDICTION_KEY = "presentation_prediction"
 CORNER_KEY = "presentation_corner"
+#: The pages that present (each calls :func:`presentation_ui`): the mode's page switcher links them,
+#: since the sidebar with the page menu is hidden (issue 33, item 3). Paths as app.py registers them.
+TEACHING_PAGES = (("pages/2_Model.py", "Model", ":material/tune:"),
+                  ("pages/3_Explain.py", "Explain", ":material/calculate:"),
+                  ("pages/6_Text.py", "Text", ":material/article:"),
+                  ("pages/5_Lessons.py", "Lessons", ":material/school:"),
+                  ("pages/7_Exercises.py", "Exercises", ":material/quiz:"))
+#: Explain's two views in the mode, and the key of their tabs (the open one is kept while Explain is shown).
+FACTORS_TAB, BOARD_TAB = "Factors and posterior", "The board, step by step"
+TABS_KEY = "present_tabs"
 
 #: Long display formulas break after a relation or an operator (KaTeX splits a formula into
 #: ".base" boxes there; display mode only forbids the break), and what cannot break (an aligned
@@ -78,8 +89,20 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
   { font-size: clamp(22px, 2.3vw, 64px) !important; font-weight: 600; line-height: 1.2 !important; }
 [data-testid="stMain"] [data-baseweb="select"] div, [data-testid="stMain"] input, [data-testid="stMain"] textarea,
 [data-testid="stMain"] button p { font-size: clamp(14px, 1.2vw, 32px) !important; }
-.st-key-presentation_corner { align-items: flex-end; margin-bottom: -0.4rem; }
+[data-testid="stMain"] [data-baseweb="tag"] span { font-size: clamp(12px, 1.1vw, 30px) !important; }
+[data-testid="stMain"] [data-baseweb="tag"] { height: auto !important; }
+[data-testid="stMain"] .stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle, .legendtext, .colorbar) text,
+[data-testid="stMain"] .stPlotlyChart .legendtext
+  { font-size: clamp(12px, 1.25vw, 24px) !important; }
+[data-testid="stMain"] .stPlotlyChart :is(.gtitle, .annotation-text)
+  { font-size: clamp(14px, 1.46vw, 28px) !important; }
+.st-key-presentation_corner { gap: 0.2rem 0.8rem; margin-bottom: -0.4rem; }
+.st-key-presentation_corner [data-testid="stPageLink"] a { padding: 0 0.4rem; }
 </style>"""
+#: A chart's type in the mode (px): plotly lays the figure out for these sizes, the largest the
+#: CSS above gives (1920 px and wider); on a smaller screen the CSS shrinks the type with the width,
+#: so the laid-out margins only ever have room to spare (issue 33, item 3).
+CHART_FONT_PX, CHART_TITLE_PX = 24, 28
 #: What presentation mode adds to a page: its own rules and the formulas that wrap (fixed text only).
 PROJECTOR_CSS = PRESENTATION_CSS + FORMULA_CSS
 
@@ -95,8 +118,10 @@ def presentation_ui() -> bool:
     mode, brings the formula CSS otherwise).
     True when the mode is on: the page then leaves out its sidebar summary and its asides."""
     on = presenting()
-    where = st.container(key=CORNER_KEY) if on else st.sidebar
+    where = st.container(key=CORNER_KEY, horizontal=True, vertical_alignment="center") if on else st.sidebar
     with where:
+        if on:
+            _page_switcher_ui()
         synced(st.toggle, "Presentation mode", key="_presentation", value=on,
                on_set=lambda v: set_choice(PRESENTATION, bool(v)),
                help="Large type that grows with the screen, no sidebar: for a projector. The choice travels "
@@ -104,6 +129,25 @@ def presentation_ui() -> bool:
     if on:
         st.html(PROJECTOR_CSS)
     return on
+
+
+def _page_switcher_ui() -> None:
+    """A link per teaching page in one row (the mode hides the sidebar's page menu); a link
+    changes page in the same session, so the work goes along (issue 33, item 3)."""
+    for path, label, icon in TEACHING_PAGES:
+        st.page_link(path, label=label, icon=icon, width="content")
+
+
+def projected(fig: Any) -> Any:
+    """``fig`` with its type at projector size in the mode (its ticks, axis titles, legend and
+    title; the CSS scales them with the screen), unchanged otherwise."""
+    if presenting():
+        # each part named: Streamlit's chart theme sets the axes' fonts, which a layout font would not reach
+        fig.update_layout(font_size=CHART_FONT_PX, title_font_size=CHART_TITLE_PX, legend_font_size=CHART_FONT_PX)
+        fig.update_xaxes(tickfont_size=CHART_FONT_PX, title_font_size=CHART_FONT_PX)
+        fig.update_yaxes(tickfont_size=CHART_FONT_PX, title_font_size=CHART_FONT_PX)
+        fig.update_annotations(font_size=CHART_TITLE_PX)      # make_subplots' titles are annotations
+    return fig
 
 
 def formula_css_ui() -> None:
@@ -202,24 +246,79 @@ def explain_presentation_ui(model: Any) -> None:
     classes = display_classes(list(e.classes))
     with st.container(key=PREDICTION_KEY):
         st.markdown(prediction_line(e, classes))
-    factors_tab, board_tab = st.tabs(["Factors and posterior", "The board, step by step"])
-    with factors_tab:
-        st.table(md_table(_teaching_columns(explained.factor_rows(model, e, classes), classes)))
-        left, right = st.columns([1, 1])
-        with left:
-            st.table(md_table(_teaching_columns(totals_rows(e, classes), classes)))
-        with right:
-            # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
-            for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
-                st.latex(eq)
-    with board_tab:
-        board_ui(model, row, key="present_board")
+    factors_tab, board_tab = _explain_tabs()
+    if factors_tab.open:
+        with factors_tab:
+            _factors_ui(model, e, classes)
+    if board_tab.open:
+        with board_tab:
+            board_ui(model, row, key="present_board")
+
+
+def _explain_tabs() -> Any:
+    """The factors and the board as tabs; only the open one runs (the board's exact fractions cost
+    more than a click). Explain opens on the board when the work carries a board step beyond the
+    first, so a lecture link lands on its line (issue 33, item 3); the open tab is kept while the
+    page is shown."""
+    if TABS_KEY not in st.session_state and chosen_step() > 0:
+        st.session_state[TABS_KEY] = BOARD_TAB
+    return st.tabs([FACTORS_TAB, BOARD_TAB], key=TABS_KEY, on_change="rerun")
+
+
+def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
+    """The factor table, the totals and the equations down to the posterior."""
+    st.table(md_table(_teaching_columns(explained.factor_rows(model, e, classes), classes)))
+    left, right = st.columns([1, 1])
+    with left:
+        st.table(md_table(_teaching_columns(totals_rows(e, classes), classes)))
+    with right:
+        # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
+        for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
+            st.latex(eq)
+    _words_ui(model, e, classes)
+
+
+def _words_ui(model: Any, e: Any, classes: list[Any], *, shown: int = 15) -> None:
+    """The words a text factor's row points to ("∏ words (below)"): one factor per word, its
+    P(w | c) as counted and in decimals per class, the first ``shown`` words in large type
+    (issue 33, item 3)."""
+    for column, words in e.words.items():
+        table = word_rows(model, column, words, classes)
+        dropped = [c for c in table.columns if c.endswith((" training count", " contribution"))]
+        statuses = [c for c in table.columns if c.endswith(" status")]
+        if (table[statuses] == "used").all(axis=None):
+            dropped += statuses                            # every word used: the column says nothing
+        more = f", the first {shown} of {len(table)} (the page without the mode lists them all)" \
+            if len(table) > shown else ""
+        st.markdown(f"**Words of {md(column)}: one factor per word, per class{more}**")
+        st.table(md_table(table.drop(columns=dropped).head(shown).set_index("word")))
+
+
+def _top_words_tables(model: Any, classes: list[Any], n: int = 10) -> list[tuple[str, pd.DataFrame]]:
+    """A table per class and block of words: its ``n`` most probable words, their count in the
+    class and their probability (P(w | c), or P(w present | c) for the Bernoulli model)."""
+    tables = []
+    for view, columns in grouped(model.features_):
+        for column in view.word_columns(columns):
+            label = view.words_label(model.features_[column])
+            try:
+                words = model.top_words(column, n)
+            except (NotImplementedError, DataError):     # a block that ranks no words (as the Model page says)
+                continue
+            for c, name in zip(classes, labels_of(classes)):
+                top = words[words["class"] == c]
+                table = pd.DataFrame({"word": top["term"].to_numpy(), "count": top["count"].map(fmt_number).to_numpy(),
+                                      label: top["probability"].map(fmt_number).to_numpy()},
+                                     index=pd.RangeIndex(1, len(top) + 1, name="rank"))
+                tables.append((f"{name}: top words of {column}, {label}", table))
+    return tables
 
 
 def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
     """Model for a projector: the smoothing in view, the priors and every CPT with its counts next
-    to the fraction (3/9 = 1/3), classes and values in the notes' order; types without a count
-    table are left to the page without the mode."""
+    to the fraction (3/9 = 1/3), classes and values in the notes' order, and a block of words (a
+    text column) as its top words per class (issue 33, item 3); other types without a count table
+    are left to the page without the mode."""
     left, right = st.columns([1, 4], vertical_alignment="bottom")
     with left:
         smoothing_control_ui("present_model")
@@ -233,6 +332,7 @@ def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
         if counts is not None:
             shown = in_display_order(cpt_unreduced(counts, model.smoothing_of(column)), column)
             tables.append((f"P({column} | c)", shown.set_axis(labels_of(shown.columns), axis=1)))
+    tables += _top_words_tables(model, order)
     for start in range(0, len(tables), per_line):
         for cell, (title, table) in zip(st.columns(per_line), tables[start:start + per_line]):
             cell.markdown(f"**{md(title)}**")

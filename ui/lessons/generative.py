@@ -10,6 +10,7 @@ import nbapp
 import ui
 from nbapp.errors import DataError
 from ui import lessons
+from ui.presentation import projected
 
 ss = st.session_state
 
@@ -52,8 +53,8 @@ def _generative_fragment(model: Any) -> None:
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)
-    left.plotly_chart(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows"),
+    left.plotly_chart(projected(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows")),
                       key="lessons.lc_accuracy")
-    right.plotly_chart(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True),
+    right.plotly_chart(projected(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True)),
                        key="lessons.lc_time")
     st.dataframe(summary, hide_index=True, key="lessons.lc_table")
