@@ -65,37 +65,45 @@ FORMULA_CSS = """<style>
 #: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
 #: use the whole width, and let type grow with the screen's width for a projector.
 PRESENTATION_CSS = """<style>
+:root { --nb-u: min(1vw, 1.85vh); }
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="collapsedControl"],
 header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
 [data-testid="stStatusWidget"], footer { display: none !important; }
 [data-testid="stMainBlockContainer"], .block-container { padding: 0.5rem 1.2rem 0.5rem 1.2rem !important;
   max-width: 100% !important; }
-[data-testid="stMain"] { font-size: clamp(16px, 1.3vw, 36px); }
+[data-testid="stMain"] { font-size: clamp(12px, calc(1.3 * var(--nb-u)), 36px); }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
 [data-testid="stMain"] [data-testid="stTable"] th, [data-testid="stMain"] [data-testid="stTable"] td
-  { font-size: clamp(14px, 1.3vw, 36px) !important; line-height: 1.35; }
+  { font-size: clamp(11px, calc(1.3 * var(--nb-u)), 36px) !important; line-height: 1.35; }
 [data-testid="stMain"] [data-testid="stTable"] td, [data-testid="stMain"] [data-testid="stTable"] th
   { padding: 0.15em 0.5em !important; }
-[data-testid="stMain"] h1 { font-size: clamp(26px, 2.2vw, 60px) !important; padding: 0.2rem 0 !important; }
-[data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: clamp(20px, 1.7vw, 46px) !important; }
-[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: clamp(24px, 2.2vw, 60px) !important; }
-[data-testid="stMain"] .katex-display { margin: 0.3rem 0 !important; font-size: clamp(14px, 1.3vw, 36px); }
+[data-testid="stMain"] h1 { font-size: clamp(20px, calc(2.2 * var(--nb-u)), 60px) !important; padding: 0.2rem 0 !important; }
+[data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: clamp(16px, calc(1.7 * var(--nb-u)), 46px) !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: clamp(18px, calc(2.2 * var(--nb-u)), 60px) !important; }
+[data-testid="stMain"] .katex-display { margin: 0.3rem 0 !important; font-size: clamp(11px, calc(1.3 * var(--nb-u)), 36px); }
 [data-testid="stMain"] .katex { font-size: 1.1em !important; }
 [data-testid="stVerticalBlock"] { gap: 0.4rem !important; }
 [data-testid="stMain"] .st-key-presentation_prediction [data-testid="stMarkdownContainer"] p
-  { font-size: clamp(22px, 2.3vw, 64px) !important; font-weight: 600; line-height: 1.2 !important; }
+  { font-size: clamp(16px, calc(2.3 * var(--nb-u)), 64px) !important; font-weight: 600; line-height: 1.2 !important; }
 [data-testid="stMain"] [data-baseweb="select"] div, [data-testid="stMain"] input, [data-testid="stMain"] textarea,
-[data-testid="stMain"] button p { font-size: clamp(14px, 1.2vw, 32px) !important; }
-[data-testid="stMain"] [data-baseweb="tag"] span { font-size: clamp(12px, 1.1vw, 30px) !important; }
-[data-testid="stMain"] [data-baseweb="tag"] { height: auto !important; }
+[data-testid="stMain"] button p { font-size: clamp(11px, calc(1.3 * var(--nb-u)), 36px) !important; }
+[data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"] [data-tag],
+[data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"] [data-tag] span
+  { font-size: clamp(11px, calc(1.25 * var(--nb-u)), 32px) !important; height: auto !important; max-width: none !important; }
 [data-testid="stMain"] .stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle, .legendtext, .colorbar) text,
 [data-testid="stMain"] .stPlotlyChart .legendtext
-  { font-size: clamp(12px, 1.25vw, 24px) !important; }
+  { font-size: clamp(11px, calc(1.25 * var(--nb-u)), 24px) !important; }
 [data-testid="stMain"] .stPlotlyChart :is(.gtitle, .annotation-text)
-  { font-size: clamp(14px, 1.46vw, 28px) !important; }
+  { font-size: clamp(12px, calc(1.46 * var(--nb-u)), 28px) !important; }
+[data-testid="stMain"] [data-testid="stMultiSelectTagsContainer"]
+  { flex-wrap: wrap !important; height: auto !important; overflow: visible !important; row-gap: 0.2rem; }
+[data-testid="stMain"] [data-testid="stMultiSelect"] div:has(> [data-testid="stMultiSelectTagsContainer"])
+  { height: auto !important; max-height: none !important; }
+[data-testid="stMain"] :is([data-testid="stButton"], [data-testid="stDownloadButton"]) button *
+  { white-space: normal !important; text-overflow: clip !important; overflow: visible !important; }
 .st-key-presentation_corner { gap: 0.2rem 0.8rem; margin-bottom: -0.4rem; }
 .st-key-presentation_corner [data-testid="stPageLink"] a { padding: 0 0.4rem; }
 </style>"""
@@ -268,12 +276,18 @@ def _explain_tabs() -> Any:
 def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
     """The factor table, the totals and the equations down to the posterior."""
     st.table(md_table(_teaching_columns(explained.factor_rows(model, e, classes), classes)))
+    # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
+    equations = explained.explain_equations(model, e, classes, max_terms=6, densities=False)
+    built = len(classes) + 1                  # without densities: each class's joint, then P(x)
     left, right = st.columns([1, 1])
     with left:
         st.table(md_table(_teaching_columns(totals_rows(e, classes), classes)))
+        # the posterior's equations under the totals, not below the joints': both columns stay
+        # short enough for a 1280x720 screen at 150% zoom (issue 33, item 3)
+        for eq in equations[built:]:
+            st.latex(eq)
     with right:
-        # the densities N(x; mu, var) stand in the factor table's "counts" columns; here they would not fit
-        for eq in explained.explain_equations(model, e, classes, max_terms=6, densities=False):
+        for eq in equations[:built]:
             st.latex(eq)
     _words_ui(model, e, classes)
 
