@@ -10,7 +10,7 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from ui.presentation import presentation_ui, projected
+from ui.presentation import frame_ui, presentation_ui, projected
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
 from ui import textviews
@@ -105,7 +105,7 @@ def _pipeline_ui(model: Any, column: str, doc: str, df: pd.DataFrame) -> None:
     block = text_block(model, column)
     options = block.options
     steps = pipeline_steps(doc, options)
-    st.dataframe(textviews.pipeline_table(steps), hide_index=True, key="text.pipeline", column_config={
+    frame_ui(st, textviews.pipeline_table(steps), hide_index=True, key="text.pipeline", column_config={
         "tokens": st.column_config.ListColumn("tokens after the step"),
         "n_tokens": st.column_config.NumberColumn("number of tokens"),
         "removed": st.column_config.ListColumn("what the step removed or changed"),
@@ -140,7 +140,7 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
                                                                    count_label=count_label, title=name(cls))),
                               key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
-        st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
+        frame_ui(st, labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 
 
 def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
@@ -150,7 +150,7 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     left, right = st.columns([3, 2])
     name = label_format(model.classes_)
     left.plotly_chart(projected(textviews.informative_figure(table, name(positive), name(negative))), key="text.informative_chart")
-    right.dataframe(table, hide_index=True, key="text.informative_table")
+    frame_ui(right, table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
 
@@ -177,11 +177,11 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     _word_ui(model, column, explanation.words[column], tokens, shown, positive, negative)
     st.markdown("**Per term and class: training count, status (UNK is per class), P(w | c) and contribution to "
                 "log P(document | c)**")
-    st.dataframe(word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
+    frame_ui(st, word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
     st.markdown(f"**n and V per class**, the numbers of P(UNK | c) = α / (n + α(V + 1)){ui.ref('seed 004')}")
-    st.dataframe(textviews.class_sizes_table(model, column, shown), key="text.class_sizes")
+    frame_ui(st, textviews.class_sizes_table(model, column, shown), key="text.class_sizes")
     with st.expander("Per term as the library gives it: the log-weight and contribution per class, unrounded"):
-        st.dataframe(explanation.words[column], hide_index=True, key="text.words_raw")
+        frame_ui(st, explanation.words[column], hide_index=True, key="text.words_raw")
     if is_bernoulli(block.spec):
         st.caption("Bernoulli: each present word adds log P(present | c) once; the last row adds "
                    f"log(1 − P(present | c)) for every vocabulary word the document lacks{ui.ref('seed 002')}.")
@@ -194,9 +194,9 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     })
     st.markdown("**The text factor per class** (the sum of the contributions above) **and the posterior from "
                 "this document alone** (other features left out)")
-    st.dataframe(totals, hide_index=True, key="text.factor")
+    frame_ui(st, totals, hide_index=True, key="text.factor")
     with st.expander("Every token as typed, with its log-odds"):
-        st.dataframe(tokens, hide_index=True, key="text.tokens")
+        frame_ui(st, tokens, hide_index=True, key="text.tokens")
     if st.button("Use this document on the Explain page", key="text.to_explain"):
         ui.set_query(column, doc, missing=False)
         st.switch_page("pages/3_Explain.py")

@@ -140,3 +140,13 @@ def test_a_text_model_in_the_mode_lists_the_document_s_words_below_the_factors_o
     e = at.session_state["model"].explain(at.session_state["work"].row(at.session_state["model"].features_))
     assert list(words[0].index) == list(e.words["text"]["term"])[:15]
     assert "winner" in words[0].index and {"spam P(w | c)", "ham P(w | c)"} <= set(words[0].columns)
+
+
+@pytest.mark.parametrize("page", ["pages/6_Text.py", "pages/7_Exercises.py", "pages/5_Lessons.py"])
+def test_in_the_mode_the_teaching_pages_show_tables_not_data_grids_whose_type_cannot_grow(page):
+    at = _in_the_mode(start("sms_spam"), **{"lessons.view": "incremental"})
+    at.switch_page(page).run()
+    no_exception(at)
+    assert not at.dataframe and at.table
+    at.main.toggle(key="_presentation").set_value(False).run()            # without the mode: the grids
+    assert at.dataframe

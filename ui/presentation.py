@@ -32,7 +32,7 @@ from ui.widgets import show_error, synced
 
 __all__ = ["PRESENTATION", "PRESENTATION_CSS", "FORMULA_CSS", "presenting", "presentation_ui", "formula_css_ui",
            "PREDICTION_KEY", "CORNER_KEY", "smoothing_control_ui", "query_inputs_ui", "prediction_line",
-           "explain_presentation_ui", "model_presentation_ui", "projected", "TEACHING_PAGES"]
+           "explain_presentation_ui", "model_presentation_ui", "projected", "frame_ui", "TEACHING_PAGES"]
 
 #: The work's choice of presentation mode (on or off).
 PRESENTATION = "app.presentation"
@@ -111,6 +111,8 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 #: CSS above gives (1920 px and wider); on a smaller screen the CSS shrinks the type with the width,
 #: so the laid-out margins only ever have room to spare (issue 33, item 3).
 CHART_FONT_PX, CHART_TITLE_PX = 24, 28
+#: Rows of a data grid the mode shows as a table: a screenful for a projector, not a scroll.
+PROJECTED_ROWS = 15
 #: What presentation mode adds to a page: its own rules and the formulas that wrap (fixed text only).
 PROJECTOR_CSS = PRESENTATION_CSS + FORMULA_CSS
 
@@ -155,7 +157,26 @@ def projected(fig: Any) -> Any:
         fig.update_xaxes(tickfont_size=CHART_FONT_PX, title_font_size=CHART_FONT_PX)
         fig.update_yaxes(tickfont_size=CHART_FONT_PX, title_font_size=CHART_FONT_PX)
         fig.update_annotations(font_size=CHART_TITLE_PX)      # make_subplots' titles are annotations
+        # text drawn as the data (the Text page's tokens) where the figure sized it itself
+        fig.update_traces(textfont_size=CHART_FONT_PX,
+                          selector=lambda trace: "textfont" in trace and trace.textfont.size is not None)
     return fig
+
+
+def frame_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, column_config: Any = None,
+             rows: int = PROJECTED_ROWS, **kwargs: Any) -> None:
+    """``where.dataframe(data, ...)``; in the mode its first ``rows`` rows as a table instead: a
+    data grid is drawn on a canvas that the mode's CSS cannot enlarge, a table's text it can
+    (issue 33, item 3). Column labels set by ``column_config`` are kept, lists read as text."""
+    if not presenting():
+        where.dataframe(data, hide_index=hide_index, column_config=column_config, **kwargs)
+        return
+    labels = {column: config["label"] for column, config in (column_config or {}).items()
+              if isinstance(config, dict) and config.get("label")}
+    shown = data.head(rows).map(lambda v: " · ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
+    where.table(md_table(shown.rename(columns=labels)), hide_index=hide_index)
+    if len(data) > rows:
+        where.caption(f"The first {rows} of {len(data):,} rows; the page without the mode shows them all.")
 
 
 def formula_css_ui() -> None:

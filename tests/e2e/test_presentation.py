@@ -74,10 +74,11 @@ TEACHING = ("Model", "Explain", "Text", "Lessons", "Exercises")
 
 # Every piece of text on the page (an element with text of its own, drawn) smaller than ``min``
 # px, by where it is; KaTeX (its sub- and superscripts are smaller by design), icons and the
-# charts' data labels are left out, the charts' ticks, axis titles, legends and titles are in.
+# charts' other data labels are left out; the charts' ticks, axis titles, legends, titles and text
+# drawn as the data (the Text page's tokens) are in.
 _SMALL_TEXT = """(min) => {
   const out = [];
-  const chartText = '.xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .gtitle, .legendtext, .annotation-text';
+  const chartText = '.xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .gtitle, .legendtext, .annotation-text, .textpoint text';
   for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
     if (el.closest('.katex, [data-testid="stIconMaterial"], [data-testid="stTooltipIcon"]')) continue;
     if (el.closest('.stPlotlyChart') && !el.matches(chartText) && !el.closest(chartText)) continue;
@@ -140,6 +141,8 @@ def test_every_teaching_page_in_the_mode_has_text_and_chart_type_of_24_px_at_192
             _switch(page, app, name)
             page.wait_for_timeout(1500)                           # charts and KaTeX lay out
             assert page.evaluate(_SMALL_TEXT, 24) == [], name
+            # a data grid is drawn on a canvas, out of the CSS's reach: the mode shows tables
+            assert page.get_by_test_id("stDataFrame").count() == 0, name
             if name in ("Text", "Lessons"):                       # the charts are measured, not skipped
                 ticks = page.locator(".stPlotlyChart .ytick text")
                 assert ticks.count() > 0, name

@@ -11,7 +11,7 @@ import ui
 from nbapp.errors import DataError
 from ui import lessons
 from ui.classes import label_format
-from ui.presentation import projected
+from ui.presentation import frame_ui, projected
 
 ss = st.session_state
 
@@ -52,4 +52,4 @@ def _calibration_fragment(model: Any) -> None:
     left, right = st.columns([3, 2])
     left.plotly_chart(projected(lessons.reliability_figure(report.reliability.bins, report.reliability.label)),
                       key="lessons.reliability")
-    right.dataframe(report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")
+    frame_ui(right, report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")

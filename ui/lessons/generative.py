@@ -10,7 +10,7 @@ import nbapp
 import ui
 from nbapp.errors import DataError
 from ui import lessons
-from ui.presentation import projected
+from ui.presentation import frame_ui, projected
 
 ss = st.session_state
 
@@ -49,7 +49,7 @@ def _generative_fragment(model: Any) -> None:
         col.metric(f"{name}: accuracy at {int(r['train_size'])} rows", f"{r['accuracy_mean']:.3f}")
     st.caption(f"Scored on {curve.test_rows:,} held-out rows per repeat. Logistic regression reads every column "
                "of the model, each as its type says:")
-    st.dataframe(encodings, hide_index=True, key="lessons.lc_encodings")
+    frame_ui(st, encodings, hide_index=True, key="lessons.lc_encodings")
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)
@@ -57,4 +57,4 @@ def _generative_fragment(model: Any) -> None:
                       key="lessons.lc_accuracy")
     right.plotly_chart(projected(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True)),
                        key="lessons.lc_time")
-    st.dataframe(summary, hide_index=True, key="lessons.lc_table")
+    frame_ui(st, summary, hide_index=True, key="lessons.lc_table")

@@ -13,7 +13,7 @@ from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
 from ui import lessons
 from ui.classes import label_format
 from ui.formulas import show_counts
-from ui.presentation import projected
+from ui.presentation import frame_ui, projected
 from ui.views import views_of
 
 ss = st.session_state
@@ -81,7 +81,7 @@ def _smoothing_fragment(path: Any) -> None:
                               "count": show_counts(at_l[["count"]])["count"],
                               f"P(v | c) at l = {strength:g}": at_l["probability"].map(ui.fmt_number),
                               "zero count": at_l["zero_count"]})
-        st.dataframe(table, hide_index=True, key="lessons.cells_table")
+        frame_ui(st, table, hide_index=True, key="lessons.cells_table")
     zero = path.zero_cells
     if len(zero):
         listed = "; ".join(f"{ui.md(r.column)} = {ui.md(r.value)} given {ui.md(r['class'])}"
