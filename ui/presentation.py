@@ -3,10 +3,13 @@ on every page (item 6).
 
 One switch, a choice of the work (:data:`PRESENTATION`), so the mode survives a page change and a
 link opens in it. It sits in the sidebar; in the mode the sidebar is hidden and the switch is
-drawn at the top right of the page. The mode's look is fixed CSS (:data:`PRESENTATION_CSS`):
-no user text is ever put into it, and it is the only HTML this module writes. Type scales with
-the width of the screen (``clamp(min, vw, max)``): 1280 px wide gives the usual 16-18 px, 1920
-px gives 24 px and more for tables, equations and the posterior.
+drawn at the top of the page after a link to each teaching page (issue 33, item 3). The mode's
+look is fixed CSS (:data:`PRESENTATION_CSS`): no user text is ever put into it, and it is the only
+HTML this module writes. Type scales with the screen (``clamp(min, k * min(1vw, 1.85vh), max)``):
+1280x720 gives the usual 16-18 px, 1920x1080 gives 24 px and more for tables, equations and the
+posterior, and a short screen (1280x720 at 150% zoom) gets smaller type so that Explain's
+posterior stays in view. Charts (:func:`projected`) and data grids (:func:`frame_ui`, shown as
+tables) grow with it. Explain opens on the board when the work carries a board step.
 """
 
 from __future__ import annotations
@@ -63,7 +66,8 @@ FORMULA_CSS = """<style>
 </style>"""
 
 #: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
-#: use the whole width, and let type grow with the screen's width for a projector.
+#: use the whole width, and let type grow with the screen (its width, or its height when that is the
+#: shorter side: a short screen keeps the posterior in view) for a projector.
 PRESENTATION_CSS = """<style>
 :root { --nb-u: min(1vw, 1.85vh); }
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="collapsedControl"],
@@ -329,10 +333,10 @@ def _words_ui(model: Any, e: Any, classes: list[Any], *, shown: int = 15) -> Non
         st.table(md_table(table.drop(columns=dropped).head(shown).set_index("word")))
 
 
-def _top_words_tables(model: Any, classes: list[Any], n: int = 10) -> list[tuple[str, pd.DataFrame]]:
-    """A table per class and block of words: its ``n`` most probable words, their count in the
+def _top_words_tables(model: Any, classes: list[Any], n: int = 10) -> list[list[tuple[str, pd.DataFrame]]]:
+    """Per block of words, a table per class: its ``n`` most probable words, their count in the
     class and their probability (P(w | c), or P(w present | c) for the Bernoulli model)."""
-    tables = []
+    rows = []
     for view, columns in grouped(model.features_):
         for column in view.word_columns(columns):
             label = view.words_label(model.features_[column])
@@ -340,13 +344,15 @@ def _top_words_tables(model: Any, classes: list[Any], n: int = 10) -> list[tuple
                 words = model.top_words(column, n)
             except (NotImplementedError, DataError):     # a block that ranks no words (as the Model page says)
                 continue
+            tables = []
             for c, name in zip(classes, labels_of(classes)):
                 top = words[words["class"] == c]
                 table = pd.DataFrame({"word": top["term"].to_numpy(), "count": top["count"].map(fmt_number).to_numpy(),
                                       label: top["probability"].map(fmt_number).to_numpy()},
                                      index=pd.RangeIndex(1, len(top) + 1, name="rank"))
                 tables.append((f"{name}: top words of {column}, {label}", table))
-    return tables
+            rows.append(tables)
+    return rows
 
 
 def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
@@ -367,8 +373,9 @@ def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
         if counts is not None:
             shown = in_display_order(cpt_unreduced(counts, model.smoothing_of(column)), column)
             tables.append((f"P({column} | c)", shown.set_axis(labels_of(shown.columns), axis=1)))
-    tables += _top_words_tables(model, order)
-    for start in range(0, len(tables), per_line):
-        for cell, (title, table) in zip(st.columns(per_line), tables[start:start + per_line]):
+    rows = [tables[start:start + per_line] for start in range(0, len(tables), per_line)]
+    rows += _top_words_tables(model, order)           # a block of words: its classes side by side
+    for row in rows:
+        for cell, (title, table) in zip(st.columns(max(per_line, len(row))), row):
             cell.markdown(f"**{md(title)}**")
             cell.table(md_table(table))

@@ -1,5 +1,6 @@
 """End to end in Chromium (issue 14): the lecture on one 1280x720 screen, and the export preview
-with one equation per line."""
+with one equation per line; presentation mode's page links, its type at 1920x1080 on every
+teaching page and the Exercises page at 150% zoom (issue 33, item 3)."""
 
 from __future__ import annotations
 
