@@ -112,7 +112,7 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 .st-key-presentation_corner [data-testid="stPageLink"] a { padding: 0 0.4rem; }
 </style>"""
 #: A chart's type in the mode (px): plotly lays the figure out for these sizes, the largest the
-#: CSS above gives (1920 px and wider); on a smaller screen the CSS shrinks the type with the width,
+#: CSS above gives (1920x1080 and larger); on a smaller screen the CSS shrinks the type with it,
 #: so the laid-out margins only ever have room to spare (issue 33, item 3).
 CHART_FONT_PX, CHART_TITLE_PX = 24, 28
 #: Rows of a data grid the mode shows as a table: a screenful for a projector, not a scroll.
