@@ -13,7 +13,7 @@ from nbapp.errors import DataError
 from ui.presentation import frame_ui, presentation_ui, projected
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
-from ui import textviews
+from ui import charts, textviews
 from ui.classes import label_format, labelled_column, labels_of
 from ui.held_patterns import held_patterns_ui
 from ui.teaching import display_classes
@@ -136,9 +136,9 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
     for start in range(0, len(classes), PER_ROW):
         cells = st.columns(min(PER_ROW, len(classes)))
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
-            cell.plotly_chart(projected(textviews.top_words_figure(words, cls, colour_index=start + offset,
+            charts.show(cell, projected(textviews.top_words_figure(words, cls, colour_index=start + offset,
                                                                    count_label=count_label, title=name(cls))),
-                              key=f"text.top.{start + offset}")
+                        key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
         frame_ui(st, labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 
@@ -149,7 +149,7 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
     name = label_format(model.classes_)
-    left.plotly_chart(projected(textviews.informative_figure(table, name(positive), name(negative))), key="text.informative_chart")
+    charts.show(left, projected(textviews.informative_figure(table, name(positive), name(negative))), key="text.informative_chart")
     frame_ui(right, table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
@@ -160,7 +160,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     if len(tokens):
         limit = 400
         name = label_format(model.classes_)
-        st.plotly_chart(projected(textviews.token_strip(tokens, name(positive), name(negative), limit=limit)), key="text.strip")
+        charts.show(st, projected(textviews.token_strip(tokens, name(positive), name(negative), limit=limit)), key="text.strip")
         if len(tokens) > limit:
             st.caption(f"The first {limit} of {len(tokens):,} tokens.")
     else:
@@ -250,7 +250,7 @@ def _zipf_ui(model: Any, column: str) -> None:
 
 
 def _zipf_body(model: Any, column: str) -> None:
-    st.plotly_chart(projected(textviews.zipf_figure(zipf_table(model, column))), key="text.zipf")
+    charts.show(st, projected(textviews.zipf_figure(zipf_table(model, column))), key="text.zipf")
     st.caption("Zipf's law: a word's count falls roughly as 1 / rank, a straight line of slope about −1 on "
                "log-log axes. Most types are rare, so most of the vocabulary rests on a few counts and smoothing "
                "matters.")

@@ -68,7 +68,10 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
 def board_expander_ui(model: Any, row: dict[str, Any]) -> None:
     """The board in an expander (the Explain page), open once a step beyond the first is chosen;
     its lines are worked out only while it is open (exact fractions cost more than the click)."""
-    section = st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=chosen_step() > 0,
+    # The default must not change while the section is open: a new default is a new widget, which
+    # "Start again" (step 0) closed (issue 33, item 5).
+    opened = chosen_step() > 0 or bool(st.session_state.get("explain.board"))
+    section = st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=opened,
                           key="explain.board", on_change="rerun")
     if section.open:
         with section:

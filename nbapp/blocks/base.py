@@ -368,7 +368,7 @@ class Block(ABC):
         if cls.value_kind == CATEGORY:
             codes, _ = pd.factorize(frame[column], use_na_sentinel=True)
             return codes
-        from nbapp.blocks.discretized import interval_codes   # it imports this module
+        from nbapp.blocks.grid import interval_codes   # the grid of histograms builds on this module
         from nbapp._numbers import numeric_column
 
         x = numeric_column(frame[column], column, cls.title)
@@ -462,6 +462,11 @@ class Block(ABC):
 
     def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
         raise DataError(f"Column {column!r} is {self.kind}, not Gaussian.")
+
+    def density_rows(self, column: str, x: np.ndarray, classes: pd.Index, rows: Any) -> pd.DataFrame:
+        """:meth:`density` of the classes at positions ``rows`` of ``classes`` only; a block whose
+        density costs per class computes those alone (the Gaussian)."""
+        return self.density(column, x, classes).iloc[:, rows]
 
     def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
         raise DataError(f"Column {column!r} is {self.kind}: it has no typical number.")

@@ -37,6 +37,7 @@ from nbapp.io._common import (
     VARIANCE_OVERFLOW,
     _DOT_NUMBER,
     _RowNumbers,
+    _quoted,
 )
 from nbapp.io._numbers import _NumberReader
 from nbapp.io._tidy import _clean_names
@@ -79,7 +80,7 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
         else:
             series, column_notes = verdict
             columns[name] = series
-            notes.extend(note.replace(repr(_PLACEHOLDER), repr(name)) for note in column_notes)
+            notes.extend(note.replace(_quoted(_PLACEHOLDER), _quoted(name)) for note in column_notes)
     if reader is not None:
         notes.extend(reader.summary())
     frame = pd.DataFrame(columns, copy=False)     # the columns are new: no need to copy them into blocks

@@ -9,7 +9,7 @@ import streamlit as st
 import nbapp
 import ui
 from nbapp.errors import DataError
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import label_format
 from ui.presentation import frame_ui, projected
 
@@ -50,6 +50,6 @@ def _calibration_fragment(model: Any) -> None:
     for note in report.notes:
         st.caption(ui.md(note))
     left, right = st.columns([3, 2])
-    left.plotly_chart(projected(lessons.reliability_figure(report.reliability.bins, report.reliability.label)),
-                      key="lessons.reliability")
+    charts.show(left, projected(lessons.reliability_figure(report.reliability.bins, report.reliability.label)),
+                key="lessons.reliability")
     frame_ui(right, report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")

@@ -8,7 +8,7 @@ import streamlit as st
 
 import ui
 from nbapp.blocks.base import TEXT
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import labelled_column
 from ui.presentation import frame_ui, projected
 from ui.views import views_of
@@ -44,5 +44,5 @@ def _generate_fragment(model: Any) -> None:
     drawable = [c for c in model.features_ if views[c].value_kind != TEXT and c in real.columns]
     if drawable:
         column = st.selectbox("Compare one column", [model.target_, *drawable], format_func=str, key=lessons.wkey("gen_col"))
-        st.plotly_chart(projected(lessons.compare_histogram(ui.frame()[column], generated[column], column)),
-                        key="lessons.gen_chart")
+        charts.show(st, projected(lessons.compare_histogram(ui.frame()[column], generated[column], column)),
+                    key="lessons.gen_chart")

@@ -9,7 +9,7 @@ import streamlit as st
 import nbapp
 import ui
 from nbapp.errors import DataError
-from ui import lessons
+from ui import charts, lessons
 from ui.presentation import frame_ui, projected
 
 ss = st.session_state
@@ -53,8 +53,8 @@ def _generative_fragment(model: Any) -> None:
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)
-    left.plotly_chart(projected(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows")),
-                      key="lessons.lc_accuracy")
-    right.plotly_chart(projected(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True)),
-                       key="lessons.lc_time")
+    charts.show(left, projected(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows")),
+                key="lessons.lc_accuracy")
+    charts.show(right, projected(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True)),
+                key="lessons.lc_time")
     frame_ui(st, summary, hide_index=True, key="lessons.lc_table")

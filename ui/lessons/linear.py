@@ -10,7 +10,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons import covariance
-from ui import lessons
+from ui import charts, lessons
 from ui.presentation import frame_ui, projected
 
 ss = st.session_state
@@ -86,7 +86,7 @@ def _linear_form_ui(model: Any, form: Any) -> None:
     with st.expander("One indicator per value (missing values allowed): w and b = log P(c1)/P(c0)"):
         st.metric("b = log P(c1)/P(c0) (constants stay on the indicators)", f"{form.bias:+.4f}")
         left, right = st.columns([3, 2])
-        left.plotly_chart(projected(lessons.weights_bar(form.weights)), key="lessons.weights_chart")
+        charts.show(left, projected(lessons.weights_bar(form.weights)), key="lessons.weights_chart")
         frame_ui(right, pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str),
                         key="lessons.weights_table", height=360)
     by_sign = positive_side.map({True: form.positive, False: form.negative})
@@ -122,5 +122,5 @@ def _boundary_fragment(gaussian: list[str]) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    st.plotly_chart(projected(lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}")),
-                    key="lessons.boundary_chart")
+    charts.show(st, projected(lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}")),
+                key="lessons.boundary_chart")

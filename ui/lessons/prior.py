@@ -10,7 +10,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons import prior_evidence
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import label_format
 from ui.presentation import projected
 
@@ -61,11 +61,11 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     other = next(c for c in moved.joint_log.sort_values(ascending=False, kind="stable").index if c != cls)
     split = prior_evidence.prior_vs_evidence(moved, cls, other)
     left, right = st.columns(2)
-    left.plotly_chart(projected(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
+    charts.show(left, projected(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
                                                            prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior)),
-                      key="lessons.prior_sweep")
-    right.plotly_chart(projected(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other)),
-                       key="lessons.prior_bar")
+                key="lessons.prior_sweep")
+    charts.show(right, projected(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other)),
+                key="lessons.prior_bar")
     net = split.log_likelihood_ratio
     if not np.isfinite(net):
         st.markdown(f"Against **{ui.md(other)}**: a factor is 0 for one of the two classes (no smoothing), so the "

@@ -10,10 +10,10 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.underflow import underflow_trace
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import labels_of
-from ui.views import views_of
 from ui.presentation import frame_ui, projected
+from ui.views import views_of
 
 ss = st.session_state
 
@@ -61,4 +61,4 @@ def _underflow_fragment(model: Any, views: dict[Any, Any]) -> None:
         st.warning("The raw product reached 0.0 while the sum of logs stayed finite.")
     else:
         st.info("No underflow yet: repeat the text more often.")
-    st.plotly_chart(projected(lessons.underflow_figure(trace.product, trace.log_sum)), key="lessons.underflow_chart")
+    charts.show(st, projected(lessons.underflow_figure(trace.product, trace.log_sum)), key="lessons.underflow_chart")
