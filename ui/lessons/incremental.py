@@ -13,6 +13,7 @@ from nbapp.errors import DataError
 from ui import lessons
 from ui.classes import label_format, labels_of
 from ui.formulas import show_counts
+from ui.presentation import frame_ui
 from ui.views import views_of
 
 ss = st.session_state
@@ -75,7 +76,7 @@ def _incremental_fragment(base: Any) -> None:
         current = base
     info.metric("Rows added by hand", len(rows))
     if rows:
-        st.dataframe(pd.DataFrame(rows).astype(str), hide_index=True, key="lessons.inc_rows")
+        frame_ui(st, pd.DataFrame(rows).astype(str), hide_index=True, key="lessons.inc_rows")
     _incremental_tables(base, current)
 
 
@@ -88,8 +89,8 @@ def _incremental_tables(base: Any, current: Any) -> None:
                               "now": current.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number)})
     posterior.index = pd.Index(labels_of(posterior.index), name="P(c | test example)")
     left, right = st.columns(2)
-    left.dataframe(counts_table, key="lessons.inc_class_counts")
-    right.dataframe(posterior, key="lessons.inc_posterior")
+    frame_ui(left, counts_table, key="lessons.inc_class_counts")
+    frame_ui(right, posterior, key="lessons.inc_posterior")
     discrete = [c for c, view in views_of(current.features_).items() if view.in_cpt_section]
     if not discrete:
         return
@@ -97,6 +98,6 @@ def _incremental_tables(base: Any, current: Any) -> None:
     left, right = st.columns(2)
     left.markdown("Counts N(v, c) now")
     name = label_format(current.classes_)
-    left.dataframe(show_counts(current.counts(column)).rename(index=str, columns=name), key="lessons.inc_counts")
+    frame_ui(left, show_counts(current.counts(column)).rename(index=str, columns=name), key="lessons.inc_counts")
     right.markdown("P(v | c) now")
-    right.dataframe(current.cpt(column).map(ui.fmt_number).rename(index=str, columns=name), key="lessons.inc_cpt")
+    frame_ui(right, current.cpt(column).map(ui.fmt_number).rename(index=str, columns=name), key="lessons.inc_cpt")

@@ -12,6 +12,7 @@ from nbapp.errors import DataError
 from nbapp.lessons import prior_evidence
 from ui import charts, lessons
 from ui.classes import label_format
+from ui.presentation import projected
 
 ss = st.session_state
 
@@ -60,10 +61,10 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     other = next(c for c in moved.joint_log.sort_values(ascending=False, kind="stable").index if c != cls)
     split = prior_evidence.prior_vs_evidence(moved, cls, other)
     left, right = st.columns(2)
-    charts.show(left, lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
-                                                 prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior),
+    charts.show(left, projected(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
+                                                           prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior)),
                 key="lessons.prior_sweep")
-    charts.show(right, lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other),
+    charts.show(right, projected(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other)),
                 key="lessons.prior_bar")
     net = split.log_likelihood_ratio
     if not np.isfinite(net):
