@@ -541,8 +541,8 @@ class _Rows:
             return (f"{left} = (N + a) / (n_c + a (V_c + 1)) = ({top}) / ({_count(cell.n)} + {_count(cell.pseudo)} × "
                     f"({v_c} + 1)) = {value}")
         how, _ = _cell_how(self.model.smoothing_of(column), cell)
-        if getattr(self.model.block_of(column).spec, "event_model", None) == "multinomial":
-            how = how.replace("l K)", "l V)")                  # K is the vocabulary's V words here
+        symbol = self.model.block_of(column).cell_values_symbol(column)       # V: the vocabulary's words
+        how = how.replace("l K)", f"l {symbol})")
         return f"{left} = {how} = {value}"
 
     def unk(self, texts: list[str]) -> Callable[[int], Question | None]:

@@ -317,17 +317,21 @@ def waterfall_sentence(trace: Any, axes: tuple[str, str]) -> str:
     return _named(trace, "steps", ", ".join(steps))
 
 
+#: plotly's scatter mode of text alone (a mode, not a feature type).
+_TEXT_ONLY = "text"
+
+
 def scatter_sentence(trace: Any, axes: tuple[str, str]) -> str:
     """Points or a line: labelled points by their labels, a few points one by one, a line or a
     cloud by where it starts, ends, peaks and spans."""
     mode = trace.mode or "lines"
     y = _numbers(trace.y)
     texts = _texts(trace, len(y))
-    if mode == "text":                                        # words placed on a grid
+    if mode == _TEXT_ONLY:                                    # words placed on a grid
         return _named(trace, "labels", ", ".join(texts[:_ITEMS * 4]) + _more(len(texts), _ITEMS * 4))
     x = _numbers(trace.x) if _is_numeric(trace.x) else None
     what = "line" if "lines" in mode else "points"
-    if "text" in mode and texts and len(y) <= _ITEMS:         # labelled points: a scale's values
+    if _TEXT_ONLY in mode and texts and len(y) <= _ITEMS:     # labelled points: a scale's values
         return _named(trace, what, ", ".join(f"{t} at {_num(v)}" for t, v in zip(texts, x if x is not None else y)))
     if x is None:
         return _named(trace, what, _pairs(_labels(trace.x, len(y)), y, None))

@@ -412,6 +412,11 @@ class Block(ABC):
         """The variance floor the type adds and what it swamps (:class:`GaussianEpsilon`), or None."""
         return None
 
+    def cell_values_symbol(self, column: str) -> str:
+        """The letter a cell's formula writes for the number of values its pseudo-count is spread
+        over: K, the column's categories (seed 000, Eq. 7); a text column's vocabulary writes V."""
+        return "K"
+
     def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
         """The numbers the cell (``row``, class index ``c``) of ``cpt(column)`` is made of, unreduced:
         (count + pseudo) / (n + pseudo_total), as :func:`nbapp.smoothing.cell_terms` keeps them

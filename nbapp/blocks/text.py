@@ -485,6 +485,11 @@ class TextBlock(Block):
             x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
         return x, names + extra_names, np.concatenate(weights)
 
+    def cell_values_symbol(self, column: str) -> str:
+        """V, the vocabulary, for word counts (seed 000, Eq. 10); K = 2 values (present or not)
+        for the Bernoulli event model."""
+        return "V" if self.spec.event_model == "multinomial" else "K"
+
     def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
         """The numbers of P(w | c) for the word ``row``, unreduced: (N_wc + l) / (N_c + l V)
         [seed 000, Eq. 10]; with the per-class vocabulary (N_wc + a) / (n_c + a (V_c + 1)), and for
