@@ -351,8 +351,20 @@ def exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10
     if f is None:
         return num(decimal)
     shown = num(f, max_digits=max_digits)
-    if not shown.startswith(r"\frac") and not shown.lstrip("-").isdigit():
-        return num(decimal)
-    return shown if f.denominator == 1 else rf"{shown} \approx {num(decimal)}"
+    if f.denominator == 1:
+        return shown
+    near = _near(f, decimal)
+    return rf"{shown} \approx {near}" if shown.startswith(r"\frac") else near
+
+
+def _near(f: Fraction, decimal: float) -> str:
+    """The decimal of a fraction that is not whole; where its 4 digits round it to a whole number
+    k (1 - 2e-8 reads "1"), k and how far from it: 1 - 2 \\times 10^{-8}, never "1 \\approx 1"
+    (issue 33, item 5)."""
+    rounded = num(decimal)
+    if not rounded.lstrip("-").isdigit():
+        return rounded
+    k = round(f)
+    return rf"{k} {'-' if f < k else '+'} {num(float(abs(f - k)))}"
 
 
