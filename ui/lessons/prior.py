@@ -13,6 +13,7 @@ from nbapp.lessons import prior_evidence
 from ui import charts, lessons
 from ui.classes import label_format
 from ui.presentation import projected
+from ui.teaching import display_classes
 
 ss = st.session_state
 
@@ -37,7 +38,7 @@ def render(model: Any) -> None:
 
 @st.fragment
 def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
-    classes = list(e.classes)
+    classes = display_classes(list(e.classes))          # the notes' order (Yes before No), as every page
     default = "veoride" if "veoride" in classes else (e.prediction if e.prediction is not None else classes[0])
     name = label_format(classes)
     left, right = st.columns(2)
