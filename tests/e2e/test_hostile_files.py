@@ -32,7 +32,8 @@ def send(app, path) -> None:
                                                                                         timeout=120_000)
 
 
-def test_a_small_xlsx_declaring_a_huge_sheet_loads_its_three_rows_and_leaves_the_server_well(app, tmp_path):
+def test_a_small_xlsx_declaring_a_huge_sheet_loads_its_three_rows_and_leaves_the_server_well(own_app, tmp_path):
+    app = own_app                       # a server of this module's own (conftest.own_url)
     # the file: 1.5 KB declaring A1:NTP20000 (200 million cells), three rows written
     book = tmp_path / "declared.xlsx"
     book.write_bytes(xlsx_sheet({1: {"A1": "x", "B1": "y"}, 2: {"A2": 1, "B2": 2}, 3: {"A3": 3, "B3": 4}},
@@ -48,7 +49,8 @@ def test_a_small_xlsx_declaring_a_huge_sheet_loads_its_three_rows_and_leaves_the
     expect(app.page.get_by_text("Internal error", exact=False)).to_have_count(0)
 
 
-def test_a_refused_one_line_50_mb_upload_quotes_a_few_dozen_characters_of_it(app, tmp_path):
+def test_a_refused_one_line_50_mb_upload_quotes_a_few_dozen_characters_of_it(own_app, tmp_path):
+    app = own_app                       # a server of this module's own (conftest.own_url)
     line = tmp_path / "one_line.csv"
     line.write_bytes(b"a" * 50_000_000 + b"\n")
     upload_ui(app)

@@ -19,7 +19,8 @@ from .server_watch import ServerWatch
 pytestmark = pytest.mark.e2e
 
 
-def test_a_model_file_with_a_30_mb_class_name_is_refused_and_the_server_unharmed(app, app_url, tmp_path):
+def test_a_model_file_with_a_30_mb_class_name_is_refused_and_the_server_unharmed(own_app, own_url, tmp_path):
+    app, app_url = own_app, own_url     # a server of this module's own (conftest.own_url)
     frame = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0, 14.0, 18.0], "y": ["a", "a", "a", "b", "b", "b"]})
     doc = json.loads(NaiveBayes({"x": "gaussian"}).fit(frame, "y").to_json())
     doc["classes"][1] = "b" * 30_000_000

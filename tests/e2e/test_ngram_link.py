@@ -30,7 +30,8 @@ def _corpus(path: Path) -> Path:
     return path
 
 
-def test_a_link_with_an_ngram_range_of_1500_words_leaves_the_server_answering(app: App, tmp_path: Path):
+def test_a_link_with_an_ngram_range_of_1500_words_leaves_the_server_answering(own_app: App, tmp_path: Path):
+    app = own_app                       # a server of this module's own (conftest.own_url)
     page = app.page
     app.goto()
     page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
