@@ -106,7 +106,10 @@ class Source:
     DOUBLE, NULL where missing); ``run(sql, progress)``:
     the result of a query as {column: list of values}; ``values(column, raw)``: the distinct
     values of a column as the engine returned them, read as an in-memory fit reads the column
-    (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences.
+    (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences;
+    ``moments``: the engine's COUNT, AVG and VAR_POP give an unweighted column's per-class moments
+    in the one scan, precisely enough to use (Spark: Welford updates within a partition, Chan's
+    merge between them), so that no first rows are read for a shift (issue 34, item 7).
     """
 
     sql: str
@@ -115,6 +118,7 @@ class Source:
     run: Callable[[str, Any], dict[str, list[Any]]]
     values: Callable[[str, list[Any]], pd.Series]
     where: str = "the table"
+    moments: bool = False
 
 
 # -------------------------------------------------------------------------------------------------
@@ -144,6 +148,7 @@ class Table:
         self.parts = parts
         self.memo: dict[str, Any] = {}          # what a block keeps from one pass to the next
         self.derived: dict[str, Any] = {}       # key columns computed from others: alias -> expression
+        self.finite: dict[str, None] = {}       # columns whose block refuses an infinity from its own aggregates
 
     @staticmethod
     def sums(aggregates: Mapping[str, Any], key: str | None = None) -> Sums:
@@ -163,6 +168,11 @@ class Table:
                               f"it as {kind or 'something else'}")
         self.numbers[column] = None
         return _exp().column(column, quoted=True)
+
+    def refuses_infinity(self, column: str) -> None:
+        """The block's own aggregates of the column turn non-finite where it holds an infinity,
+        and its ``from_aggregates`` refuses them: no separate count of infinities is asked."""
+        self.finite[column] = None
 
     def value(self, column: str) -> str:
         """The column grouped by its values (for ``Sums(key=...)``)."""
@@ -299,6 +309,21 @@ class Table:
         return _exp().Sum(this=e)
 
     @staticmethod
+    def count_present(e: Any) -> Any:
+        """The rows where e is not NULL (COUNT(e): an unweighted count)."""
+        return _exp().Count(this=e.copy())
+
+    @staticmethod
+    def mean(e: Any) -> Any:
+        """AVG(e) over the rows where e is not NULL (an engine's own aggregate; see Source.moments)."""
+        return _exp().Avg(this=e.copy())
+
+    @staticmethod
+    def variance(e: Any) -> Any:
+        """VAR_POP(e): M2 / n over the rows where e is not NULL (see Source.moments)."""
+        return _exp().VariancePop(this=e.copy())
+
+    @staticmethod
     def least(e: Any) -> Any:
         return _exp().Min(this=e)
 
@@ -378,6 +403,8 @@ class Result:
         for a min or max over none."""
         values = self.data[name]
         kind = self.kinds[name]
+        if kind == "moment":
+            raise TypeError(f"{name!r} is a mean or a variance, which do not add: combine its rows by Chan's update")
         if kind == "sum":
             return np.bincount(self.classes, weights=np.nan_to_num(values, nan=0.0), minlength=self.n_classes)
         out = np.full(self.n_classes, np.nan)
@@ -557,6 +584,10 @@ def _sample(model: Any, source: Source, target: str, weight: str | None, layout:
         probe.value(key)
     rows = _rows_query(probe, source, target, part)
     shifted = list(probe.shifted)
+    if source.moments and not shifted and not keys:
+        # Nothing to learn from the first rows: no shift asked (the engine's own moments), no
+        # plan to choose; their count would only size a progress bar, which Spark does not draw.
+        return SAMPLE_ROWS, {}, 1.0
     first = exp.select("*").from_(exp.to_table(ROWS, quoted=True)).limit(SAMPLE_ROWS).subquery("s")
     query = exp.select(exp.column(CLASS, quoted=True).as_("c"), exp.Count(this=exp.Star()).as_("n"),
                        *(exp.Avg(this=exp.column(c, quoted=True)).as_(f"m{i}") for i, c in enumerate(shifted)),
@@ -604,6 +635,8 @@ class _Answer:
 
 def _aggregate_kind(e: Any) -> str:
     exp = _exp()
+    if isinstance(e, (exp.Avg, exp.VariancePop)):
+        return "moment"
     return "min" if isinstance(e, exp.Min) else "max" if isinstance(e, exp.Max) else "sum"
 
 
@@ -626,7 +659,7 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
                                                      Table.less(table.weight, Table.zero()),
                                                      Table.greater(table.weight, Table.literal(MAX_WEIGHT))))
     infinity = Table.literal(float("inf"))
-    for i, column in enumerate(c for c in table.numbers if source.columns[c] != "parsed"):
+    for i, column in enumerate(c for c in table.numbers if source.columns[c] != "parsed" and c not in table.finite):
         own[f"inf{i}"] = Table.count(exp.EQ(this=exp.Abs(this=exp.column(column, quoted=True)), expression=infinity))
     names: list[tuple[int, int, str]] = []
     selected = [cls.as_("c")] + ([exp.column(PART, quoted=True).as_("p")] if table.part is not None else [])
@@ -643,7 +676,7 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
                 selected.append(e.as_(alias))
     tracker = _Progress(progress, rows_known)
     tracker.start()
-    if keys and nested:
+    if keys and nested and "moment" not in kinds.values():      # means and variances do not add up by SUM
         query = _nested(selected, base, keys, {**{f"o_{n}": _aggregate_kind(e) for n, e in own.items()}, **kinds})
     else:
         query = exp.select(*selected).from_(exp.to_table(ROWS, quoted=True))
