@@ -4,6 +4,7 @@ the same rows: counts exactly, P(c | x) to 1e-12."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import threading
 from fractions import Fraction
@@ -362,8 +363,7 @@ def spark_queries(monkeypatch):
 
     def counted(*args, **kwargs):
         s = source(*args, **kwargs)
-        return s.__class__(s.sql, s.dialect, s.columns, lambda sql, progress: ran.append(sql) or s.run(sql, progress),
-                           s.values, s.where, s.moments)
+        return dataclasses.replace(s, run=lambda sql, progress: ran.append(sql) or s.run(sql, progress))
 
     monkeypatch.setattr(_engines, "spark_source", counted)
     return ran
