@@ -537,8 +537,7 @@ def _engine_moments(columns: Sequence[str], table: Any) -> dict[str, Any]:
     """COUNT(x), AVG(x), VAR_POP(x) per column: the engine's one-pass moments of unweighted rows."""
     aggregates = {}
     for a, column in enumerate(columns):
-        x = table.number(column)
-        table.refuses_infinity(column)           # an infinity makes AVG and VAR_POP NaN or infinite
+        x = table.raw_number(column)             # a NaN (missing) or an infinity: a NaN or infinite answer
         aggregates.update({f"n{a}": table.count_present(x), f"m{a}": table.mean(x), f"v{a}": table.variance(x)})
     return aggregates
 
@@ -546,9 +545,10 @@ def _engine_moments(columns: Sequence[str], table: Any) -> dict[str, Any]:
 def _from_engine_moments(columns: Sequence[str], table: Any, answer: Any, n_classes: int) -> MomentStats:
     """n, mean and M2 = VAR_POP * n per class (a class's rows combined by Chan's update where the
     engine returned several: spellings of one class value). A second pass sums about the class
-    means (the shifted aggregates) where the mean lies more than ENGINE_MOMENTS_MAX_OFFSET
-    standard deviations from 0, and where a column's pooled M2 is 0 (its smallest and largest
-    values tell a constant column from one whose spread underflows)."""
+    means (the shifted aggregates, which read NaN as missing and count infinities) where the
+    mean lies more than ENGINE_MOMENTS_MAX_OFFSET standard deviations from 0 or is not finite
+    (a NaN, an infinity, an overflow), and where a column's pooled M2 is 0 (its smallest and
+    largest values tell a constant column from one whose spread underflows)."""
     d = len(columns)
     rows_n = np.column_stack([answer.column(f"n{a}") for a in range(d)])
     rows_mean = np.column_stack([answer.column(f"m{a}") for a in range(d)])
@@ -562,12 +562,10 @@ def _from_engine_moments(columns: Sequence[str], table: Any, answer: Any, n_clas
             n[c], mean[c], m2[c] = merge_moments(n[c], mean[c], m2[c], rows_n[r], rows_mean[r], rows_m2[r])
         else:
             n[c], mean[c], m2[c], seen[c] = rows_n[r], rows_mean[r], rows_m2[r], True
-    if not (np.isfinite(mean).all() and np.isfinite(m2).all()):
-        raise DataError("An infinite value, or values whose sum overflows: the rows name it.")
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         sd = np.sqrt(m2 / np.where(n > 0, n, 1.0))
-    far = (n > 0) & (np.abs(mean) > ENGINE_MOMENTS_MAX_OFFSET * sd)
-    zero = pooled_moments(n, mean, m2)[2] == 0
+        far = (n > 0) & ~(np.abs(mean) <= ENGINE_MOMENTS_MAX_OFFSET * sd)     # NaN too: a NaN or an infinity read
+        zero = pooled_moments(n, mean, m2)[2] == 0
     if far.any() or zero.any():
         table.memo["shift"] = {column: mean[:, a] for a, column in enumerate(columns)}
         table.again()
