@@ -334,7 +334,8 @@ def spark():
     session.stop()
 
 
-def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch):
+@pytest.mark.parametrize("weight", ["w", None])
+def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch, weight):
     from nbapp.scale import _clusters as clusters
 
     def refuse(*args, **kwargs):
@@ -342,8 +343,8 @@ def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, m
 
     monkeypatch.setattr(clusters, "_spark_partition_statistics", refuse)
     frame = mixed_frame(5_000, seed=5)
-    got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight="w")
-    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight="w"), frame)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight=weight)
+    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight=weight), frame)
     assert not [t for t in spark.catalog.listTables() if t.name.startswith("nbapp_")]    # the view is dropped
 
 
@@ -370,7 +371,7 @@ def spark_queries(monkeypatch):
 
 
 def test_fit_spark_takes_unweighted_gaussian_moments_in_one_scan(spark, spark_queries):
-    """Issue 34, item 7: COUNT, AVG and VAR_POP per class in one query, no first rows read for a
+    """Issue 34, item 7: COUNT, SUM and VAR_POP per class in one query, no first rows read for a
     shift; the model equals fit's (NULL holes left out of each column's count)."""
     rng = np.random.default_rng(3)
     n = 6_000
@@ -398,7 +399,7 @@ def test_fit_spark_moments_keep_their_digits_far_from_zero(spark, order, weighte
 
 
 def test_fit_spark_reads_nan_as_missing_equals_fit_on_a_constant_column_and_names_an_infinity(spark):
-    """A NaN makes AVG and VAR_POP NaN, a constant column's M2 is 0: both are summed again (NaN
+    """A NaN makes SUM and VAR_POP NaN, a constant column's M2 is 0: both are summed again (NaN
     read as missing, the smallest and largest values compared); an infinity is named by its row."""
     frame = pd.DataFrame({"y": ["a", "b"] * 50, "x": np.arange(100.0), "same": 7.5})
     frame.loc[[3, 8], "x"] = np.nan

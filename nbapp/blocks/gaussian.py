@@ -232,7 +232,7 @@ class GaussianBlock(Block):
         spread underflows from a constant one.
 
         Where the engine's own moments serve (``Source.moments``: Spark) and the rows are
-        unweighted, the first pass asks COUNT, AVG and VAR_POP instead, and nothing else: no
+        unweighted, the first pass asks COUNT, SUM and VAR_POP instead, and nothing else: no
         shift, so no first rows read before the scan (issue 34, item 7); :meth:`from_aggregates`
         sums again about the class means where those are not precise enough."""
         if table.source.moments and table.weight_column is None and "shift" not in table.memo:
@@ -534,16 +534,17 @@ ENGINE_MOMENTS_MAX_OFFSET = 64.0
 
 
 def _engine_moments(columns: Sequence[str], table: Any) -> dict[str, Any]:
-    """COUNT(x), AVG(x), VAR_POP(x) per column: the engine's one-pass moments of unweighted rows."""
+    """COUNT(x), SUM(x), VAR_POP(x) per column: the engine's one-pass moments of unweighted rows
+    (the mean as SUM / COUNT, which is AVG's own sum without AVG's second count)."""
     aggregates = {}
     for a, column in enumerate(columns):
         x = table.raw_number(column)             # a NaN (missing) or an infinity: a NaN or infinite answer
-        aggregates.update({f"n{a}": table.count_present(x), f"m{a}": table.mean(x), f"v{a}": table.variance(x)})
+        aggregates.update({f"n{a}": table.count_present(x), f"s{a}": table.sum(x), f"v{a}": table.variance(x)})
     return aggregates
 
 
 def _from_engine_moments(columns: Sequence[str], table: Any, answer: Any, n_classes: int) -> MomentStats:
-    """n, mean and M2 = VAR_POP * n per class (a class's rows combined by Chan's update where the
+    """n, mean = SUM / n and M2 = VAR_POP * n per class (a class's rows combined by Chan's update where the
     engine returned several: spellings of one class value). A second pass sums about the class
     means (the shifted aggregates, which read NaN as missing and count infinities) where the
     mean lies more than ENGINE_MOMENTS_MAX_OFFSET standard deviations from 0 or is not finite
@@ -551,10 +552,12 @@ def _from_engine_moments(columns: Sequence[str], table: Any, answer: Any, n_clas
     largest values tell a constant column from one whose spread underflows)."""
     d = len(columns)
     rows_n = np.column_stack([answer.column(f"n{a}") for a in range(d)])
-    rows_mean = np.column_stack([answer.column(f"m{a}") for a in range(d)])
+    rows_sum = np.column_stack([answer.column(f"s{a}") for a in range(d)])
     rows_m2 = np.column_stack([answer.column(f"v{a}") for a in range(d)]) * rows_n
     some = rows_n > 0
-    rows_mean, rows_m2 = np.where(some, rows_mean, 0.0), np.where(some, rows_m2, 0.0)   # NULL over no rows
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rows_mean = np.where(some, rows_sum / np.where(some, rows_n, 1.0), 0.0)
+    rows_m2 = np.where(some, rows_m2, 0.0)                    # NULL over no rows
     n, mean, m2 = (np.zeros((n_classes, d)) for _ in range(3))
     seen = np.zeros(n_classes, dtype=bool)
     for r, c in enumerate(answer.classes):

@@ -107,7 +107,7 @@ class Source:
     the result of a query as {column: list of values}; ``values(column, raw)``: the distinct
     values of a column as the engine returned them, read as an in-memory fit reads the column
     (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences;
-    ``moments``: the engine's COUNT, AVG and VAR_POP give an unweighted column's per-class moments
+    ``moments``: the engine's COUNT, SUM and VAR_POP give an unweighted column's per-class moments
     in the one scan, precisely enough to use (Spark: Welford updates within a partition, Chan's
     merge between them), so that no first rows are read for a shift (issue 34, item 7).
     """
@@ -318,11 +318,6 @@ class Table:
         return _exp().Count(this=e.copy())
 
     @staticmethod
-    def mean(e: Any) -> Any:
-        """AVG(e) over the rows where e is not NULL (an engine's own aggregate; see Source.moments)."""
-        return _exp().Avg(this=e.copy())
-
-    @staticmethod
     def variance(e: Any) -> Any:
         """VAR_POP(e): M2 / n over the rows where e is not NULL (see Source.moments)."""
         return _exp().VariancePop(this=e.copy())
@@ -408,7 +403,7 @@ class Result:
         values = self.data[name]
         kind = self.kinds[name]
         if kind == "moment":
-            raise TypeError(f"{name!r} is a mean or a variance, which do not add: combine its rows by Chan's update")
+            raise TypeError(f"{name!r} is a variance, which does not add: combine its rows by Chan's update")
         if kind == "sum":
             return np.bincount(self.classes, weights=np.nan_to_num(values, nan=0.0), minlength=self.n_classes)
         out = np.full(self.n_classes, np.nan)
@@ -639,7 +634,7 @@ class _Answer:
 
 def _aggregate_kind(e: Any) -> str:
     exp = _exp()
-    if isinstance(e, (exp.Avg, exp.VariancePop)):
+    if isinstance(e, exp.VariancePop):
         return "moment"
     return "min" if isinstance(e, exp.Min) else "max" if isinstance(e, exp.Max) else "sum"
 
@@ -680,7 +675,7 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
                 selected.append(e.as_(alias))
     tracker = _Progress(progress, rows_known)
     tracker.start()
-    if keys and nested and "moment" not in kinds.values():      # means and variances do not add up by SUM
+    if keys and nested and "moment" not in kinds.values():      # variances do not add up by SUM
         query = _nested(selected, base, keys, {**{f"o_{n}": _aggregate_kind(e) for n, e in own.items()}, **kinds})
     else:
         query = exp.select(*selected).from_(exp.to_table(ROWS, quoted=True))
