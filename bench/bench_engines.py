@@ -192,9 +192,11 @@ def spark_sums(spark: Any, folder: str) -> list:
 
 def spark_pair(folder: str) -> dict:
     """fit_spark and Spark's own GROUP BY in one warm local[2] session: a warm-up of each, then
-    two rounds, interleaved so that the machine's load falls on both; every time of each."""
+    two rounds, interleaved so that the machine's load falls on both; every time of each, and
+    the CPU seconds of Spark's JVM in each (steadier than the wall clock on a loaded machine)."""
     import warnings
 
+    import psutil
     from bench_spark import fit_nbapp, spark_session
 
     warnings.filterwarnings("ignore")
@@ -204,12 +206,16 @@ def spark_pair(folder: str) -> dict:
             "spark_sums": lambda: spark_sums(spark, folder)}
     for run in runs.values():                          # the warm-up: JIT, file listing, page cache
         run()
-    times: dict[str, list[float]] = {name: [] for name in runs}
+    def jvm_cpu() -> float:
+        return sum(sum(p.cpu_times()[:2]) for p in psutil.Process().children(recursive=True))
+
+    times: dict[str, list[float]] = {name: [] for name in [*runs, *(f"{n}_cpu" for n in runs)]}
     for _ in range(2):
         for name, run in runs.items():
-            start = time.perf_counter()
+            cpu, start = jvm_cpu(), time.perf_counter()
             run()
             times[name].append(time.perf_counter() - start)
+            times[f"{name}_cpu"].append(jvm_cpu() - cpu)
     spark.stop()
     return times
 
@@ -308,8 +314,9 @@ def spark_section(tmp: Path, rows: int) -> None:
     nb_best, own_best = min(pair["fit_spark"]), min(pair["spark_sums"])
     print(f"  one warm session, best of two after a warm-up ({load()}): nbapp.fit_spark {nb_best:.2f} s, "
           f"Spark's own GROUP BY {own_best:.2f} s: fit_spark / Spark {nb_best / own_best:.2f}x   (runs fit_spark "
-          f"{', '.join(f'{t:.2f}' for t in pair['fit_spark'])}; Spark {', '.join(f'{t:.2f}' for t in pair['spark_sums'])})",
-          flush=True)
+          f"{', '.join(f'{t:.2f}' for t in pair['fit_spark'])}; Spark {', '.join(f'{t:.2f}' for t in pair['spark_sums'])}); "
+          f"JVM CPU s, best: {min(pair['fit_spark_cpu']):.2f} / {min(pair['spark_sums_cpu']):.2f} = "
+          f"{min(pair['fit_spark_cpu']) / min(pair['spark_sums_cpu']):.2f}x", flush=True)
 
 
 def main() -> None:
