@@ -7,8 +7,8 @@ Data: ROWS rows written as Parquet (files of 250,000 rows), 10 Gaussian columns,
 columns (Poisson draws) and an integer label of 3 classes. Spark runs ``local[2]`` on loopback.
 Every fit reads the Parquet files itself; timed from the read to the fitted model on the driver:
 
-* Gaussian: ``nbapp.fit_spark(NaiveBayes({g: "gaussian"}))`` (``mapInPandas``: each partition
-  summarised, statistics added on the driver) against ``VectorAssembler`` +
+* Gaussian: ``nbapp.fit_spark(NaiveBayes({g: "gaussian"}))`` (one Spark SQL GROUP BY: COUNT, SUM
+  and VAR_POP per class and column, statistics built on the driver) against ``VectorAssembler`` +
   ``pyspark.ml.classification.NaiveBayes(modelType="gaussian")``;
 * multinomial: ``NaiveBayes({n: "multinomial"}, alpha=1, prior_alpha=1)`` against
   ``NaiveBayes(modelType="multinomial", smoothing=1)``. MLlib smooths the class prior with the

@@ -4,6 +4,7 @@ the same rows: counts exactly, P(c | x) to 1e-12."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import threading
 from fractions import Fraction
@@ -146,16 +147,26 @@ def test_engine_moments_keep_their_digits_far_from_zero(order):
     exact mean and M2 to a few units in the last place, at an offset of 1e9 with a spread of
     1e-3, where sums of x and x^2 would keep no digit of M2; the in-memory two-pass moments are
     no closer."""
+    frame = far_frame(order)
+    with duckdb.connect() as con:
+        con.register("frame", frame)
+        got = nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), "frame", "y", url=con, weight="w").stats_.blocks[0]
+    assert_exact_moments(got, frame)
+
+
+def far_frame(order: str) -> pd.DataFrame:
+    """Three classes at 1e9, 1e9 + 10, 1e9 + 20 with spreads of 1e-3 to 3e-3, weights 1 to 4."""
     rng = np.random.default_rng(7)
     n = 20_000
     y = rng.integers(0, 3, n)
     x = 1e9 + rng.normal(0, 1e-3, n) * (1 + y) + 10.0 * y
     frame = pd.DataFrame({"y": y, "x": x, "w": rng.integers(1, 5, n).astype(float)})
-    if order == "sorted":
-        frame = frame.sort_values("x", ignore_index=True)
-    with duckdb.connect() as con:
-        con.register("frame", frame)
-        got = nbapp.fit_sql(nbapp.NaiveBayes({"x": "gaussian"}), "frame", "y", url=con, weight="w").stats_.blocks[0]
+    return frame.sort_values("x", ignore_index=True) if order == "sorted" else frame
+
+
+def assert_exact_moments(got, frame: pd.DataFrame) -> None:
+    """n exactly; mean to 4 units in the last place and M2 to 1e-12 of the exact (Fraction)
+    values, or no further off than the in-memory two-pass moments."""
     memory = class_moments(frame[["x"]].to_numpy(), frame["y"].to_numpy(), frame["w"].to_numpy(), 3)
     for c in range(3):
         rows = frame[frame["y"] == c]
@@ -323,7 +334,8 @@ def spark():
     session.stop()
 
 
-def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch):
+@pytest.mark.parametrize("weight", ["w", None])
+def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch, weight):
     from nbapp.scale import _clusters as clusters
 
     def refuse(*args, **kwargs):
@@ -331,8 +343,8 @@ def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, m
 
     monkeypatch.setattr(clusters, "_spark_partition_statistics", refuse)
     frame = mixed_frame(5_000, seed=5)
-    got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight="w")
-    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight="w"), frame)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight=weight)
+    assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight=weight), frame)
     assert not [t for t in spark.catalog.listTables() if t.name.startswith("nbapp_")]    # the view is dropped
 
 
@@ -340,6 +352,66 @@ def test_fit_spark_names_a_refused_value_from_the_partitions(spark):
     frame = pd.DataFrame({"y": ["a", "b", "a", "b"], "visits": [1, 2, -3, 4]})
     with pytest.raises(nbapp.DataError, match=r"In the Spark table .*'visits' is a Poisson count but row \d+ holds -3"):
         nbapp.fit_spark(nbapp.NaiveBayes({"visits": "poisson"}), spark.createDataFrame(frame), "y")
+
+
+@pytest.fixture
+def spark_queries(monkeypatch):
+    """The SQL of every query fit_spark's aggregates run, in order."""
+    from nbapp.scale import _engines
+
+    ran: list[str] = []
+    source = _engines.spark_source
+
+    def counted(*args, **kwargs):
+        s = source(*args, **kwargs)
+        return dataclasses.replace(s, run=lambda sql, progress: ran.append(sql) or s.run(sql, progress))
+
+    monkeypatch.setattr(_engines, "spark_source", counted)
+    return ran
+
+
+def test_fit_spark_takes_unweighted_gaussian_moments_in_one_scan(spark, spark_queries):
+    """Issue 34, item 7: COUNT, SUM and VAR_POP per class in one query, no first rows read for a
+    shift; the model equals fit's (NULL holes left out of each column's count)."""
+    rng = np.random.default_rng(3)
+    n = 6_000
+    y = rng.integers(0, 3, n)
+    frame = pd.DataFrame({"y": y, **{f"g{j}": rng.normal(10.0 * j + 0.4 * y * j, 1 + j / 5, n) for j in range(4)}})
+    for column in ("g1", "g2"):
+        frame[column] = frame[column].astype(object).where(rng.random(n) > 0.05, None)
+    features = {f"g{j}": "gaussian" for j in range(4)}
+    sdf = spark.createDataFrame(frame, schema="y long, g0 double, g1 double, g2 double, g3 double").repartition(3)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(features), sdf, "y")
+    assert len(spark_queries) == 1 and "VAR_POP" in spark_queries[0] and "LIMIT" not in spark_queries[0]
+    frame = frame.astype({"g1": float, "g2": float})
+    assert_same_model(got, nbapp.NaiveBayes(features).fit(frame, "y"), frame)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("order", ["shuffled", "sorted"])
+def test_fit_spark_moments_keep_their_digits_far_from_zero(spark, order, weighted):
+    """VAR_POP at an offset of 1e9 with a spread of 1e-3 loses digits (its running mean rounds at
+    1e-7): the class is summed again about its mean, exact to a few units in the last place."""
+    frame = far_frame(order)
+    got = nbapp.fit_spark(nbapp.NaiveBayes({"x": "gaussian"}), spark.createDataFrame(frame).repartition(2), "y",
+                          weight="w" if weighted else None).stats_.blocks[0]
+    assert_exact_moments(got, frame if weighted else frame.assign(w=1.0))
+
+
+def test_fit_spark_reads_nan_as_missing_equals_fit_on_a_constant_column_and_names_an_infinity(spark):
+    """A NaN makes SUM and VAR_POP NaN, a constant column's M2 is 0: both are summed again (NaN
+    read as missing, the smallest and largest values compared); an infinity is named by its row."""
+    frame = pd.DataFrame({"y": ["a", "b"] * 50, "x": np.arange(100.0), "same": 7.5})
+    frame.loc[[3, 8], "x"] = np.nan
+    features = {"x": "gaussian", "same": "gaussian"}
+    table = spark.createDataFrame(list(frame.itertuples(index=False)), "y string, x double, same double")
+    assert table.filter("isnan(x)").count() == 2        # from rows, not pandas (which sends NaN as NULL)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(features), table, "y")
+    assert_same_model(got, nbapp.NaiveBayes(features).fit(frame, "y"), frame)
+    assert got.stats_.blocks[0].n[:, 0].tolist() == [49.0, 49.0]
+    frame.loc[17, "x"] = np.inf
+    with pytest.raises(nbapp.DataError, match=r"In the Spark table .*'x'.*row \d+"):
+        nbapp.fit_spark(nbapp.NaiveBayes(features), spark.createDataFrame(frame), "y")
 
 
 # -- the command line ---------------------------------------------------------------------------------------

@@ -106,7 +106,10 @@ class Source:
     DOUBLE, NULL where missing); ``run(sql, progress)``:
     the result of a query as {column: list of values}; ``values(column, raw)``: the distinct
     values of a column as the engine returned them, read as an in-memory fit reads the column
-    (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences.
+    (a pandas Series, NaN / None where missing); ``where``: the source in words for sentences;
+    ``moments``: the engine's COUNT, SUM and VAR_POP give an unweighted column's per-class moments
+    in the one scan, precisely enough to use (Spark: Welford updates within a partition, Chan's
+    merge between them), so that no first rows are read for a shift (issue 34, item 7).
     """
 
     sql: str
@@ -115,6 +118,7 @@ class Source:
     run: Callable[[str, Any], dict[str, list[Any]]]
     values: Callable[[str, list[Any]], pd.Series]
     where: str = "the table"
+    moments: bool = False
 
 
 # -------------------------------------------------------------------------------------------------
@@ -163,6 +167,16 @@ class Table:
                               f"it as {kind or 'something else'}")
         self.numbers[column] = None
         return _exp().column(column, quoted=True)
+
+    def raw_number(self, column: str) -> Any:
+        """A typed number column as a DOUBLE with NaN and infinities left in (no count of them
+        either): for aggregates whose answer a NaN or an infinity makes non-finite, answered by
+        the block with another pass over :meth:`number`'s reading. The engine then reads the
+        column as its own GROUP BY would (NULLIF per value costs Spark a tenth of the scan)."""
+        if self.source.columns.get(column) != "number":
+            return self.number(column)
+        exp = _exp()
+        return self.computed(f"raw_{column}", exp.cast(exp.column(column, quoted=True), exp.DataType.build("double")))
 
     def value(self, column: str) -> str:
         """The column grouped by its values (for ``Sums(key=...)``)."""
@@ -299,6 +313,16 @@ class Table:
         return _exp().Sum(this=e)
 
     @staticmethod
+    def count_present(e: Any) -> Any:
+        """The rows where e is not NULL (COUNT(e): an unweighted count)."""
+        return _exp().Count(this=e.copy())
+
+    @staticmethod
+    def variance(e: Any) -> Any:
+        """VAR_POP(e): M2 / n over the rows where e is not NULL (see Source.moments)."""
+        return _exp().VariancePop(this=e.copy())
+
+    @staticmethod
     def least(e: Any) -> Any:
         return _exp().Min(this=e)
 
@@ -378,6 +402,8 @@ class Result:
         for a min or max over none."""
         values = self.data[name]
         kind = self.kinds[name]
+        if kind == "moment":
+            raise TypeError(f"{name!r} is a variance, which does not add: combine its rows by Chan's update")
         if kind == "sum":
             return np.bincount(self.classes, weights=np.nan_to_num(values, nan=0.0), minlength=self.n_classes)
         out = np.full(self.n_classes, np.nan)
@@ -557,6 +583,10 @@ def _sample(model: Any, source: Source, target: str, weight: str | None, layout:
         probe.value(key)
     rows = _rows_query(probe, source, target, part)
     shifted = list(probe.shifted)
+    if source.moments and not shifted and not keys:
+        # Nothing to learn from the first rows: no shift asked (the engine's own moments), no
+        # plan to choose; their count would only size a progress bar, which Spark does not draw.
+        return SAMPLE_ROWS, {}, 1.0
     first = exp.select("*").from_(exp.to_table(ROWS, quoted=True)).limit(SAMPLE_ROWS).subquery("s")
     query = exp.select(exp.column(CLASS, quoted=True).as_("c"), exp.Count(this=exp.Star()).as_("n"),
                        *(exp.Avg(this=exp.column(c, quoted=True)).as_(f"m{i}") for i, c in enumerate(shifted)),
@@ -604,6 +634,8 @@ class _Answer:
 
 def _aggregate_kind(e: Any) -> str:
     exp = _exp()
+    if isinstance(e, exp.VariancePop):
+        return "moment"
     return "min" if isinstance(e, exp.Min) else "max" if isinstance(e, exp.Max) else "sum"
 
 
@@ -643,7 +675,7 @@ def _run(table: _Table, source: Source, target: str, requests: Mapping[int, Sequ
                 selected.append(e.as_(alias))
     tracker = _Progress(progress, rows_known)
     tracker.start()
-    if keys and nested:
+    if keys and nested and "moment" not in kinds.values():      # variances do not add up by SUM
         query = _nested(selected, base, keys, {**{f"o_{n}": _aggregate_kind(e) for n, e in own.items()}, **kinds})
     else:
         query = exp.select(*selected).from_(exp.to_table(ROWS, quoted=True))

@@ -218,7 +218,7 @@ def spark_source(spark_df: Any, view: str, where: str = "the Spark table") -> So
         rows = result.collect()
         return {name: [row[i] for row in rows] for i, name in enumerate(names)}
 
-    return Source(f"SELECT * FROM `{view}`", "spark", columns, run, typed_values, where)
+    return Source(f"SELECT * FROM `{view}`", "spark", columns, run, typed_values, where, moments=True)
 
 
 def engine_errors() -> tuple[type[BaseException], ...]:
