@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import MAX_COLUMNS, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
+from nbapp.io._common import MAX_COLUMNS, TEXT_DTYPE, Table, XLSX_LIMITS, _Raw, _RowNumbers, _shape
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
 
@@ -166,7 +166,7 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
     cells = pd.DataFrame(body, columns=list(range(width)), dtype=object) if body else pd.DataFrame(
         columns=list(range(width)), dtype=object
     )
-    frame = pd.DataFrame({c: cells[c].map(_cell_text).astype(str) for c in cells.columns}, index=cells.index)
+    frame = pd.DataFrame({c: cells[c].map(_cell_text).astype(TEXT_DTYPE) for c in cells.columns}, index=cells.index)
     names = [_cell_text(v).strip() for v in header] + [""] * (width - len(header))
     first = header_row + 1
     return _Raw(names, frame, _RowNumbers("row", lambda: np.arange(first, first + len(body))), notes)
