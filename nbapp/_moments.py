@@ -48,11 +48,14 @@ def unmerge_moments(n: np.ndarray, mean: np.ndarray, m2: np.ndarray,
 
 
 def pooled_moments(n: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Merge the per-class rows (axis 0) of (classes x features) statistics into one row."""
-    total = (n[0], mean[0], m2[0])
-    for c in range(1, n.shape[0]):
-        total = merge_moments(*total, n[c], mean[c], m2[c])
-    return total
+    """Merge the per-class rows (axis 0) of (classes x features) statistics into one row: pairs of
+    rows merged side by side, log2(K) vectorised steps (a merge per class was 100,000 Python steps;
+    issue 31, item 6). Up to three classes this is the merge of each class in turn, as before."""
+    while n.shape[0] > 1:
+        even = n.shape[0] - n.shape[0] % 2
+        merged = merge_moments(n[0:even:2], mean[0:even:2], m2[0:even:2], n[1:even:2], mean[1:even:2], m2[1:even:2])
+        n, mean, m2 = (np.concatenate([part, whole[even:]]) for part, whole in zip(merged, (n, mean, m2)))
+    return n[0], mean[0], m2[0]
 
 
 def shifted_moments(n: np.ndarray, s1: np.ndarray, s2: np.ndarray,

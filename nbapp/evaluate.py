@@ -552,7 +552,7 @@ def _fold_statistics(make_model: Callable[[], Any], data: pd.DataFrame, target: 
     return out
 
 
-def _prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_proba: pd.DataFrame) -> pd.DataFrame:
+def prediction_table(index: pd.Index, folds: np.ndarray, y: pd.Series, log_proba: pd.DataFrame) -> pd.DataFrame:
     """The predictions table from labels and a frame of log-probabilities (one column per class)."""
     classes = np.asarray(log_proba.columns, dtype=object)
     codes = pd.Categorical(y.to_numpy(dtype=object), categories=classes).codes

@@ -50,7 +50,7 @@ from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, decimal_text,
                                  fraction_text, number_texts, result_texts)
-from nbapp.lessons.worked_example import _md, latex_text
+from nbapp.lessons.worked_example import markdown_text, latex_text
 from nbapp.priors import prior_terms
 from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate
 
@@ -541,8 +541,8 @@ class _Rows:
             return (f"{left} = (N + a) / (n_c + a (V_c + 1)) = ({top}) / ({_count(cell.n)} + {_count(cell.pseudo)} × "
                     f"({v_c} + 1)) = {value}")
         how, _ = _cell_how(self.model.smoothing_of(column), cell)
-        if getattr(self.model.block_of(column).spec, "event_model", None) == "multinomial":
-            how = how.replace("l K)", "l V)")                  # K is the vocabulary's V words here
+        symbol = self.model.block_of(column).cell_values_symbol(column)       # V: the vocabulary's words
+        how = how.replace("l K)", f"l {symbol})")
         return f"{left} = {how} = {value}"
 
     def unk(self, texts: list[str]) -> Callable[[int], Question | None]:
@@ -813,19 +813,19 @@ _HOW = ("Answer with a fraction (3/4), a decimal with at least 2 significant dig
 def to_markdown(exercise_set: ExerciseSet, answers: bool = False) -> str:
     """The sheet as Markdown: a title, how to answer, the numbered questions, and with
     ``answers`` each answer and its worked line."""
-    lines = [f"# {_md(exercise_set.title)}", "", _md(_HOW), "", f"*Seed {exercise_set.seed}.*", ""]
+    lines = [f"# {markdown_text(exercise_set.title)}", "", markdown_text(_HOW), "", f"*Seed {exercise_set.seed}.*", ""]
     data = exercise_set.data
     if data is not None:
         columns = [str(data.index.name), *map(str, data.columns)]
-        lines += ["## Data", "", _md(_data_caption(exercise_set)), "", "| " + " | ".join(map(_md, columns)) + " |",
+        lines += ["## Data", "", markdown_text(_data_caption(exercise_set)), "", "| " + " | ".join(map(markdown_text, columns)) + " |",
                   "|" + "|".join(["---:", *["---"] * len(data.columns)]) + "|"]
-        lines += ["| " + " | ".join([str(number), *(_md(_cell(v)) for v in row)]) + " |"
+        lines += ["| " + " | ".join([str(number), *(markdown_text(_cell(v)) for v in row)]) + " |"
                   for number, row in zip(data.index, data.itertuples(index=False))]
         lines += ["", "## Questions", ""]
     for i, q in enumerate(exercise_set.questions, start=1):
-        lines.append(f"{i}. {_md(q.text)}")
+        lines.append(f"{i}. {markdown_text(q.text)}")
         if answers:
-            lines += ["", f"    **Answer:** {_md(q.answer_text)}", "", f"    *Worked:* {_md(q.worked)}"]
+            lines += ["", f"    **Answer:** {markdown_text(q.answer_text)}", "", f"    *Worked:* {markdown_text(q.worked)}"]
         lines.append("")
     return "\n".join(lines)
 

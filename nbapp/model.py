@@ -17,12 +17,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 from functools import reduce
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from nbapp.blocks import Block, BlockSettings, block_type
+from nbapp.blocks.base import frozen
 from nbapp.blocks.gaussian import GaussianEpsilon
 from nbapp._encode import factorize
 from nbapp.errors import DataError, shown
@@ -30,7 +31,7 @@ from nbapp.explain import Explanation, build_explanation
 from nbapp.factor import Factor
 from nbapp._logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
-from nbapp.priors import class_prior
+from nbapp.priors import prior_fractions, prior_values
 from nbapp.settings import Settings
 from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
 from nbapp.specs import parse_features
@@ -260,13 +261,37 @@ class NaiveBayes:
             raise DataError("The model is not fitted yet: call fit(df, target=...) first.")
 
     def _prior(self) -> tuple[np.ndarray, list]:
-        return class_prior(self.class_counts_, self.classes_, self.priors, self.prior_alpha)
+        return self._prior_values(), self._prior_fractions()
+
+    def _prior_values(self) -> np.ndarray:
+        """P(c) as floats, computed once per class counts and settings (issue 31, item 6: a page
+        that asked for it once per class made K^2 work); read-only, so no caller changes it."""
+        return self._cached("prior_values", lambda: frozen(prior_values(*self._prior_inputs())))
+
+    def _prior_fractions(self) -> list:
+        return self._cached("prior_fractions", lambda: prior_fractions(*self._prior_inputs()))
+
+    def _prior_inputs(self) -> tuple[np.ndarray, list, Any, float]:
+        return self.class_counts_, self.classes_, self.priors, self.prior_alpha
+
+    def _cached(self, name: Any, compute: Callable[[], Any]) -> Any:
+        """A value derived from the fitted statistics and the settings, computed once for them:
+        a fit, partial_fit or merge installs new class counts, and a copy under other priors
+        (with_priors) has other settings, so either computes its own."""
+        key = (self.class_counts_, self._settings)
+        cache = self.__dict__.get("_derived_cache")
+        if cache is None or cache[0][0] is not key[0] or cache[0][1] is not key[1]:
+            cache = (key, {})
+            self.__dict__["_derived_cache"] = cache
+        if name not in cache[1]:
+            cache[1][name] = compute()
+        return cache[1][name]
 
     @property
     def priors_(self) -> pd.Series:
         """P(c) per class (seed 000, §2.1)."""
         self._check_fitted()
-        return pd.Series(self._prior()[0], index=self._class_index(), name="prior")
+        return pd.Series(self._prior_values(), index=self._class_index(), name="prior")
 
     def prior_fractions(self) -> pd.Series:
         """P(c) per class as exact fractions: N_c / N, (N_c + a) / (N + K a) with prior_alpha a,
@@ -278,15 +303,17 @@ class NaiveBayes:
         Fraction(9, 14)
         """
         self._check_fitted()
-        return pd.Series(self._prior()[1], index=self._class_index(), name="prior", dtype=object)
+        return pd.Series(self._prior_fractions(), index=self._class_index(), name="prior", dtype=object)
 
     def _class_index(self) -> pd.Index:
-        return pd.Index(self.classes_, dtype=object)
+        """The classes as an Index, made once with its lookup table (not once per question about
+        one class); each caller gets its own view of it, so renaming one table's axis renames no other."""
+        return self._cached("class_index", lambda: pd.Index(self.classes_, dtype=object)).view()
 
     @property
     def log_prior_(self) -> np.ndarray:
         with np.errstate(divide="ignore"):
-            return np.log(self._prior()[0])
+            return np.log(self._prior_values())
 
     @property
     def blocks_(self) -> tuple[Block, ...]:
@@ -354,14 +381,14 @@ class NaiveBayes:
         (5.855, 0.035033)
         """
         block = self._fitted_block(column)
-        try:
-            table = block.parameters(column, self._class_index())
+        try:        # once per column: the Explain page reads a row of it for each class it shows
+            table = self._cached(("gaussian", column), lambda: block.parameters(column, self._class_index()))
         except DataError:
             table = None
         if table is None or not {"mean", "var"} <= set(table.columns):
             raise DataError(f"Column {column!r} is {block.kind}, not Gaussian: see m.cpt({column!r}) "
                             f"or m.parameters({column!r}).")
-        return table
+        return table.copy()
 
     def gaussian_epsilon(self) -> GaussianEpsilon:
         """The epsilon added to the Gaussian variances: its value, the column that set it
@@ -373,15 +400,21 @@ class NaiveBayes:
             raise DataError("This model has no Gaussian features, so no epsilon.")
         return report
 
-    def gaussian_density(self, column: str, x: np.ndarray) -> pd.DataFrame:
+    def gaussian_density(self, column: str, x: np.ndarray, classes: Any = None) -> pd.DataFrame:
         """p(x | c) of a Gaussian feature (P(x | c) of a Poisson one) at the points x, one column
-        per class   [seed 000, Eq. 12]."""
-        return self._fitted_block(column).density(column, x, self._class_index())
+        per class (of ``classes`` only, if given)   [seed 000, Eq. 12]."""
+        block, index = self._fitted_block(column), self._class_index()
+        if classes is None:
+            return block.density(column, x, index)
+        rows = index.get_indexer(pd.Index(list(classes), dtype=object))
+        if (rows < 0).any():
+            raise DataError(f"{list(classes)[int(np.flatnonzero(rows < 0)[0])]!r} is not a class of this model.")
+        return block.density_rows(column, x, index, rows)
 
     def typical_value(self, column: str) -> float:
         """Where a number input for this feature starts: the mean of the fitted mixture (class
         means weighted by P(c)), or the average count per training row of a count column."""
-        return self._fitted_block(column).typical_value(column, self._prior()[0], self.class_counts_)
+        return self._fitted_block(column).typical_value(column, self._prior_values(), self.class_counts_)
 
     def top_words(self, column: str, n: int = 10) -> pd.DataFrame:
         """The n most probable words (or count columns) per class."""
@@ -520,7 +553,7 @@ class NaiveBayes:
         self._check_fitted()
         moved = copy.copy(self)
         moved._settings = dataclasses.replace(self._settings, priors=priors)
-        moved._prior()          # a mapping must name exactly the model's classes
+        moved._prior_values()   # a mapping must name exactly the model's classes
         return moved
 
     def with_smoothing(self, *, alpha: float | None = None, smoothing: Any = None) -> "NaiveBayes":
@@ -546,7 +579,7 @@ class NaiveBayes:
         """n synthetic rows drawn from the fitted model: c ~ P(c), then each x_a ~ P(x_a | c)."""
         self._check_fitted()
         rng = np.random.default_rng(random_state)
-        prior = self._prior()[0]
+        prior = self._prior_values()
         y = rng.choice(len(self.classes_), size=int(n), p=prior / prior.sum())
         columns: dict[str, Any] = {self.target_: np.array(self.classes_, dtype=object)[y]}
         for block in self._blocks:

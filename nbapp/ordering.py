@@ -37,7 +37,9 @@ def in_declared_order(values: Iterable[Any], declared: Iterable[Any] = ()) -> li
     them), the undeclared ones after in their own order. The model's order (``classes_``,
     CPT rows) stays :func:`sort_values`'; this only orders what is shown, so an upload, which
     declares nothing, is shown in exactly the model's order."""
-    values = list(values)
+    values, declared = list(values), list(declared)
+    if not declared:            # an upload: nothing to key (100,000 classes, on every table of a page)
+        return values
     keys = [sort_key(v) for v in values]
     first = [values[keys.index(sort_key(d))] for d in declared if sort_key(d) in keys]
     return first + [v for v in values if v not in first]

@@ -2,8 +2,9 @@
 
 A model file is untrusted input. It is checked against one written schema before anything
 is built from it: size (before parsing), no NaN / Infinity literals, no duplicate keys,
-bounded nesting, a known format name and version, no unknown keys, and every statistic's
-type, shape, finiteness and sign, with lengths that agree with the classes and categories.
+bounded nesting, no name or other string longer than MAX_NAME_CHARS, a known format name and
+version, no unknown keys, and every statistic's type, shape, finiteness and sign, with lengths
+that agree with the classes and categories.
 Anything else is refused with a DataError that names the field path, e.g.
 ``feature 'Outlook': counts[2][1] is -3; counts cannot be negative``.
 
@@ -39,21 +40,18 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 
 from nbapp.blocks.base import check_class_sums, state_vector
+from nbapp._limits import MAX_BYTES, MAX_NAME_CHARS
 from nbapp.errors import DataError
 from nbapp.settings import Settings
 from nbapp.specs import spec_from_dict, spec_to_dict
 from nbapp.stats import ModelStats
 
-__all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json", "refuse_pickle", "FORMAT", "VERSION", "MAX_BYTES"]
+__all__ = ["model_to_json", "model_from_json", "stats_to_json", "stats_from_json", "refuse_pickle", "FORMAT", "VERSION",
+           "MAX_BYTES", "MAX_NAME_CHARS"]
 
 FORMAT = "nbapp.NaiveBayes"
 VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)
-# What the parse can afford: a 32 MB model of counts takes about 1.5 s of CPU and 7 times its
-# size in memory to load (bench/bench_model_load.py), a hostile document of small lists about 30
-# times; json holds the GIL while it parses. It holds a 50,000-word text model of 30 classes.
-# Nothing may save a larger file: this loader refuses it.
-MAX_BYTES = 32 * 1024 * 1024
 _MAX_DEPTH = 32                   # the format nests 6 levels; deeper is not a model file
 _NUMBER_CACHE = 1 << 16           # distinct number literals shared while parsing (a bounded cache)
 _FLOAT_DIGITS = 309               # the digits of the largest float, about 1.8e308
@@ -76,6 +74,9 @@ def model_to_json(model: Any) -> str:
         "class_counts": model.class_counts_.tolist(),
         "blocks": [{"kind": b.kind, "columns": b.columns, "stats": b.state()} for b in model.blocks_],
     }
+    long = _long_string(data)
+    if long is not None:            # never write a file model_from_json would refuse
+        raise DataError(f"The model cannot be saved: {long}")
     text = json.dumps(data, allow_nan=False)
     if len(text) > MAX_BYTES:          # ASCII (json.dumps escapes the rest): characters are bytes
         raise _too_big_to_save(len(text), data["blocks"])
@@ -124,7 +125,7 @@ def model_from_json(text: str | bytes, name: str | None = None) -> Any:
     if weight is not None and not isinstance(weight, str):
         raise DataError(f"weight is {weight!r}; it should be a column name or null.")
     model.fit_stats(stats, target, weight)
-    model._prior()           # given priors must name exactly the model's classes
+    model._prior_values()    # given priors must name exactly the model's classes
     return model
 
 
@@ -288,7 +289,10 @@ def _parse_int(text: str) -> int | _TooLarge:
 def _may_hold_surrogates(text: str) -> bool:
     """Could a parsed string hold a lone surrogate (an escape such as \\ud800, or one in a str
     given directly)? Such a string is no Unicode text: it fails when written out or shown."""
-    return _SURROGATE_ESCAPE.search(text) is not None or not text.isascii() and not _is_text(text)
+    # a backslash looked for first (memchr, a tenth of the regex's time on a 30 MB name): no
+    # backslash, no escape
+    escaped = "\\" in text and _SURROGATE_ESCAPE.search(text) is not None
+    return escaped or not text.isascii() and not _is_text(text)
 
 
 def _is_text(value: str) -> bool:
@@ -315,20 +319,21 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _check_tree(data: Any, *, check_text: bool) -> None:
-    """Refuse nesting deeper than the format's, an integer beyond any float and (``check_text``)
-    a string or key that is not Unicode text. The document is checked a level at a time with
-    C-speed maps over each level (a table's million rows cost no Python loop); a bad value sends
-    the walk to :func:`_locate`, which names its field."""
+    """Refuse nesting deeper than the format's, an integer beyond any float, a string or key longer
+    than :data:`MAX_NAME_CHARS` and (``check_text``) one that is not Unicode text. The document is
+    checked a level at a time with C-speed maps over each level (a table's million rows cost no
+    Python loop); a bad value sends the walk to :func:`_locate`, which names its field."""
     level = [data]
     for depth in range(1, _MAX_DEPTH + 2):
         types = set(map(type, level))
-        if _TooLarge in types or check_text and not _all_text(level, types):
+        if _TooLarge in types or check_text and not _all_text(level, types) or not _all_short(level, types):
             raise DataError(_locate(data))
         if list not in types and dict not in types:
             return
         if depth > _MAX_DEPTH:
             break
-        if check_text and not all(map(_is_text, chain.from_iterable(_only_type(level, dict)))):
+        keys = list(chain.from_iterable(_only_type(level, dict)))
+        if check_text and not all(map(_is_text, keys)) or max(map(len, keys), default=0) > MAX_NAME_CHARS:
             raise DataError(_locate(data))
         level = list(chain(chain.from_iterable(_only_type(level, list)),
                            chain.from_iterable(map(dict.values, _only_type(level, dict)))))
@@ -343,6 +348,20 @@ def _all_text(level: list[Any], types: set[type]) -> bool:
     return str not in types or all(map(_is_text, _only_type(level, str)))
 
 
+def _all_short(level: list[Any], types: set[type]) -> bool:
+    return str not in types or max(map(len, _only_type(level, str))) <= MAX_NAME_CHARS
+
+
+def _long_string(data: Any) -> str | None:
+    """The sentence for a string or key of ``data`` longer than :data:`MAX_NAME_CHARS` (None if
+    there is none), by the level walk of :func:`_check_tree`."""
+    try:
+        _check_tree(data, check_text=False)
+    except DataError as err:
+        return str(err)
+    return None
+
+
 def _locate(data: Any) -> str:
     """The sentence for the first value _check_tree refuses, with its field path (a slow walk,
     taken only when there is one)."""
@@ -352,10 +371,15 @@ def _locate(data: Any) -> str:
         if isinstance(value, _TooLarge):
             return (f"{_field(path)} is an integer of {value.digits:,} digits; no count, setting or class in an "
                     "nbapp model is that large.")
+        if isinstance(value, str) and len(value) > MAX_NAME_CHARS:
+            return _too_long(path, value)
         if isinstance(value, str) and not _is_text(value):
             return (f"{_field(path)} is {_describe(value)}, which holds a lone surrogate and is not Unicode "
                     "text; fix that name in the file or save the model again.")
         if isinstance(value, dict):
+            long = next((k for k in value if len(k) > MAX_NAME_CHARS), None)
+            if long is not None:
+                return _too_long(path, long, key=True)
             bad = next((k for k in value if not _is_text(k)), None)
             if bad is not None:
                 return (f"{_field(path)} has the key {bad!r}, which holds a lone surrogate and is not Unicode "
@@ -364,6 +388,14 @@ def _locate(data: Any) -> str:
         elif isinstance(value, list):
             stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(value))))
     return "The model file holds a value nbapp cannot read."
+
+
+def _too_long(path: list[Any], name: str, *, key: bool = False) -> str:
+    """Names the field and quotes the name's start only: the message of a 30 MB name stays short."""
+    where = f"{_field(path)} has a key of" if key else f"{_field(path)} is a name of"
+    return (f"{where} {len(name):,} characters, starting {_describe(name[:40])}; names, labels and "
+            f"other text in an nbapp model file are at most {MAX_NAME_CHARS:,} characters. Shorten it in the "
+            "data (or the file) and fit or save the model again.")
 
 
 def _field(keys: list[Any]) -> str:

@@ -20,7 +20,7 @@ from nbapp.exact import to_fraction
 from nbapp.smoothing import exact_denominators, smoothed_fraction
 from nbapp.smoothing import CellTerms, Lidstone, cell_terms
 
-__all__ = ["check_priors", "class_prior", "prior_terms"]
+__all__ = ["check_priors", "class_prior", "prior_values", "prior_fractions", "prior_terms"]
 
 # Given priors must sum to one within this tolerance (room for values typed with 6 decimals).
 _SUM_TOLERANCE = 1e-6
@@ -49,26 +49,54 @@ def class_prior(class_counts: np.ndarray, classes: list[Any], priors: Any,
     >>> exact                            # seed 000's tennis: 9 of the 14 days are Yes
     [Fraction(5, 14), Fraction(9, 14)]
     """
+    return prior_values(class_counts, classes, priors, prior_alpha), \
+        prior_fractions(class_counts, classes, priors, prior_alpha)
+
+
+def prior_values(class_counts: np.ndarray, classes: list[Any], priors: Any, prior_alpha: float) -> np.ndarray:
+    """P(c) per class as floats, in one pass over the classes (no fractions: issue 31, item 6).
+
+    >>> prior_values(np.array([6.0, 10.0]), ["No", "Yes"], "empirical", 1.0)    # (N_c + a) / (N + K a)
+    array([0.38888889, 0.61111111])
+    """
     k = len(classes)
     if isinstance(priors, Mapping):
-        missing = [c for c in classes if c not in priors]
-        if missing:
-            raise DataError(f"The given priors name no probability for class {missing[0]!r}; give one for every class.")
-        extra = [c for c in priors if c not in classes]
-        if extra:
-            raise DataError(f"The given priors name {extra[0]!r}, which is not a class of the target.")
-        fractions = [to_fraction(priors[c]) for c in classes]
-        return np.array([float(priors[c]) for c in classes]), fractions
+        _check_given(priors, classes)
+        return np.array([float(priors[c]) for c in classes])
     if priors == "uniform":
-        return np.full(k, 1.0 / k), [Fraction(1, k)] * k
+        return np.full(k, 1.0 / k)
     a = float(prior_alpha)
     total = class_counts.sum() + k * a
     if total <= 0:
         raise DataError("No training rows: the empirical class prior is undefined.")
-    pseudo = [to_fraction(a)] * k           # the Dirichlet prior is Lidstone smoothing of the class counts
-    denominator = exact_denominators(np.asarray(class_counts, dtype=float)[:, None], pseudo)[0]
-    fractions = [smoothed_fraction(n, pseudo[0], denominator) for n in class_counts]
-    return (class_counts + a) / total, fractions
+    return (class_counts + a) / total
+
+
+def prior_fractions(class_counts: np.ndarray, classes: list[Any], priors: Any,
+                    prior_alpha: float) -> list[Fraction | None]:
+    """P(c) per class as exact fractions: N_c / N, (N_c + a) / (N + K a), 1 / K or the given value."""
+    k = len(classes)
+    if isinstance(priors, Mapping):
+        _check_given(priors, classes)
+        return [to_fraction(priors[c]) for c in classes]
+    if priors == "uniform":
+        return [Fraction(1, k)] * k
+    pseudo = to_fraction(float(prior_alpha))   # the Dirichlet prior is Lidstone smoothing of the class counts
+    denominator = exact_denominators(np.asarray(class_counts, dtype=float)[:, None], [], total=pseudo * k)[0]
+    if denominator <= 0:
+        raise DataError("No training rows: the empirical class prior is undefined.")
+    return [smoothed_fraction(n, pseudo, denominator) for n in class_counts]
+
+
+def _check_given(priors: Mapping, classes: list[Any]) -> None:
+    """Given priors name every class and nothing else (each side looked up in a set, not a list)."""
+    known = set(classes)
+    missing = [c for c in classes if c not in priors]
+    if missing:
+        raise DataError(f"The given priors name no probability for class {missing[0]!r}; give one for every class.")
+    extra = [c for c in priors if c not in known]
+    if extra:
+        raise DataError(f"The given priors name {extra[0]!r}, which is not a class of the target.")
 
 
 def prior_terms(class_counts: np.ndarray, priors: Any, prior_alpha: float, j: int) -> CellTerms | None:

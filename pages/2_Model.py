@@ -19,7 +19,7 @@ from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from nbapp.smoothing import BetaPrior, MEstimate
 from ui import charts, formulas, presentation, teaching
-from ui.classes import label_format, labelled_column, labels_of
+from ui.classes import MAX_SHOWN_CLASSES, classes_note, label_format, labelled_column, labels_of, shown_model_classes
 from ui.views import columns_where, grouped, registered, view_of
 
 ui.ensure_state()
@@ -157,6 +157,10 @@ def _custom_priors_ui(classes: list[Any]) -> None:
     ss["model_priors_shown"] = in_use
     if fresh:
         ss["model_prior_error"] = None
+    if len(classes) > MAX_SHOWN_CLASSES:      # one input per class: past the limit, no page of inputs
+        st.info(f"Custom priors are typed one per class, for up to {MAX_SHOWN_CLASSES} classes; this target has "
+                f"{len(classes):,}. Give them in Python instead: model.with_priors({{class: probability, ...}}).")
+        return
     label = label_format(classes)
     with st.form("model.custom_priors", border=False):
         for i, c in enumerate(classes):
@@ -200,11 +204,14 @@ def _view_radio(key: str) -> str:
 @st.fragment
 def _priors_ui(model: Any) -> None:
     st.subheader("Class prior P(c)")
-    order = teaching.display_classes(list(model.priors_.index))   # the notes' order (Yes before No)
-    priors = model.priors_[order]
-    table = formulas.prior_table(model).iloc[[list(model.priors_.index).index(c) for c in order]]
+    shown = shown_model_classes(model)       # the notes' order (Yes before No); the most probable
+    priors = model.priors_.reindex(pd.Index(shown, dtype=object))
+    table = formulas.prior_table(model, shown)
+    note = classes_note(len(model.classes_), "prior P(c)")
+    if note:
+        st.caption(note)
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
+    charts.show(left, charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
     right.dataframe(table, key="model.priors_table")
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
@@ -218,18 +225,23 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     view = view_of(model.features_[col].kind)
     shown_as = _view_radio("_model_cpt_view")
     ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
+    classes = pd.Index(shown_model_classes(model), dtype=object)       # the most probable, in the notes' order
     try:
-        probs = teaching.in_display_order(model.cpt(col, exact=shown_as == VIEWS[0], log=shown_as == VIEWS[2]), col)
+        probs = model.cpt(col, log=shown_as == VIEWS[2])
     except DataError as err:                 # a registered type that keeps no table of P(x = v | c)
         st.info(ui.md(err))
         return
     table = view.counts_table(model, col)    # None: a type that keeps no counts (its table alone is shown)
-    shown = (teaching.in_display_order(formulas.cpt_unreduced(table, model.smoothing_of(col)), col)
+    if shown_as == VIEWS[0] and table is None:     # exact fractions made only where they are shown
+        probs = model.cpt(col, exact=True)
+    probs = teaching.in_display_order(probs, col).reindex(columns=classes)
+    shown = (teaching.in_display_order(formulas.cpt_unreduced(table.reindex(columns=classes),
+                                                              model.smoothing_of(col)), col)
              if shown_as == VIEWS[0] and table is not None else formulas.show_probabilities(probs, shown_as))
-    zero = teaching.in_display_order(model.cpt(col), col).to_numpy(dtype=float) == 0
+    zero = teaching.in_display_order(model.cpt(col).reindex(columns=classes), col).to_numpy(dtype=float) == 0
     left, right = st.columns(2)
     if table is not None:
-        counts = teaching.in_display_order(table, col)
+        counts = teaching.in_display_order(table.reindex(columns=classes), col)
         left.markdown("Counts N(v, c)")
         left.dataframe(formulas.highlight(_labelled(formulas.show_counts(counts)), counts.to_numpy(dtype=float) == 0),
                        key="model.counts_table")
@@ -241,6 +253,9 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     caption = view.cpt_caption(model.features_[col])
     if caption:
         st.caption(caption)
+    note = classes_note(len(model.classes_), "prior P(c)")
+    if note:
+        st.caption(note + " So does the CSV download; model.cpt() in Python gives every class.")
     pick_value, pick_class = st.columns(2)
     value = pick_value.selectbox("Value v", list(probs.index), format_func=str, key="model.cell_value")
     cls = pick_class.selectbox("Class c", list(probs.columns), format_func=label_format(model.classes_),
@@ -251,7 +266,8 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     if isinstance(model.smoothing_of(col), BetaPrior):
         _beta_mode_ui(model, col, table)
     cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),
-                                lambda: safe_csv_bytes(_cpt_export(table, model.cpt(col))))
+                                lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
+                                                                    model.cpt(col).reindex(columns=classes))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{ui.file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
 
@@ -302,7 +318,7 @@ def _numeric_choice_body(model: Any, columns: list[str], styles: dict[str, Any])
     except (DataError, KeyError) as err:
         st.info(f"No comparison for this column: {ui.md(err)}")
         return
-    st.plotly_chart(charts.fit_comparison(ss["model_choice_plot"][1], col, styles), key="model.choice_chart")
+    charts.show(st, charts.fit_comparison(ss["model_choice_plot"][1], col, styles), key="model.choice_chart")
     _sample_caption(df)
     if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
         try:
@@ -358,7 +374,7 @@ def _dependence_body(model: Any) -> None:
         return
     pairs = strongest_pairs(cmi)
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.cmi_heatmap(cmi), key="model.cmi_chart")
+    charts.show(left, charts.cmi_heatmap(cmi), key="model.cmi_chart")
     with left:
         _sample_caption(df)
     right.markdown("Strongest dependent pairs")
@@ -399,7 +415,7 @@ def _words_ui(model: Any, columns: list[str]) -> None:
         return
     left, right = st.columns([3, 2])
     shown = labelled_column(words, "class", model.classes_)
-    left.plotly_chart(charts.top_words_bars(shown, value_label=view_of(model.features_[col].kind).words_label(
+    charts.show(left, charts.top_words_bars(shown, value_label=view_of(model.features_[col].kind).words_label(
         model.features_[col])), key="model.words_chart")
     right.dataframe(shown, key="model.words_table")
 

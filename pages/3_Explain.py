@@ -11,7 +11,7 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import board, charts, explained, explorer, formulas, presentation, teaching
+from ui import board, charts, explained, explorer, formulas, presentation
 from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
 from ui.views import view_of
@@ -25,7 +25,7 @@ if not presenting:
                    "rebuilt step by step: prior, each factor P(x_a | c), joint, evidence, posterior.")
 
 ss = st.session_state
-HEADLINE = 4  # classes shown as metrics; the table below lists them all
+HEADLINE = 4  # classes shown as metrics; the table below lists them (up to classes_ui.MAX_SHOWN_CLASSES)
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
 PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
 
@@ -80,7 +80,9 @@ def _result_ui(e: Any) -> None:
     for j, c in enumerate(head):
         label = f"prior P({ui.md(name(c))}) (stands in for 0/0)" if e.undetermined else f"P({ui.md(name(c))} | x)"
         cols[j + 1].metric(label, ui.fmt_number(e.posterior[c]))
-    if len(ranked) > HEADLINE:
+    if len(ranked) > classes_ui.MAX_SHOWN_CLASSES:
+        st.caption(classes_ui.classes_note(len(ranked), "posterior") + " The predicted class comes first:")
+    elif len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
     table = classes_ui.posterior_table(e)
     shown = "prior P(c) (stands in for 0/0)" if e.undetermined else "P(c | x)"
@@ -104,6 +106,8 @@ def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
     st.dataframe(formulas.totals_rows(e, classes), key="explain.totals")
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
                "posterior = joint / P(x).")
+    if len(classes) < len(e.classes):     # the evidence still sums every class's joint
+        st.caption(classes_ui.classes_note(len(e.classes), "posterior"))
 
 
 def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
@@ -143,7 +147,7 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
 def _waterfall_ui(e: Any) -> None:
     """The log-odds of the current prediction against the runner-up, or a pair / one class
     against the rest on request (reset to the default whenever a new row is picked)."""
-    ranked = classes_ui.ranked_classes(e)
+    ranked = classes_ui.ranked_classes(e)[:classes_ui.MAX_SHOWN_CLASSES]   # the choices: the most probable
     name = classes_ui.label_format(e.classes)
     modes = list(classes_ui.PAIR_MODES)
     if len(ranked) == 2:
@@ -193,8 +197,8 @@ def _contributions_ui(e: Any, contrib: pd.Series, title: str) -> None:
     total = float(contrib.attrs["log_odds"])
     if len(finite):
         # a factor that decides alone makes the log-odds ±∞ (no total bar)
-        st.plotly_chart(charts.waterfall(finite, title=title, total=None if decided else total),
-                        key=f"explain.waterfall::{contrib.attrs['method']}")
+        charts.show(st, charts.waterfall(finite, title=title, total=None if decided else total),
+                    key=f"explain.waterfall::{contrib.attrs['method']}")
     st.markdown(explained.adds_up(contrib, classes_ui.label_format(e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))
@@ -230,7 +234,7 @@ def explain_ui(model: Any) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    classes = teaching.display_classes(list(e.classes))  # the order the example's notes use (Yes before No)
+    classes = classes_ui.shown_classes(e)  # the order the example's notes use (Yes before No); the most probable
     explorer.explorer_ui(model, row, ui.model_key())
     st.subheader("Posterior")
     _result_ui(e)

@@ -10,10 +10,10 @@ import streamlit as st
 
 import ui
 from nbapp.errors import DataError
-from ui.presentation import presentation_ui
+from ui.presentation import frame_ui, presentation_ui, projected
 from nbapp.text import pipeline_steps, tokens_and_types
 from nbapp.text.words import document_tokens, informative_words, text_block, zipf_table
-from ui import textviews
+from ui import charts, textviews
 from ui.classes import label_format, labelled_column, labels_of
 from ui.held_patterns import held_patterns_ui
 from ui.teaching import display_classes
@@ -105,7 +105,7 @@ def _pipeline_ui(model: Any, column: str, doc: str, df: pd.DataFrame) -> None:
     block = text_block(model, column)
     options = block.options
     steps = pipeline_steps(doc, options)
-    st.dataframe(textviews.pipeline_table(steps), hide_index=True, key="text.pipeline", column_config={
+    frame_ui(st, textviews.pipeline_table(steps), hide_index=True, key="text.pipeline", column_config={
         "tokens": st.column_config.ListColumn("tokens after the step"),
         "n_tokens": st.column_config.NumberColumn("number of tokens"),
         "removed": st.column_config.ListColumn("what the step removed or changed"),
@@ -136,11 +136,11 @@ def _top_words_ui(model: Any, column: str, classes: list[Any]) -> None:
     for start in range(0, len(classes), PER_ROW):
         cells = st.columns(min(PER_ROW, len(classes)))
         for offset, (cell, cls) in enumerate(zip(cells, classes[start:start + PER_ROW])):
-            cell.plotly_chart(textviews.top_words_figure(words, cls, colour_index=start + offset,
-                                                         count_label=count_label, title=name(cls)),
-                              key=f"text.top.{start + offset}")
+            charts.show(cell, projected(textviews.top_words_figure(words, cls, colour_index=start + offset,
+                                                                   count_label=count_label, title=name(cls))),
+                        key=f"text.top.{start + offset}")
     with st.expander("Top words as a table (ranked by the class's log-weight)"):
-        st.dataframe(labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
+        frame_ui(st, labelled_column(words, "class", model.classes_), hide_index=True, key="text.top_table")
 
 
 def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> None:
@@ -149,8 +149,8 @@ def _informative_ui(model: Any, column: str, positive: Any, negative: Any) -> No
     table = informative_words(model, column, positive, negative, n=n)
     left, right = st.columns([3, 2])
     name = label_format(model.classes_)
-    left.plotly_chart(textviews.informative_figure(table, name(positive), name(negative)), key="text.informative_chart")
-    right.dataframe(table, hide_index=True, key="text.informative_table")
+    charts.show(left, projected(textviews.informative_figure(table, name(positive), name(negative))), key="text.informative_chart")
+    frame_ui(right, table, hide_index=True, key="text.informative_table")
     st.caption("Words with a log-ratio of ±∞ (never seen in one class, with l = 0) are left out.")
 
 
@@ -160,7 +160,7 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     if len(tokens):
         limit = 400
         name = label_format(model.classes_)
-        st.plotly_chart(textviews.token_strip(tokens, name(positive), name(negative), limit=limit), key="text.strip")
+        charts.show(st, projected(textviews.token_strip(tokens, name(positive), name(negative), limit=limit)), key="text.strip")
         if len(tokens) > limit:
             st.caption(f"The first {limit} of {len(tokens):,} tokens.")
     else:
@@ -177,11 +177,11 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     _word_ui(model, column, explanation.words[column], tokens, shown, positive, negative)
     st.markdown("**Per term and class: training count, status (UNK is per class), P(w | c) and contribution to "
                 "log P(document | c)**")
-    st.dataframe(word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
+    frame_ui(st, word_rows(model, column, explanation.words[column], shown), hide_index=True, key="text.words")
     st.markdown(f"**n and V per class**, the numbers of P(UNK | c) = α / (n + α(V + 1)){ui.ref('seed 004')}")
-    st.dataframe(textviews.class_sizes_table(model, column, shown), key="text.class_sizes")
+    frame_ui(st, textviews.class_sizes_table(model, column, shown), key="text.class_sizes")
     with st.expander("Per term as the library gives it: the log-weight and contribution per class, unrounded"):
-        st.dataframe(explanation.words[column], hide_index=True, key="text.words_raw")
+        frame_ui(st, explanation.words[column], hide_index=True, key="text.words_raw")
     if is_bernoulli(block.spec):
         st.caption("Bernoulli: each present word adds log P(present | c) once; the last row adds "
                    f"log(1 − P(present | c)) for every vocabulary word the document lacks{ui.ref('seed 002')}.")
@@ -194,9 +194,9 @@ def _document_explained_ui(model: Any, column: str, doc: str, positive: Any, neg
     })
     st.markdown("**The text factor per class** (the sum of the contributions above) **and the posterior from "
                 "this document alone** (other features left out)")
-    st.dataframe(totals, hide_index=True, key="text.factor")
+    frame_ui(st, totals, hide_index=True, key="text.factor")
     with st.expander("Every token as typed, with its log-odds"):
-        st.dataframe(tokens, hide_index=True, key="text.tokens")
+        frame_ui(st, tokens, hide_index=True, key="text.tokens")
     if st.button("Use this document on the Explain page", key="text.to_explain"):
         ui.set_query(column, doc, missing=False)
         st.switch_page("pages/3_Explain.py")
@@ -250,7 +250,7 @@ def _zipf_ui(model: Any, column: str) -> None:
 
 
 def _zipf_body(model: Any, column: str) -> None:
-    st.plotly_chart(textviews.zipf_figure(zipf_table(model, column)), key="text.zipf")
+    charts.show(st, projected(textviews.zipf_figure(zipf_table(model, column))), key="text.zipf")
     st.caption("Zipf's law: a word's count falls roughly as 1 / rank, a straight line of slope about −1 on "
                "log-log axes. Most types are rare, so most of the vocabulary rests on a few counts and smoothing "
                "matters.")

@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8501, help="the proxy's port (what the class opens)")
     parser.add_argument("--address", default="127.0.0.1", help="the proxy's address (0.0.0.0: the network)")
     parser.add_argument("--first-port", type=int, default=8601, help="the first process's port on 127.0.0.1")
+    parser.add_argument("--ports", help="the processes' ports, comma-separated (instead of --first-port's run)")
     args, streamlit_options = parser.parse_known_args(argv)
     if args.processes < 1:
         parser.error("--processes must be 1 or more")
@@ -96,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(store, mode=0o700, exist_ok=True)
     # Streamlit takes the cookie secret from its environment, not from the command line
     env = {**os.environ, "NBAPP_FILE_STORE_DIR": store, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
-    ports = [args.first_port + i for i in range(args.processes)]
+    ports = ([int(p) for p in args.ports.split(",")] if args.ports else
+             [args.first_port + i for i in range(args.processes)])
+    if len(ports) != args.processes:
+        parser.error(f"--ports names {len(ports)} ports for {args.processes} processes")
     children: list[subprocess.Popen] = []
 
     def stop(*_: object) -> None:

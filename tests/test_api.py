@@ -30,6 +30,7 @@ def test_the_public_names_are_exactly_these():
     assert sorted(nbapp.__all__) == sorted(PUBLIC)
     for name in PUBLIC:
         assert getattr(nbapp, name) is not None
+    assert issubclass(nbapp.DataError, ValueError)     # bad input is a ValueError to callers who know no nbapp
 
 
 def test_the_model_has_exactly_these_public_methods_and_properties():

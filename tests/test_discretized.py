@@ -10,7 +10,8 @@ from sklearn.preprocessing import KBinsDiscretizer
 
 import nbapp
 from nbapp import DataError, NaiveBayes
-from nbapp.blocks.discretized import interval_labels, mdl_cuts
+from nbapp.blocks.discretized import interval_labels
+from nbapp.blocks.grid import mdl_cuts
 from nbapp.explain import Fraction
 
 

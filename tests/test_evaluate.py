@@ -268,7 +268,7 @@ def test_stratified_folds_of_arrow_strings_equal_those_of_the_same_labels_as_obj
 
 def test_kfold_scores_and_table_equal_scoring_each_refitted_fold_by_labels():
     # cross_validate scores on integer codes and builds its table with numpy; the result must be
-    # score() and _prediction_table() of fits on each fold's training rows, also where a fold's
+    # score() and prediction_table() of fits on each fold's training rows, also where a fold's
     # model lacks a class (its only row is in that fold): P(that class) is NaN in the table, the
     # fold's confusion matrix lists the class after the model's own, with probability 0.
     rng = np.random.default_rng(5)
@@ -294,7 +294,7 @@ def test_kfold_scores_and_table_equal_scoring_each_refitted_fold_by_labels():
         pd.testing.assert_frame_equal(got.confusion, expected.confusion)
         pd.testing.assert_frame_equal(got.per_class, expected.per_class)
         parts.append(log_proba.reindex(columns=list(result.classes)))
-        tables.append(evaluate._prediction_table(test.index, np.full(len(test), fold), test["y"], parts[-1]))
+        tables.append(evaluate.prediction_table(test.index, np.full(len(test), fold), test["y"], parts[-1]))
     lacking = next(f for f in range(4) if folds[17] == f)
     assert list(result.fold_scores[lacking].confusion.index) == ["no", "yes", "rare"]
     pooled = evaluate.score(pd.concat([t["true"] for t in tables]), pd.concat(parts))

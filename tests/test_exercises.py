@@ -353,15 +353,12 @@ _HUGE = ["1e99999999", "-1e-99999999", "1e99999999%", "0e99999999", "1e9999999",
 def test_an_answer_that_names_a_huge_number_is_judged_at_once_without_building_it(question, typed):
     """Before: Fraction("1e99999999") built 10^(10^8) with the interpreter lock held (minutes,
     every session frozen), and 5,000 digits were an internal error (Python's 4,300-digit limit)."""
-    import time
     import tracemalloc
     tracemalloc.start()
-    started = time.perf_counter()
     verdict = grade(question, typed)
-    elapsed = time.perf_counter() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert elapsed < 0.5 and peak < 1_000_000, (elapsed, peak)
+    assert peak < 1_000_000, peak          # 10^(10^7) alone is 4 MB; its time is bench/'s to measure
     assert verdict.correct is (typed == "0e99999999" and question.answer == 0)       # 0 × 10^(10^8) is 0
     if len(typed) > 100 and question.kind != "winner":
         assert verdict.note == (f"the answer has {len(typed):,} characters, more than any answer here needs (at most "

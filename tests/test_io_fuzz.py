@@ -3,6 +3,12 @@ tables either load or are refused with a DataError; an InternalError (a bug) fai
 
 from __future__ import annotations
 
+import io
+import struct
+import zipfile
+
+import openpyxl
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -168,3 +174,78 @@ def test_an_xlsx_entry_that_under_declares_its_size_is_refused_not_read_unbounde
         assert "damaged" in str(err) and "Bad CRC-32" in str(err)
     else:
         raise AssertionError("an entry holding more than it declares was read")
+
+
+# --- Damaged zip headers (issue 31, item 16) ------------------------------------------------------
+def corpus_zip(*, descriptors: bool) -> bytes:
+    """Three documents in two class folders; with ``descriptors`` written as to a pipe, so each
+    member's sizes follow its data in a data descriptor (flag bit 3)."""
+    buffer = io.BytesIO()
+
+    class Pipe(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:
+            return buffer.write(data)
+
+    with zipfile.ZipFile(Pipe() if descriptors else buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in {"spam/1.txt": "win money now", "spam/2.txt": "free prize", "ham/1.txt": "see you"}.items():
+            archive.writestr(name, text * 3)
+    return buffer.getvalue()
+
+
+def small_xlsx() -> bytes:
+    book = openpyxl.Workbook()
+    for row in (["x", "y"], [1, 2], [3, 4]):
+        book.active.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def header_bytes(data: bytes) -> list[int]:
+    """The positions of every byte of the archive's local headers (with their names and extra
+    fields), data descriptors, central directory and end record."""
+    spans = []
+    for info in zipfile.ZipFile(io.BytesIO(data)).infolist():
+        names = sum(struct.unpack_from("<HH", data, info.header_offset + 26))
+        end = info.header_offset + 30 + names
+        spans.append(range(info.header_offset, end))
+        if info.flag_bits & 0x08:
+            descriptor = end + info.compress_size
+            spans.append(range(descriptor, descriptor + (16 if data[descriptor:descriptor + 4] == b"PK\x07\x08" else 12)))
+    record = data.rfind(b"PK\x05\x06")
+    spans.append(range(struct.unpack_from("<I", data, record + 16)[0], record + 22))
+    return [at for span in spans for at in span]
+
+
+ALTERATIONS = {"inverted": lambda b: b ^ 0xFF, "plus one": lambda b: (b + 1) & 0xFF, "zero": lambda b: 0}
+
+
+@pytest.mark.parametrize("archive, name, reader, alterations", [
+    (corpus_zip(descriptors=False), "c.zip", load_corpus, ["inverted", "plus one", "zero"]),
+    (corpus_zip(descriptors=True), "c.zip", load_corpus, ["inverted", "plus one", "zero"]),
+    (small_xlsx(), "b.xlsx", load_table, ["inverted", "plus one"]),
+], ids=["corpus", "corpus with data descriptors", "xlsx"])
+def test_every_damaged_zip_header_byte_is_read_or_refused_naming_the_file(archive, name, reader, alterations):
+    # load_corpus on a corpus zip with one byte of its end record changed raised "ValueError:
+    # negative seek value -1" from zipfile, shown as an internal error
+    positions = header_bytes(archive)
+    assert len(positions) > 300
+    escaped, outcomes = [], {"read": 0, "refused": 0}
+    for at in positions:
+        for alteration in alterations:
+            damaged = bytearray(archive)
+            damaged[at] = ALTERATIONS[alteration](damaged[at])
+            try:
+                reader(bytes(damaged), name)
+                outcomes["read"] += 1
+            except DataError as err:
+                outcomes["refused"] += 1
+                if f"'{name}'" not in str(err):
+                    escaped.append((at, alteration, str(err)[:120]))
+            except InternalError as err:
+                escaped.append((at, alteration, repr(err.__cause__)[:120]))
+    assert not escaped, f"{len(escaped)} of {outcomes}: {escaped[:5]}"
+    assert outcomes["refused"] > 0 and outcomes["read"] > 0

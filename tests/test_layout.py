@@ -84,3 +84,41 @@ def test_the_public_names_the_app_needs_come_from_the_packages():
     assert nbapp.io.distinct_counts.__module__ == "nbapp.io._nested"
     assert nbapp.scale.resolve_sources.__module__ == "nbapp.scale._files"
     assert nbapp.scale.sample_rows.__module__ == "nbapp.scale._files"
+
+
+def test_no_feature_type_imports_the_model_files_module():
+    """The blocks lie below persist, which reads them (issue 34, item 6): the caps both share live
+    in nbapp/_limits.py, so a block never imports persist, not even inside a function."""
+    for path in sorted((ROOT / "nbapp" / "blocks").glob("*.py")):
+        modules = [m for _, m in _imported_modules(path)]
+        assert "nbapp.persist" not in modules, path.name
+
+
+def test_the_readers_import_each_other_only_at_the_top():
+    """No import loop in nbapp/io (issue 34, item 6): a module that needs a reader above it is
+    handed that reader (the corpus its table reader, the fast path its line numbers) instead of
+    importing it inside a function."""
+    late = []
+    for path in sorted((ROOT / "nbapp" / "io").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                late += [f"{path.name}: {node.name} imports {sub.module}" for sub in ast.walk(node)
+                         if isinstance(sub, ast.ImportFrom) and (sub.module or "").startswith("nbapp.io")]
+    assert not late, late
+
+
+def test_no_private_name_is_imported_from_another_package():
+    """A name that starts with "_" stays in its package (issue 34, item 6): what the engines
+    share with the loaders (the number patterns, the row numbers, the careful number reader) or
+    the exercises with the worked example is named as shared."""
+    found = []
+    for path in sorted((ROOT / "nbapp").rglob("*.py")):
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("nbapp")):
+                continue
+            parts = node.module.split(".")
+            target = ".".join(parts[:-1]) if ROOT.joinpath(*parts).with_suffix(".py").exists() else node.module
+            found += [f"{path.relative_to(ROOT)}: {node.module}.{a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__") and target != package]
+    assert not found, found

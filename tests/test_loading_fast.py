@@ -202,13 +202,13 @@ def test_only_the_columns_that_need_it_go_the_careful_way(monkeypatch):
     from nbapp.io import _numbers as numbers
 
     seen = []
-    convert = numbers._NumberReader.convert
+    convert = numbers.NumberReader.convert
 
     def spy(self, position, name, notes):
         seen.append((name, len(self.frame)))
         return convert(self, position, name, notes)
 
-    monkeypatch.setattr(numbers._NumberReader, "convert", spy)
+    monkeypatch.setattr(numbers.NumberReader, "convert", spy)
     data = rows("a,b,c", "1,x,2.5", "N/A,y,3.5", n=50)
     table = load_table(data, "t.csv")
     assert [name for name, n in seen if n == 100] == ["a"]         # full columns read carefully
@@ -242,7 +242,7 @@ def test_what_arrow_parses_as_a_number_the_loader_reads_as_one():
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from nbapp.io._common import _DOT_NUMBER
+    from nbapp.io._common import DOT_NUMBER
 
     code = re.compile(r"[+-]?0[0-9xX]")
     alphabet = "09+-.eExXni ,_"
@@ -255,7 +255,7 @@ def test_what_arrow_parses_as_a_number_the_loader_reads_as_one():
                 except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                     continue
                 if np.isfinite(float(value)) and not code.match(cell):
-                    assert _DOT_NUMBER.fullmatch(cell.strip()), (cell, kind)
+                    assert DOT_NUMBER.fullmatch(cell.strip()), (cell, kind)
 
 
 def test_order_of_distinct_values_is_order_of_appearance_across_chunks():

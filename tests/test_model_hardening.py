@@ -129,3 +129,74 @@ def test_a_row_of_weight_zero_does_not_count_as_spread():
     df = pd.DataFrame({"x": [0.0, 0.25, 0.25, 0.25], "y": ["a", "a", "b", "b"], "w": [0, 1, 1, 1]})
     m = NaiveBayes({"x": "gaussian"}).fit(df, "y", weight="w")
     assert m.gaussian("x")["mean"].tolist() == [0.25, 0.25]
+
+
+def _tiny_model_document() -> dict:
+    import json
+
+    return json.loads(NaiveBayes({"x": "gaussian"}).fit(FRAME, "y").to_json())
+
+
+def test_a_model_file_with_a_30_mb_class_name_is_refused_at_parse_with_a_short_message(monkeypatch):
+    import json
+
+    from nbapp.persist import MAX_BYTES, MAX_NAME_CHARS
+
+    doc = _tiny_model_document()
+    doc["classes"][1] = "b" * 30_000_000            # under the 32 MB cap of the file
+    text = json.dumps(doc).encode()
+    assert len(text) < MAX_BYTES
+
+    def never(*args, **kwargs):
+        raise AssertionError("a model was built from the file")
+
+    # quickly: refused by the parse's checks, before any model, table or page is built from it
+    monkeypatch.setattr(NaiveBayes, "from_settings", never)
+    with pytest.raises(DataError, match=r"classes\[1\] is a name of 30,000,000 characters, starting 'bbbb") as err:
+        NaiveBayes.from_json(text)
+    message = str(err.value)
+    assert len(message) < 400 and message.count("b" * 41) == 0   # quotes 40 characters of the name at most
+    assert f"at most {MAX_NAME_CHARS:,} characters" in message
+
+
+@pytest.mark.parametrize("where", ["column", "category", "target", "weight"])
+def test_long_names_anywhere_in_a_model_file_are_refused_by_field(where):
+    import json
+
+    frame = pd.DataFrame({"x": [0.0, 1.0, 2.0, 10.0], "c": ["u", "v", "u", "v"], "y": ["a", "a", "b", "b"]})
+    doc = json.loads(NaiveBayes({"x": "gaussian", "c": "categorical"}).fit(frame, "y").to_json())
+    long = "n" * 5000
+    if where == "column":
+        doc["settings"]["features"][long] = doc["settings"]["features"].pop("x")
+        expected = r"settings\.features has a key of 5,000 characters"
+    elif where == "category":
+        block = next(b for b in doc["blocks"] if b["columns"] == ["c"])
+        key = next(k for k, v in block["stats"].items() if v == ["u", "v"])
+        block["stats"][key][0] = long
+        expected = rf"blocks\[\d\]\.stats\.{key}\[0\] is a name of 5,000 characters"
+    elif where == "target":
+        doc["target"] = long
+        expected = r"target is a name of 5,000 characters"
+    else:
+        doc["weight"] = long
+        expected = r"weight is a name of 5,000 characters"
+    with pytest.raises(DataError, match=expected):
+        NaiveBayes.from_json(json.dumps(doc))
+
+
+def test_a_model_with_a_name_the_loader_would_refuse_is_not_saved():
+    from nbapp.persist import MAX_NAME_CHARS
+
+    long = "y" * (MAX_NAME_CHARS + 1)
+    m = NaiveBayes({"x": "gaussian"}).fit(FRAME.assign(y=["a", "a", "a", long, long, long]), "y")
+    with pytest.raises(DataError, match=r"^The model cannot be saved: classes\[1\] is a name of 1,001 characters"):
+        m.to_json()
+    ok = NaiveBayes({"x": "gaussian"}).fit(FRAME.assign(y=["a"] * 3 + ["y" * MAX_NAME_CHARS] * 3), "y")
+    assert NaiveBayes.from_json(ok.to_json()).classes_ == ok.classes_       # the cap itself is allowed
+
+
+def test_the_longest_token_pattern_fits_in_a_model_file():
+    from nbapp.persist import MAX_NAME_CHARS
+    from nbapp.text._options import _MAX_PATTERN_LENGTH
+
+    assert _MAX_PATTERN_LENGTH <= MAX_NAME_CHARS

@@ -7,6 +7,7 @@ number a power of ten read off its log   [seed 004, "Problem 1: underflow"]."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -90,3 +91,13 @@ def test_the_explain_page_says_the_products_underflow_and_shows_the_logs():
     latex = [l.value.strip("$\n") for l in at.latex]
     assert any(l.startswith(r"\log P(x) = m + \log \sum_c") for l in latex), latex
     assert not any(l.endswith("= 0") for l in latex), latex
+
+
+@pytest.mark.parametrize("f, shown", [
+    (1 - Fraction(2, 10**8), r"\frac{49999999}{50000000} \approx 1 - 2 \times 10^{-8}"),
+    (Fraction(3 * 10**12 + 1, 3 * 10**12), r"1 + 3.333 \times 10^{-13}"),
+    (Fraction(8, 9), r"\frac{8}{9} \approx 0.8889"),
+])
+def test_a_fraction_whose_decimal_rounds_to_a_whole_number_says_how_far_from_it(f, shown):
+    """Issue 33, item 5: 1 - 2e-8 was written "= 1 \\approx 1"."""
+    assert formulas.exact_or_decimal(f, float(f)) == shown

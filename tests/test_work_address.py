@@ -90,10 +90,13 @@ def test_a_damaged_type_in_the_address_is_named_and_the_rest_kept():
     assert len(notes) == 1 and "Outlook" in notes[0]
 
 
-@pytest.mark.parametrize("choice", [{"explain.pair_mode": "no such mode"}, {"lessons.view": 7}])
-def test_a_choice_the_pages_do_not_know_falls_back_to_their_default(choice):
-    at = start()
+@pytest.mark.parametrize("choice, page, widget, default", [
+    ({"explain.pair_mode": "no such mode"}, "Explain", ("radio", "_explain_pair_mode"), "runner_up"),
+    ({"lessons.view": 7}, "Lessons", ("segmented_control", "_lessons_view"), "smoothing"),
+])
+def test_a_choice_the_pages_do_not_know_falls_back_to_their_default(choice, page, widget, default):
+    at = start("penguins")                     # three classes: Explain offers the comparison's modes
     link = encode_work(at.session_state["work"].replace(choices=choice))
-    at = start(query={"example": "tennis14", "work": link})
-    for page in ("Explain", "Lessons"):
-        open_page(at, page)
+    at = open_page(start(query={"example": "penguins", "work": link}), page)
+    kind, key = widget
+    assert getattr(at, kind)(key=key).value == default

@@ -20,7 +20,7 @@ from ui.teaching import display_classes
 from ui.text import md
 from ui.widgets import show_error, synced
 
-__all__ = ["STEP", "UNREDUCED", "board_ui", "board_expander_ui", "steps_of"]
+__all__ = ["STEP", "UNREDUCED", "board_ui", "board_expander_ui", "steps_of", "chosen_step"]
 
 #: The work's choices: the step shown (0 = the first line) and whether fractions are written as counted.
 STEP, UNREDUCED = "board.step", "board.unreduced"
@@ -33,7 +33,7 @@ def steps_of(model: Any, row: dict[str, Any]) -> list[Any]:
 
 def _step(count: int) -> int:
     """The chosen step, within the board's lines (a row with fewer lines shows its last)."""
-    return min(max(_chosen_step(), 0), count - 1)
+    return min(max(chosen_step(), 0), count - 1)
 
 
 def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
@@ -68,7 +68,10 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
 def board_expander_ui(model: Any, row: dict[str, Any]) -> None:
     """The board in an expander (the Explain page), open once a step beyond the first is chosen;
     its lines are worked out only while it is open (exact fractions cost more than the click)."""
-    section = st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=_chosen_step() > 0,
+    # The default must not change while the section is open: a new default is a new widget, which
+    # "Start again" (step 0) closed (issue 33, item 5).
+    opened = chosen_step() > 0 or bool(st.session_state.get("explain.board"))
+    section = st.expander(f"The board, step by step{ref('seed 000, Eq. 4-8')}", expanded=opened,
                           key="explain.board", on_change="rerun")
     if section.open:
         with section:
@@ -80,6 +83,7 @@ def _unreduced() -> bool:
     return work().choice(UNREDUCED) is not False
 
 
-def _chosen_step() -> int:
+def chosen_step() -> int:
+    """The board step the work carries (0 when it carries none or no whole number)."""
     chosen = work().choice(STEP, 0)
     return chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else 0

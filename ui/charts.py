@@ -1,17 +1,24 @@
-"""Plotly figures of the workbench. They draw numbers computed by nbapp; labels pass plot_text."""
+"""Plotly figures of the workbench. They draw numbers computed by nbapp; labels pass plot_text.
+
+Every figure reaches the page through :func:`show`, which writes beside it a caption that states
+what it shows in words and numbers (:func:`describe`, read from the figure's own data, so the two
+cannot drift); classes are told apart by name, marker and dash as well as by colour (issue 33, item 8).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+import html
+import re
+from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from nbapp.densities import GaussianFitPlot
-from ui.text import plot_text
+from ui.text import fmt_number, md, plot_text
 
-__all__ = ["COLOURS", "colour", "layout", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
            "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
@@ -22,6 +29,29 @@ _MARGIN = dict(l=10, r=10, t=40, b=10)
 def colour(i: int) -> str:
     """The i-th class colour (the cycle repeats after eight)."""
     return COLOURS[i % len(COLOURS)]
+
+
+#: What tells classes apart besides colour (issue 33, item 8: colour is never the only carrier of a
+#: class): a marker symbol, a line dash and a bar pattern per class, with the class's name in the legend.
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross", "triangle-down")
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+PATTERNS = ("", "/", "\\", "x", "-", "|", "+", ".")
+_MARKED_POINTS = 12          # markers drawn along a dense curve: enough to read the symbol, few enough not to hide the line
+
+
+def symbol(i: int) -> str:
+    """The i-th class's marker symbol (the cycle repeats after eight)."""
+    return SYMBOLS[i % len(SYMBOLS)]
+
+
+def dash(i: int) -> str:
+    """The i-th class's line dash (the cycle repeats after six)."""
+    return DASHES[i % len(DASHES)]
+
+
+def pattern(i: int) -> str:
+    """The i-th class's bar pattern (none for the first; the cycle repeats after eight)."""
+    return PATTERNS[i % len(PATTERNS)]
 
 
 def layout(height: int = 320) -> dict:
@@ -49,16 +79,16 @@ def gaussian_fit(plot: GaussianFitPlot, fits: pd.DataFrame, column: str) -> go.F
         bars = plot.histogram[plot.histogram["class"] == cls]
         fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.45,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         curve = plot.curves[plot.curves["class"] == cls]
         fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines",
                                  name=f"{name}: N({row['mean']:.4g}, {row['var']:.4g})",
-                                 line=dict(color=shade, width=2), legendgroup=name))
+                                 line=dict(color=shade, width=2, dash=dash(i)), legendgroup=name))
         marks = plot.marks[plot.marks["class"] == cls] if plot.marks is not None else None
         if marks is not None and len(marks):
             fig.add_trace(go.Scatter(x=marks["x"], y=marks["density"], mode="markers+text",
                                      text=[f"p(x* | {name}) = {v:.4g}" for v in marks["density"]],
-                                     textposition="top right", marker=dict(color=shade, size=11, symbol="x"),
+                                     textposition="top right", marker=dict(color=shade, size=11, symbol=symbol(i)),
                                      name=f"{name} at x*", legendgroup=name))
     if plot.marks is not None and len(plot.marks):
         fig.add_vline(x=float(plot.marks["x"].iloc[0]), line_dash="dash", line_color="#555",
@@ -75,11 +105,12 @@ def poisson_fit(plot: Any, fits: pd.DataFrame, column: str) -> go.Figure:
         shade, name = colour(i), plot_text(cls)
         bars = plot.observed[plot.observed["class"] == cls]
         fig.add_trace(go.Bar(x=bars["x"], y=bars["share"], name=f"{name} data", opacity=0.45,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         dots = plot.fitted[plot.fitted["class"] == cls]
         fig.add_trace(go.Scatter(x=dots["x"], y=dots["probability"], mode="lines+markers",
                                  name=f"{name}: Poisson(λ = {row['lambda']:.4g})",
-                                 line=dict(color=shade, width=2), legendgroup=name))
+                                 line=dict(color=shade, width=2, dash=dash(i)), marker=dict(symbol=symbol(i), size=7),
+                                 legendgroup=name))
     fig.update_layout(barmode="overlay", xaxis_title=plot_text(column), yaxis_title="P(x | c)", **layout(360))
     return fig
 
@@ -101,12 +132,15 @@ def fit_comparison(plot: Any, column: str, styles: Mapping[str, CurveStyle]) -> 
         bars = plot.histogram[plot.histogram["class"] == cls]
         fig.add_trace(go.Bar(x=(bars["left"] + bars["right"]) / 2, y=bars["density"],
                              width=(bars["right"] - bars["left"]), name=f"{name} data", opacity=0.35,
-                             marker_color=shade, legendgroup=name))
+                             marker=dict(color=shade, pattern_shape=pattern(i)), legendgroup=name))
         for kind, curve in plot.curves[plot.curves["class"] == cls].groupby("type", sort=False):
             style = styles.get(kind, CurveStyle(str(kind)))
-            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers" if style.markers
-                                     else "lines", name=f"{name}: {plot_text(style.name)}",
-                                     line=dict(color=shade, width=2, dash=style.dash), legendgroup=name))
+            # the dash tells the types apart, the marker symbol the classes (a count type marks every point)
+            fig.add_trace(go.Scatter(x=curve["x"], y=curve["density"], mode="lines+markers",
+                                     name=f"{name}: {plot_text(style.name)}",
+                                     line=dict(color=shade, width=2, dash=style.dash), legendgroup=name,
+                                     marker=dict(symbol=symbol(i), size=7,
+                                                 maxdisplayed=0 if style.markers else _MARKED_POINTS)))
     drawn = dict.fromkeys(plot.curves["type"])
     title = ", ".join(f"{styles[k].name} ({_DASH_WORDS.get(styles[k].dash, styles[k].dash)})" for k in drawn
                       if k in styles)
@@ -123,7 +157,7 @@ def density_curves(grid: np.ndarray, density: pd.DataFrame, column: str) -> go.F
     fig = go.Figure()
     for i, cls in enumerate(density.columns):
         fig.add_trace(go.Scatter(x=grid, y=density[cls].to_numpy(dtype=float), mode="lines", name=plot_text(cls),
-                                 line=dict(color=colour(i), width=2)))
+                                 line=dict(color=colour(i), width=2, dash=dash(i))))
     fig.update_layout(xaxis_title=plot_text(column), yaxis_title="density p(x | c)", **layout(340))
     return fig
 
@@ -146,7 +180,8 @@ def top_words_bars(words: pd.DataFrame, *, value_label: str) -> go.Figure:
     for i, (cls, part) in enumerate(words.groupby("class", sort=False)):
         part = part.iloc[::-1]
         fig.add_trace(go.Bar(x=part["probability"].to_numpy(dtype=float), y=[plot_text(w) for w in part["term"]],
-                             orientation="h", name=plot_text(cls), marker_color=colour(i)))
+                             orientation="h", name=plot_text(cls),
+                             marker=dict(color=colour(i), pattern_shape=pattern(i))))
     fig.update_layout(barmode="group", xaxis_title=value_label, **layout(max(320, 22 * len(words))))
     return fig
 
@@ -227,3 +262,220 @@ def pr_chart(pr: pd.DataFrame, point: pd.Series, positive: Any, average_precisio
                       yaxis_title="precision", yaxis_range=[0, 1.05], **layout(360))
     return fig
 
+
+
+# --------------------------------------------------------------------------- the figure in words
+# (issue 33, item 8: every chart has a text alternative beside it)
+
+#: How every chart's caption starts, so a reader (and a test) knows it is the chart in words.
+CAPTION_START = "Chart in words:"
+_ITEMS = 12           # values listed per series; beyond, the largest of them by size
+_SERIES = 12          # series described per figure; beyond, how many more there are
+_CELLS = 36           # heatmap cells listed one by one; beyond, the range and where its ends are
+_TAG = re.compile(r"<[^>]*>")
+
+
+def show(where: Any, fig: go.Figure, *, words: Callable[[go.Figure], str] | None = None, **kwargs: Any) -> Any:
+    """``where.plotly_chart(fig, **kwargs)`` (``where``: st or a column) followed by the figure in
+    words as a caption: :func:`describe`, or ``words`` for a chart that reads better its own way
+    (the nomogram); returns what plotly_chart returns (a selection event)."""
+    event = where.plotly_chart(fig, **kwargs)
+    where.caption(md(f"{CAPTION_START} {(words or describe)(fig)}"))
+    return event
+
+
+def describe(fig: go.Figure) -> str:
+    """The figure as sentences: its title, then one sentence per series from the numbers the
+    series draws (one helper per kind of trace), the marked lines and the notes written on it."""
+    axes = (_axis_title(fig.layout.xaxis), _axis_title(fig.layout.yaxis))
+    drawn = [t for t in fig.data if t.visible is not False]
+    sentences = [_SENTENCES[t.type](t, axes) for t in drawn[:_SERIES]]
+    if len(drawn) > _SERIES:
+        sentences.append(f"{len(drawn) - _SERIES} more series are drawn")
+    sentences += _marks(fig)
+    title = spoken(fig.layout.title.text or "")
+    return " ".join(f"{s}." for s in [title, *sentences] if s)
+
+
+def bars_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """Bars: each bar's label and value (``text`` when the bar prints one); beyond _ITEMS bars,
+    the largest ones by size."""
+    horizontal = trace.orientation == "h"
+    labels, values = (trace.y, trace.x) if horizontal else (trace.x, trace.y)
+    values = _numbers(values)
+    labels = _labels(labels, len(values))
+    return _named(trace, "bars", _pairs(labels, values, _texts(trace, len(values))))
+
+
+def waterfall_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """A waterfall: each step's label and signed size, the totals named as such."""
+    values = _numbers(trace.x if trace.orientation == "h" else trace.y)
+    labels = _labels(trace.y if trace.orientation == "h" else trace.x, len(values))
+    measures = list(trace.measure or ["relative"] * len(values))
+    steps = [f"{'total ' if m == 'total' else ''}{label} {value:+.3f}"
+             for label, value, m in zip(labels, values, measures)]
+    return _named(trace, "steps", ", ".join(steps))
+
+
+#: plotly's scatter mode of text alone (a mode, not a feature type).
+_TEXT_ONLY = "text"
+
+
+def scatter_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """Points or a line: labelled points by their labels, a few points one by one, a line or a
+    cloud by where it starts, ends, peaks and spans."""
+    mode = trace.mode or "lines"
+    y = _numbers(trace.y)
+    texts = _texts(trace, len(y))
+    if mode == _TEXT_ONLY:                                    # words placed on a grid
+        return _named(trace, "labels", ", ".join(texts[:_ITEMS * 4]) + _more(len(texts), _ITEMS * 4))
+    x = _numbers(trace.x) if _is_numeric(trace.x) else None
+    what = "line" if "lines" in mode else "points"
+    if _TEXT_ONLY in mode and texts and len(y) <= _ITEMS:     # labelled points: a scale's values
+        return _named(trace, what, ", ".join(f"{t} at {_num(v)}" for t, v in zip(texts, x if x is not None else y)))
+    if x is None:
+        return _named(trace, what, _pairs(_labels(trace.x, len(y)), y, None))
+    if len(y) <= _ITEMS:
+        return _named(trace, what, ", ".join(f"({_num(a)}, {_num(b)})" for a, b in zip(x, y)))
+    return _named(trace, what, _course(x, y, axes) if "lines" in mode else _cloud(x, y, axes))
+
+
+def heatmap_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """A grid of cells: each cell (row, column: value) when there are few, else the range and
+    the cells at its two ends."""
+    z = np.atleast_2d(np.asarray(pd.DataFrame(trace.z).apply(pd.to_numeric, errors="coerce"), dtype=float))
+    rows, cols = _labels(trace.y, z.shape[0]), _labels(trace.x, z.shape[1])
+    text = np.asarray(trace.text, dtype=object) if trace.text is not None and np.ndim(trace.text) == 2 else None
+    shown = [(i, j) for i in range(z.shape[0]) for j in range(z.shape[1]) if np.isfinite(z[i, j])]
+    row_axis, col_axis = (f"{a} " if a else "" for a in (axes[1], axes[0]))
+
+    def cell(i: int, j: int) -> str:
+        value = spoken(text[i, j]) if text is not None else _num(z[i, j])
+        return f"{row_axis}{rows[i]}, {col_axis}{cols[j]}: {value}"
+
+    if not shown:
+        return _named(trace, "cells", "none drawn")
+    if len(shown) <= _CELLS:
+        return _named(trace, "cells", "; ".join(cell(i, j) for i, j in shown))
+    low = np.unravel_index(np.nanargmin(z), z.shape)
+    high = np.unravel_index(np.nanargmax(z), z.shape)
+    return _named(trace, "cells", f"{len(shown)} of {z.size} cells drawn, from {cell(*low)} to {cell(*high)}")
+
+
+def contour_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """Contour lines over a grid: where the surface peaks, and its value there."""
+    z = np.asarray(trace.z, dtype=float)
+    i, j = np.unravel_index(np.nanargmax(z), z.shape)
+    x, y = _numbers(trace.x), _numbers(trace.y)
+    return _named(trace, "contours", f"highest {_num(z[i, j])} at ({_num(x[j])}, {_num(y[i])})")
+
+
+def histogram_sentence(trace: Any, axes: tuple[str, str]) -> str:
+    """Raw values that plotly bins: numbers by their count, range and mean; categories by their shares."""
+    values = pd.Series(np.asarray(trace.x, dtype=object)).dropna()
+    numeric = pd.to_numeric(values, errors="coerce")
+    if len(values) and numeric.notna().all():
+        return _named(trace, "values", f"{len(values)} values from {_num(numeric.min())} to {_num(numeric.max())}, "
+                                       f"mean {_num(numeric.mean())}")
+    shares = values.astype(str).value_counts(normalize=True, sort=True)
+    return _named(trace, "shares", _pairs(_labels(shares.index, len(shares)), shares.to_numpy(dtype=float), None))
+
+
+_SENTENCES: dict[str, Callable[[Any, tuple[str, str]], str]] = {
+    "bar": bars_sentence, "waterfall": waterfall_sentence, "scatter": scatter_sentence,
+    "heatmap": heatmap_sentence, "contour": contour_sentence, "histogram": histogram_sentence,
+}
+
+
+def _course(x: np.ndarray, y: np.ndarray, axes: tuple[str, str]) -> str:
+    """A line's course: start, end, highest and lowest point ((x, y) pairs, NaN skipped)."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    if not finite.any():
+        return "no finite point"
+    x, y = x[finite], y[finite]
+    at = f"{axes[0]} " if axes[0] else "x "
+    ends = [0, len(y) - 1]
+    said = [f"from {_num(y[0])} at {at}{_num(x[0])} to {_num(y[-1])} at {at}{_num(x[-1])}"]
+    for word, k in (("highest", int(np.argmax(y))), ("lowest", int(np.argmin(y)))):
+        if y[k] not in (y[0], y[-1]) and k not in ends:       # a peak or a dip between the ends
+            said.append(f"{word} {_num(y[k])} at {at}{_num(x[k])}")
+    return ", ".join(said)
+
+
+def _cloud(x: np.ndarray, y: np.ndarray, axes: tuple[str, str]) -> str:
+    """A cloud of points: how many, and the span of each axis."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    if not finite.any():
+        return "no finite point"
+    x, y = x[finite], y[finite]
+    across, up = (a or fallback for a, fallback in zip(axes, ("x", "y")))
+    return (f"{len(x)} points, {across} from {_num(x.min())} to {_num(x.max())}, "
+            f"{up} from {_num(y.min())} to {_num(y.max())}")
+
+
+def _pairs(labels: list[str], values: np.ndarray, texts: list[str] | None) -> str:
+    """``label value`` pairs in drawing order: all of them, or the _ITEMS largest by size when there are more."""
+    order = np.arange(len(values))
+    if len(values) > _ITEMS:
+        order = np.sort(np.argsort(-np.abs(np.nan_to_num(values, nan=0.0)), kind="stable")[:_ITEMS])
+    shown = [f"{labels[i]}: {texts[i] if texts else _num(values[i])}" for i in order]
+    head = f"the {_ITEMS} largest of {len(values)}: " if len(values) > _ITEMS else ""
+    return head + ", ".join(shown)
+
+
+def _named(trace: Any, what: str, body: str) -> str:
+    name = spoken(trace.name or "")
+    return f"{name} ({what}): {body}" if name else f"{what.capitalize()}: {body}"
+
+
+def _marks(fig: go.Figure) -> list[str]:
+    """Vertical marker lines and the notes written on the figure (an annotation's own words)."""
+    notes = [(a.x if a.xref == "x" else None, spoken(a.text)) for a in fig.layout.annotations if a.text]
+    lines = []
+    for shape in fig.layout.shapes:
+        if shape.type == "line" and shape.x0 is not None and shape.x0 == shape.x1 and shape.xref == "x":
+            named = [note for note in notes if note[0] == shape.x0][:1]      # the line's own label
+            notes = [note for note in notes if note not in named]
+            lines.append(f"a line marks {named[0][1] + ' at ' if named else ''}x = {_num(shape.x0)}")
+    return lines + ([f"written on the chart: {', '.join(text for _, text in notes)}"] if notes else [])
+
+
+def _axis_title(axis: Any) -> str:
+    return spoken(axis.title.text or "") if axis is not None and axis.title is not None else ""
+
+
+def spoken(text: Any) -> str:
+    """Plotly label text as plain words: our markup (<sup>, <br>) dropped, plot_text's escapes undone."""
+    return html.unescape(_TAG.sub(" ", str(text))).strip()
+
+
+def _texts(trace: Any, n: int) -> list[str]:
+    text = trace.text
+    if text is None or isinstance(text, str) or np.ndim(text) != 1 or len(text) != n:
+        return []
+    return [spoken(t) for t in text]
+
+
+def _labels(values: Any, n: int) -> list[str]:
+    if values is None:
+        return [str(i) for i in range(n)]
+    return [_num(v) if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) else spoken(v)
+            for v in values]
+
+
+def _is_numeric(values: Any) -> bool:
+    return values is not None and pd.api.types.is_numeric_dtype(pd.Series(np.asarray(values, dtype=object)).infer_objects())
+
+
+def _numbers(values: Any) -> np.ndarray:
+    if values is None:
+        return np.array([], dtype=float)
+    return pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce").to_numpy(dtype=float)
+
+
+def _num(v: Any) -> str:
+    return fmt_number(v, digits=3)
+
+
+def _more(n: int, shown: int) -> str:
+    return f" and {n - shown} more" if n > shown else ""

@@ -17,6 +17,7 @@ from nbapp.errors import DataError
 from nbapp.exercises import (KINDS, MAX_QUESTIONS, ExerciseSet, Question, exercises, grade, max_answer_chars, to_latex,
                              to_markdown)
 from ui.lecture import plain
+from ui.presentation import frame_ui
 from ui.state import frame, model_key, set_choice, work
 from ui.text import file_stem, md
 from ui.widgets import show_error, synced
@@ -117,7 +118,7 @@ def questions_ui(exercise: ExerciseSet) -> None:
     if exercise.data is not None:
         with st.expander(f"The sheet's data: {len(exercise.data)} of {exercise.data_rows} rows, numbered as the "
                          "questions number them"):
-            st.dataframe(exercise.data)
+            frame_ui(st, exercise.data)
     right = 0
     for i, q in enumerate(exercise.questions, start=1):
         with st.container(border=True):

@@ -92,6 +92,8 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
                         else formulas.power_latex(e.joint_log[c]) if underflow and np.isfinite(e.joint_log[c])
                         else num(float(e.joint[c])) for c in classes)
+    if len(classes) < len(e.classes):     # a page showing the most probable classes: the sum has them all
+        joints += rf" + \cdots \text{{ ({len(e.classes) - len(classes):,} more classes)}}"
     equations.append(rf"P(x) = \sum_c P(c)\prod_a P(x_a \mid c) = {joints} = "
                      + exact_or_decimal(evidence, e.evidence, log=e.log_evidence))
     if underflow and not e.undetermined:

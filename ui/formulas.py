@@ -14,6 +14,7 @@ its view's, in ``ui/views/``; ``ui.explained`` puts the two together for the Exp
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ import pandas as pd
 
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate, cell_terms
-from ui.classes import labels_of
+from ui.classes import MAX_SHOWN_CLASSES, labels_of
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
@@ -145,13 +146,18 @@ def highlight(table: pd.DataFrame, mask: np.ndarray) -> Any:
     return table.style.apply(lambda _: styles, axis=None)
 
 
-def prior_table(model: Any) -> pd.DataFrame:
-    """Per class: training count n_c, P(c) as a fraction and as a decimal."""
+def prior_table(model: Any, classes: list[Any] | None = None) -> pd.DataFrame:
+    """Per class (of ``classes``, in that order; all by default): training count n_c, P(c) as a
+    fraction and as a decimal."""
+    index = pd.Index(model.classes_, dtype=object)
+    rows = np.arange(len(index)) if classes is None else index.get_indexer(pd.Index(classes, dtype=object))
+    fractions = model.prior_fractions().to_numpy()[rows]
+    labels = np.array(labels_of(model.classes_), dtype=object)[rows]     # labels among all the classes
     return pd.DataFrame({
-        "n_c": [num(v) for v in model.class_counts_],
-        "P(c)": [fmt_fraction(f) for f in model.prior_fractions()],
-        "decimal": [fmt_number(p) for p in model.priors_],
-    }, index=pd.Index(labels_of(model.classes_), name="class"))
+        "n_c": [num(v) for v in model.class_counts_[rows]],
+        "P(c)": [fmt_fraction(f) for f in fractions],
+        "decimal": [fmt_number(p) for p in model.priors_.to_numpy()[rows]],
+    }, index=pd.Index(list(labels), name="class"))
 
 
 def prior_latex(model: Any, cls: Any, config: Any) -> str:
@@ -295,9 +301,15 @@ def evidence_fraction(e: Any, joint: pd.Series | None = None) -> Fraction | None
 def joint_fractions(e: Any) -> pd.Series:
     """e.joint_fractions, or None per class when the exact products would be too long to show (their
     denominators' digits add up past a few hundred): a 500-word product is not read, only computed."""
-    fracs = e.fractions.loc[e.used]
-    digits = sum(_digits(f.denominator) for col in fracs.columns for f in fracs[col] if f is not None)
-    if digits > 4 * MAX_FRACTION_DIGITS * max(1, len(fracs.columns)):
+    counted = set(e.used)
+    used = [i for i, name in enumerate(e.factors.index) if name in counted]
+    denominators = (f.denominator for i in used if e.factor_fractions[i] is not None
+                    for f in e.factor_fractions[i] if f is not None)
+    # a budget per class shown, not per class: the evidence adds every class's fraction, and a sum
+    # of 100,000 fractions of unlike denominators grows with each term; counted until it is spent
+    # (issue 31, item 6)
+    budget = 4 * MAX_FRACTION_DIGITS * min(max(1, len(e.classes)), MAX_SHOWN_CLASSES)
+    if next((True for total in accumulate(map(_digits, denominators)) if total > budget), False):
         return pd.Series([None] * len(e.classes), index=pd.Index(e.classes, dtype=object), dtype=object)
     return e.joint_fractions
 
@@ -339,8 +351,20 @@ def exact_or_decimal(f: Fraction | None, decimal: float, *, max_digits: int = 10
     if f is None:
         return num(decimal)
     shown = num(f, max_digits=max_digits)
-    if not shown.startswith(r"\frac") and not shown.lstrip("-").isdigit():
-        return num(decimal)
-    return shown if f.denominator == 1 else rf"{shown} \approx {num(decimal)}"
+    if f.denominator == 1:
+        return shown
+    near = _near(f, decimal)
+    return rf"{shown} \approx {near}" if shown.startswith(r"\frac") else near
+
+
+def _near(f: Fraction, decimal: float) -> str:
+    """The decimal of a fraction that is not whole; where its 4 digits round it to a whole number
+    k (1 - 2e-8 reads "1"), k and how far from it: 1 - 2 \\times 10^{-8}, never "1 \\approx 1"
+    (issue 33, item 5)."""
+    rounded = num(decimal)
+    if not rounded.lstrip("-").isdigit():
+        return rounded
+    k = round(f)
+    return rf"{k} {'-' if f < k else '+'} {num(float(abs(f - k)))}"
 
 

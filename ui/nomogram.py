@@ -21,6 +21,7 @@ import base64
 import os
 import threading
 import warnings
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -32,11 +33,12 @@ from plotly.subplots import make_subplots
 import ui
 from nbapp.blocks.base import COUNT
 from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
+from ui import charts
 from ui.charts import colour
 from ui.text import plot_text
 
-__all__ = ["figure", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales", "ROW_TRACE",
-           "AXIS_TRACE", "PRIOR_TRACE"]
+__all__ = ["figure", "in_words", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales",
+           "ROW_TRACE", "AXIS_TRACE", "PRIOR_TRACE", "WIDTH", "number_text"]
 
 ROW_TRACE, AXIS_TRACE, PRIOR_TRACE, TOTAL_TRACE = "this row", "probability axis", "prior", "this row's total"
 # A category scale prints its values' names up to this many values (beyond: on hover).
@@ -45,72 +47,219 @@ _LABELLED_VALUES = 12
 _CURVE_LABELS = 5
 # Half the height of a feature's band, in which a number's curve rises with its value.
 _BAND = 0.32
+# The figure is laid out for this width in pixels: the PNG's and SVG's (images()) and about the
+# page's column; labels are placed so that none overlaps another at it (issue 33, item 4).
+WIDTH = 700
+# Font sizes (px) of the labels on the scales and of the probability ticks, the width of a
+# character in em (Open Sans and its fallbacks stay under it for digits and most letters), the
+# least gap (px) between two labels and the markers' sizes (px): a label's box is estimated
+# from these.
+_FONT, _TICK_FONT, _EM, _GAP = 12, 10, 0.62, 4
+_CATEGORY_MARKER, _MARK_MARKER, _TICK_MARKER, _ROW_MARKER, _TOTAL_MARKER = 9, 5, 12, 14, 13
+_MARGIN_TOP, _MARGIN_RIGHT, _MARGIN_BOTTOM = 50, 20, 40
+_TOP, _BOTTOM = "top center", "bottom center"
 
 
-def _tick_text(p: float) -> str:
-    return f"{p:.3g}"
+def number_text(v: float) -> str:
+    """A number for people: 3 significant digits, thousands separated, never e-notation between
+    1e-4 and 1e6 (a body mass of 6300 g is "6,300", not "6.3e+03"; issue 33, item 4)."""
+    v = float(v)
+    if not np.isfinite(v) or v == 0 or not 1e-4 <= abs(v) < 1e6:
+        return f"{v:.3g}"
+    rounded = float(f"{v:.3g}")
+    decimals = max(0, 2 - int(np.floor(np.log10(abs(rounded)))))
+    text = f"{rounded:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _text_width(text: str, font: float) -> float:
+    return len(text) * font * _EM
 
 
 def figure(scales: NomogramScales, row: NomogramRow, *, name: Callable[[Any], str] = str) -> go.Figure:
-    """The nomogram of ``scales`` with ``row`` marked. ``name`` labels classes."""
+    """The nomogram of ``scales`` with ``row`` marked. ``name`` labels classes.
+
+    Laid out for :data:`WIDTH` pixels: the axes' ranges leave room for the labels at their ends,
+    a scale's labels are put above or below their points where they fit and left out where
+    neither does (a category's name stays on hover), and the total's label opens to the side with
+    room (issue 33, item 4)."""
     features = list(scales.scales)
-    fig = make_subplots(rows=2, cols=1, row_heights=[len(features) + 1, 2.0], vertical_spacing=0.1)
+    n = len(features)
+    height = 200 + 60 * (n + 1) + 140
+    left = min(20 + 7 * max(len(t) for t in ["prior"] + [plot_text(s.feature) for s in features]), 220)
+    fig = make_subplots(rows=2, cols=1, row_heights=[n + 1, 2.0], vertical_spacing=0.1)
+    plot_width, plot_height = WIDTH - left - _MARGIN_RIGHT, height - _MARGIN_TOP - _MARGIN_BOTTOM
+    labels = [_Labels.of(s, -i) for i, s in enumerate(features, start=1)]
+    prior_text = f"{scales.prior_points:+.1f}"
+    row_xs, row_ys = _row_marks(scales, row, features)
+    x_range = _padded_range([scales.prior_points, *row_xs.values(), *(x for lab in labels for x in lab.x)],
+                            [_text_width(prior_text, _FONT) / 2, *[_ROW_MARKER / 2] * len(row_xs),
+                             *(h for lab in labels for h in lab.halves())], plot_width)
+    low, high = fig.layout.yaxis.domain
+    upper = _Pixels(x_range, (0.6, -n - 0.6), plot_width, plot_height * (high - low))
     # the prior on top (y = 0), then the features down the page
     fig.add_trace(go.Scatter(x=[scales.prior_points], y=[0], mode="markers+text", name=PRIOR_TRACE,
-                             text=[f"{scales.prior_points:+.1f}"], textposition="top center",
+                             text=[prior_text], textposition=_TOP,
                              marker=dict(size=11, color="#264653", symbol="diamond"),
                              hovertemplate="prior: %{x:.2f} points<extra></extra>"), row=1, col=1)
-    for i, s in enumerate(features, start=1):
-        for trace in _scale_traces(s, -i):
+    for s, lab in zip(features, labels):
+        for trace in _scale_traces(s, lab, upper, row_xs, row_ys):
             fig.add_trace(trace, row=1, col=1)
-    fig.add_trace(_row_trace(scales, row, features), row=1, col=1)
-    for trace in _total_traces(scales, row):
+    fig.add_trace(_row_trace(row, features, row_xs, row_ys), row=1, col=1)
+    low, high = fig.layout.yaxis2.domain
+    for trace in _total_traces(scales, row, plot_width, plot_height * (high - low)):
         fig.add_trace(trace, row=2, col=1)
     cls = plot_text(name(scales.cls))
     rivals = " and ".join(plot_text(name(c)) for c in scales.against)
     against = f"against {rivals}" if len(scales.against) == 1 else "against the rest"
-    fig.update_yaxes(tickvals=[-i for i in range(len(features) + 1)],
+    fig.update_yaxes(tickvals=[-i for i in range(n + 1)],
                      ticktext=["prior"] + [plot_text(s.feature) for s in features],
-                     range=[-len(features) - 0.6, 0.6], showgrid=False, zeroline=False, row=1, col=1)
-    fig.update_yaxes(visible=False, range=[-0.6, 0.9], row=2, col=1)
+                     range=[-n - 0.6, 0.6], showgrid=False, zeroline=False, row=1, col=1)
+    fig.update_yaxes(visible=False, range=[_TOTAL_Y[1], _TOTAL_Y[0]], row=2, col=1)
     fig.update_xaxes(title_text=f"points (1 nat of log-odds = {scales.points_per_nat:.3g} points)",
-                     zeroline=True, zerolinecolor="#999", row=1, col=1)
+                     range=list(x_range), zeroline=True, zerolinecolor="#999", row=1, col=1)
     fig.update_xaxes(title_text="total points: the prior's plus the row's; the probability is printed above",
-                     range=_total_range(scales, row), showgrid=False, zeroline=False, row=2, col=1)
-    left = 20 + 7 * max(len(t) for t in ["prior"] + [plot_text(s.feature) for s in features])
+                     range=list(_total_range(scales, plot_width)), showgrid=False, zeroline=False, row=2, col=1)
     fig.update_layout(title=plot_text(f"Nomogram: P({cls} | x) {against}; this row: {row.probability:.3f}",
                                       limit=140),
-                      showlegend=False, height=200 + 60 * (len(features) + 1) + 140,
-                      margin=dict(l=min(left, 220), r=20, t=50, b=40), clickmode="event+select")
+                      showlegend=False, height=height,
+                      margin=dict(l=left, r=_MARGIN_RIGHT, t=_MARGIN_TOP, b=_MARGIN_BOTTOM), clickmode="event+select")
     return fig
 
 
-def _scale_traces(s: FeatureScale, y: float) -> list[go.Scatter]:
+@dataclass(frozen=True)
+class _Pixels:
+    """Where a panel's (x, y) lands in pixels from its top left corner, at :data:`WIDTH`."""
+
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]      # (top, bottom)
+    width: float
+    height: float
+
+    def x(self, x: Any) -> np.ndarray:
+        low, high = self.x_range
+        return (np.asarray(x, dtype=float) - low) * self.width / (high - low)
+
+    def y(self, y: Any) -> np.ndarray:
+        top, bottom = self.y_range
+        return (top - np.asarray(y, dtype=float)) * self.height / (top - bottom)
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """A scale's labelled points: a category's values, or a number's marks on its curve."""
+
+    centre: float                     # the scale's line (y)
+    x: np.ndarray
+    y: np.ndarray
+    text: list[str]
+    values: np.ndarray
+
+    @classmethod
+    def of(cls, s: FeatureScale, y: float) -> "_Labels":
+        finite = np.isfinite(s.points)
+        if not finite.any():
+            return cls(y, np.array([]), np.array([]), [], np.array([]))
+        if not s.curve:
+            values, points = s.values[finite], s.points[finite]
+            text = [plot_text(v, limit=24) for v in values] if len(values) <= _LABELLED_VALUES else []
+            return cls(y, points, np.full(len(points), y), text, values)
+        x, points = s.values[finite].astype(float), s.points[finite]
+        marks = np.unique(np.quantile(x, np.linspace(0, 1, _CURVE_LABELS), method="nearest"))
+        return cls(y, np.interp(marks, x, points), _heights(s, marks) + y, [number_text(v) for v in marks], marks)
+
+    def halves(self) -> list[float]:
+        """Half of each point's label's width (px; 0 without a label)."""
+        return [_text_width(t, _FONT) / 2 for t in self.text] if self.text else [0.0] * len(self.x)
+
+
+def _padded_range(xs: list[float], halves: list[float], width: float) -> tuple[float, float]:
+    """The least range of an axis ``width`` px wide on which every label (centred at its x, half
+    as wide as ``halves``, px) lies inside: the points span the middle, the ends leave room."""
+    x, half = np.asarray(xs, dtype=float), np.asarray(halves, dtype=float) + _GAP
+    keep = np.isfinite(x)
+    x, half = x[keep], half[keep]
+    if not x.size:
+        return -1.0, 1.0
+    low, high = float(x.min()), float(x.max())
+    span = high - low if high > low else 1.0
+    room_low = room_high = 0.0
+    for _ in range(50):                  # the room grows as the scale shrinks: a few steps settle it
+        scale = (width - room_low - room_high) / span
+        need_low = max(0.0, float(np.max(half - (x - low) * scale)))
+        need_high = max(0.0, float(np.max(half - (high - x) * scale)))
+        # the labels never take more than half the width: a very long name is then cut, not the scales
+        need_low, need_high = min(need_low, width / 4), min(need_high, width / 4)
+        if need_low <= room_low + 0.1 and need_high <= room_high + 0.1:
+            break
+        room_low, room_high = max(room_low, need_low), max(room_high, need_high)
+    scale = (width - room_low - room_high) / span
+    return low - room_low / scale, high + room_high / scale
+
+
+def _placed(x: np.ndarray, y: np.ndarray, text: list[str], order: list[int], *, font: float, marker: float,
+            taken: list[tuple[float, float, float, float]] = ()) -> list[str | None]:
+    """Where each label goes (pixels ``x``, ``y`` of its point): above its point, else below, else
+    nowhere (None) when both would overlap a label placed before it (in ``order``) or a box in
+    ``taken``. A box is estimated from the label's characters and the font."""
+    boxes = list(taken)
+    where: list[str | None] = [None] * len(text)
+    tall = font * 1.15
+    for i in order:
+        half = _text_width(text[i], font) / 2 + _GAP / 2
+        for position in (_TOP, _BOTTOM):
+            top = y[i] - marker / 2 - tall if position == _TOP else y[i] + marker / 2
+            box = (x[i] - half, x[i] + half, top, top + tall)
+            if not any(_overlap(box, other) for other in boxes):
+                boxes.append(box)
+                where[i] = position
+                break
+    return where
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+
+
+def _box(x: float, y: float, size: float) -> tuple[float, float, float, float]:
+    return x - size / 2, x + size / 2, y - size / 2, y + size / 2
+
+
+def _scale_traces(s: FeatureScale, labels: _Labels, px: _Pixels, row_xs: dict[str, float],
+                  row_ys: dict[str, float]) -> list[go.Scatter]:
     finite = np.isfinite(s.points)
     if not finite.any():
         return []
+    x_px, y_px = px.x(labels.x), px.y(labels.y)
     if not s.curve:
-        values, points = s.values[finite], s.points[finite]
-        labelled = len(values) <= _LABELLED_VALUES
-        shown = [plot_text(v, limit=24) for v in values]
-        return [go.Scatter(x=[points.min(), points.max()], y=[y, y], mode="lines", hoverinfo="skip",
+        shown = [plot_text(v, limit=24) for v in labels.values]
+        order = list(np.argsort(x_px, kind="stable")) if labels.text else []
+        where = _placed(x_px, y_px, labels.text, order, font=_FONT, marker=_CATEGORY_MARKER)
+        return [go.Scatter(x=[labels.x.min(), labels.x.max()], y=[labels.centre] * 2, mode="lines", hoverinfo="skip",
                            line=dict(color="#bbb", width=2), name=f"line::{s.feature}"),
-                go.Scatter(x=points, y=[y] * len(points), mode="markers+text" if labelled else "markers",
-                           text=shown, textposition=["top center" if k % 2 == 0 else "bottom center"
-                                                     for k in range(len(points))],
+                go.Scatter(x=labels.x, y=labels.y, mode="markers+text" if labels.text else "markers",
+                           text=[t if w else "" for t, w in zip(labels.text, where)] or None,
+                           textposition=[w or _TOP for w in where] or None,
                            customdata=shown, name=f"scale::{s.feature}",
-                           marker=dict(size=9, color=colour(0)),
+                           marker=dict(size=_CATEGORY_MARKER, color=colour(0)),
                            hovertemplate="%{customdata}: %{x:.1f} points (click: use it)<extra></extra>")]
     x, points = s.values[finite].astype(float), s.points[finite]
-    heights = _heights(s, x)
-    marks = np.unique(np.quantile(x, np.linspace(0, 1, _CURVE_LABELS), method="nearest"))
-    mark_points = np.interp(marks, x, points)
-    return [go.Scatter(x=points, y=heights + y, mode="lines", name=f"scale::{s.feature}",
+    # the ends first, then the middle: a curve's range is what its marks must say
+    m = len(labels.text)
+    order = list(dict.fromkeys([0, m - 1, m // 2, *range(m)]))
+    # a mark's number keeps clear of the row's ring (its line adds 3 px around the marker); a
+    # category's name cannot, its own point being under the ring
+    taken = ([_box(float(px.x(row_xs[s.feature])), float(px.y(row_ys[s.feature])), _ROW_MARKER + 4)]
+             if s.feature in row_xs else [])
+    hover = f"{plot_text(s.feature)} = %{{customdata:,.4~r}}: %{{x:.1f}} points<extra></extra>"
+    where = _placed(x_px, y_px, labels.text, order, font=_FONT, marker=_MARK_MARKER, taken=taken)
+    kept = [i for i in range(m) if where[i]]
+    return [go.Scatter(x=points, y=_heights(s, x) + labels.centre, mode="lines", name=f"scale::{s.feature}",
                        line=dict(color=colour(0), width=2), customdata=x,
-                       hovertemplate=f"{plot_text(s.feature)} = %{{customdata:.4g}}: %{{x:.1f}} points<extra></extra>"),
-            go.Scatter(x=mark_points, y=_heights(s, marks) + y, mode="markers+text", hoverinfo="skip",
-                       text=[f"{v:.3g}" for v in marks], textposition="top center", name=f"marks::{s.feature}",
-                       marker=dict(size=5, color=colour(0)))]
+                       hovertemplate=hover),
+            go.Scatter(x=labels.x[kept], y=labels.y[kept], mode="markers+text", hoverinfo="skip",
+                       text=[labels.text[i] for i in kept], textposition=[where[i] for i in kept],
+                       name=f"marks::{s.feature}", marker=dict(size=_MARK_MARKER, color=colour(0)))]
 
 
 def _heights(s: FeatureScale, x: np.ndarray) -> np.ndarray:
@@ -120,9 +269,10 @@ def _heights(s: FeatureScale, x: np.ndarray) -> np.ndarray:
     return (np.asarray(share, dtype=float) - 0.5) * 2 * _BAND
 
 
-def _row_trace(scales: NomogramScales, row: NomogramRow, features: list[FeatureScale]) -> go.Scatter:
-    """The row's points, one marker per feature with a value (a missing one has no point)."""
-    xs, ys, texts = [], [], []
+def _row_marks(scales: NomogramScales, row: NomogramRow, features: list[FeatureScale]
+               ) -> tuple[dict[str, float], dict[str, float]]:
+    """Where the row's point sits on each scale it has a value for (x: points, y: the band's height)."""
+    xs, ys = {}, {}
     for i, s in enumerate(features, start=1):
         if row.status.get(s.feature) != "used":
             continue
@@ -133,11 +283,18 @@ def _row_trace(scales: NomogramScales, row: NomogramRow, features: list[FeatureS
         if s.curve and s.values.size:
             value = float(row.values[s.feature])
             height = float(_heights(s, np.array([min(max(value, s.values[0]), s.values[-1])]))[0])
-        xs.append(points)
-        ys.append(-i + height)
-        texts.append(f"{plot_text(row.values[s.feature], limit=24)}: {points:+.1f}")
-    return go.Scatter(x=xs, y=ys, mode="markers", name=ROW_TRACE, text=texts,
-                      marker=dict(size=14, color="#d62728", symbol="circle-open", line=dict(width=3)),
+        xs[s.feature], ys[s.feature] = points, -i + height
+    return xs, ys
+
+
+def _row_trace(row: NomogramRow, features: list[FeatureScale], xs: dict[str, float],
+               ys: dict[str, float]) -> go.Scatter:
+    """The row's points, one marker per feature with a value (a missing one has no point)."""
+    shown = [s.feature for s in features if s.feature in xs]
+    texts = [f"{plot_text(row.values[f], limit=24)}: {xs[f]:+.1f}" for f in shown]
+    return go.Scatter(x=[xs[f] for f in shown], y=[ys[f] for f in shown], mode="markers", name=ROW_TRACE,
+                      text=texts, marker=dict(size=_ROW_MARKER, color="#d62728", symbol="circle-open",
+                                              line=dict(width=3)),
                       hovertemplate="this row, %{text} points<extra></extra>")
 
 
@@ -146,28 +303,68 @@ def _axis_ticks(scales: NomogramScales) -> tuple[np.ndarray, np.ndarray]:
     return axis["points"].to_numpy(dtype=float), axis["probability"].to_numpy(dtype=float)
 
 
-def _total_range(scales: NomogramScales, row: NomogramRow) -> list[float]:
-    points, _ = _axis_ticks(scales)
-    low, high = float(points[0]), float(points[-1])
-    if np.isfinite(row.total_points):
-        low, high = min(low, row.total_points), max(high, row.total_points)
-    pad = 0.04 * (high - low)
-    return [low - pad, high + pad]
+# The lower panel's y: the probability ticks at 0, the row's total above them.
+_TOTAL_Y, _TOTAL_AT = (0.9, -0.6), 0.55
 
 
-def _total_traces(scales: NomogramScales, row: NomogramRow) -> list[go.Scatter]:
+def _total_range(scales: NomogramScales, width: float) -> tuple[float, float]:
+    """The axis of totals spans its probability ticks, with room for their labels: a total beyond
+    them is marked at the end (P is then below the first tick or above the last), so that an
+    extreme row cannot squeeze the ticks into a corner."""
     points, probability = _axis_ticks(scales)
+    return _padded_range(list(points), [_text_width(number_text(p), _TICK_FONT) / 2 for p in probability], width)
+
+
+def _tick_order(probability: np.ndarray) -> list[int]:
+    """The ticks in the order they claim room: round ones first (0.5, 0.1, 0.01 before 0.25,
+    0.075), the middle before the tails."""
+    digits = [len(number_text(min(p, 1 - p)).replace("0.", "", 1).lstrip("0")) for p in probability]
+    return sorted(range(len(probability)), key=lambda i: (digits[i], abs(probability[i] - 0.5)))
+
+
+def _total_traces(scales: NomogramScales, row: NomogramRow, width: float, height: float) -> list[go.Scatter]:
+    points, probability = _axis_ticks(scales)
+    px = _Pixels(_total_range(scales, width), _TOTAL_Y, width, height)
+    text = [number_text(p) for p in probability]
+    where = _placed(px.x(points), px.y(np.zeros(len(points))), text, _tick_order(probability), font=_TICK_FONT,
+                    marker=_TICK_MARKER)
+    # every tick is drawn (a ruler's unlabelled marks); only those with room carry their probability
     traces = [go.Scatter(x=points, y=[0] * len(points), mode="markers+text", name=AXIS_TRACE,
-                         customdata=probability, text=[_tick_text(p) for p in probability],
-                         textposition=["top center" if k % 2 == 0 else "bottom center" for k in range(len(points))],
-                         textfont=dict(size=10), marker=dict(symbol="line-ns-open", size=12, color="#333"),
+                         customdata=probability, text=[t if w else "" for t, w in zip(text, where)],
+                         textposition=[w or _TOP for w in where],
+                         textfont=dict(size=_TICK_FONT), marker=dict(symbol="line-ns-open", size=_TICK_MARKER,
+                                                                      color="#333"),
                          hovertemplate="%{x:.1f} points: P = %{customdata:.4g}<extra></extra>")]
     if np.isfinite(row.total_points):
-        traces.append(go.Scatter(x=[row.total_points], y=[0.55], mode="markers+text", name=TOTAL_TRACE,
-                                 text=[f"total {row.total_points:+.1f}: P = {row.probability:.3f}"],
-                                 textposition="middle right", marker=dict(size=13, color="#d62728",
-                                                                          symbol="triangle-down")))
+        at = min(max(row.total_points, points[0]), points[-1])
+        beyond = "" if at == row.total_points else ", beyond the axis"
+        label = f"total {row.total_points:+.1f}{beyond}: P = {row.probability:.3f}"
+        # the label opens towards the side with room, so that it stays inside the image
+        right = float(px.x(at)) <= width / 2
+        traces.append(go.Scatter(x=[at], y=[_TOTAL_AT], mode="markers+text", name=TOTAL_TRACE,
+                                 text=[label], textposition="middle right" if right else "middle left",
+                                 marker=dict(size=_TOTAL_MARKER, color="#d62728", symbol="triangle-down")))
     return traces
+
+
+def in_words(fig: go.Figure) -> str:
+    """The nomogram as its caption says it (issue 33, item 8), read off the figure: the points of
+    the prior and of each value on each scale, the row's points and its total with the probability."""
+    scales = []
+    for trace in fig.data:
+        kind, _, feature = str(trace.name).partition("::")
+        if kind == "scale" and trace.mode != "lines":      # a category's values (a number's curve has marks)
+            values = trace.customdata
+        elif kind == "marks":
+            values = trace.text
+        else:
+            continue
+        scales.append(f"{feature}: " + ", ".join(f"{charts.spoken(v)} {p:+.1f}" for v, p in zip(values, trace.x)))
+    prior = _trace(fig, PRIOR_TRACE).text[0]
+    row = ", ".join(charts.spoken(t) for t in _trace(fig, ROW_TRACE).text) or "no value with points"
+    total = [t.text[0] for t in fig.data if t.name == TOTAL_TRACE]
+    return (f"{charts.spoken(fig.layout.title.text)}. Points of each value: prior {prior}; {'; '.join(scales)}. "
+            f"This row: {row}" + (f"; {total[0]}." if total else "."))
 
 
 def _trace(fig: go.Figure, name: str) -> Any:
@@ -177,10 +374,12 @@ def _trace(fig: go.Figure, name: str) -> Any:
 def read_probability(fig: go.Figure) -> float:
     """What a person does with the printed figure: add the prior's point and the row's marked
     points, find the total on the lower axis and read the probability between its two nearest
-    printed ticks (beyond the last tick, the last tick's)."""
+    printed ticks (beyond the last printed tick, its probability; a tick without a label, left
+    out where labels would overlap, is not read)."""
     total = float(_numbers(_trace(fig, PRIOR_TRACE).x)[0]) + float(np.sum(_numbers(_trace(fig, ROW_TRACE).x)))
     axis = _trace(fig, AXIS_TRACE)
-    return float(np.interp(total, _numbers(axis.x), [float(t) for t in axis.text]))
+    printed = [i for i, t in enumerate(axis.text) if t]
+    return float(np.interp(total, _numbers(axis.x)[printed], [float(axis.text[i]) for i in printed]))
 
 
 def _numbers(values: Any) -> np.ndarray:
@@ -218,7 +417,7 @@ def images(fig: go.Figure) -> tuple[bytes, bytes]:
     _image_server()
     with warnings.catch_warnings():      # plotly passes options that a kept browser ignores, and says so
         warnings.simplefilter("ignore", UserWarning)
-        return fig.to_image(format="png"), fig.to_image(format="svg")
+        return fig.to_image(format="png", width=WIDTH), fig.to_image(format="svg", width=WIDTH)
 
 
 def _check_browser() -> None:
@@ -274,7 +473,7 @@ def nomogram_ui(model: Any, e: Any, name: Callable[[Any], str]) -> None:
             ui.set_query(picked[0], picked[1], missing=False)
 
     st.metric(f"P({ui.md(name(cls))} | x) read off the nomogram", f"{row.probability:.4f}")
-    st.plotly_chart(fig, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
+    charts.show(st, fig, words=in_words, key="explain.nomogram_chart", on_select=_clicked, selection_mode="points")
     st.caption("Click a value's point to use it; move a number's slider below. "
                + " ".join(ui.md(ui.lecture.plain(n)) for n in (*scales.notes, *row.notes)))
     _sliders_ui(scales)

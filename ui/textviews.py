@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from nbapp.exact import exact_sum
 from ui import formulas
-from ui.charts import colour, layout
+from ui.charts import colour, layout, symbol
 from ui.classes import labels_of
 from ui.text import plot_text
 
@@ -155,7 +155,7 @@ def zipf_figure(zipf: pd.DataFrame, *, points: int = 2000) -> go.Figure:
         keep = np.unique(np.geomspace(1, len(part), min(points, len(part))).astype(int) - 1)
         part = part.iloc[keep]
         fig.add_trace(go.Scatter(x=part["rank"], y=part["count"], mode="markers+lines", name=plot_text(cls),
-                                 marker=dict(size=4, color=colour(i)), line=dict(width=1)))
+                                 marker=dict(size=6, color=colour(i), symbol=symbol(i)), line=dict(width=1)))
     fig.update_layout(xaxis=dict(type="log", title="rank of the word in the class"),
                       yaxis=dict(type="log", title="count in the class"),
                       title="Word frequency against rank (Zipf)", **layout(380))

@@ -368,7 +368,7 @@ class Block(ABC):
         if cls.value_kind == CATEGORY:
             codes, _ = pd.factorize(frame[column], use_na_sentinel=True)
             return codes
-        from nbapp.blocks.discretized import interval_codes   # it imports this module
+        from nbapp.blocks.grid import interval_codes   # the grid of histograms builds on this module
         from nbapp._numbers import numeric_column
 
         x = numeric_column(frame[column], column, cls.title)
@@ -411,6 +411,11 @@ class Block(ABC):
     def epsilon_report(self, classes: list[Any]) -> Any:
         """The variance floor the type adds and what it swamps (:class:`GaussianEpsilon`), or None."""
         return None
+
+    def cell_values_symbol(self, column: str) -> str:
+        """The letter a cell's formula writes for the number of values its pseudo-count is spread
+        over: K, the column's categories (seed 000, Eq. 7); a text column's vocabulary writes V."""
+        return "K"
 
     def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
         """The numbers the cell (``row``, class index ``c``) of ``cpt(column)`` is made of, unreduced:
@@ -462,6 +467,11 @@ class Block(ABC):
 
     def density(self, column: str, x: np.ndarray, classes: list[Any]) -> pd.DataFrame:
         raise DataError(f"Column {column!r} is {self.kind}, not Gaussian.")
+
+    def density_rows(self, column: str, x: np.ndarray, classes: pd.Index, rows: Any) -> pd.DataFrame:
+        """:meth:`density` of the classes at positions ``rows`` of ``classes`` only; a block whose
+        density costs per class computes those alone (the Gaussian)."""
+        return self.density(column, x, classes).iloc[:, rows]
 
     def typical_value(self, column: str, prior: np.ndarray, class_counts: np.ndarray) -> float:
         raise DataError(f"Column {column!r} is {self.kind}: it has no typical number.")

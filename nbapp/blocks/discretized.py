@@ -39,14 +39,14 @@ import pandas as pd
 
 from nbapp.blocks.base import NUMBER, STANDARDISED, Spec
 from nbapp.blocks.categorical import MISSING_CODE, CategoricalBlock
-from nbapp.blocks.grid import GridCounted, GridStats, check_finite
+from nbapp.blocks.grid import GridCounted, GridStats, HistogramBins, check_finite, cut_points, interval_codes
 from nbapp.errors import DataError
 from nbapp.factor import Factor
 from nbapp._numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
 from nbapp.blocks.base import ParameterCount
 
-__all__ = ["Discretized", "DiscretizedBlock", "cut_points", "interval_codes", "mdl_cuts", "interval_labels", "STRATEGIES"]
+__all__ = ["Discretized", "DiscretizedBlock", "interval_labels", "STRATEGIES"]
 
 _KIND = "discretized"
 STRATEGIES = ("quantile", "uniform", "mdl")
@@ -72,94 +72,6 @@ class Discretized(Spec):
         if self.strategy not in STRATEGIES:
             raise DataError(f"Discretized strategy must be one of {', '.join(STRATEGIES)}, not {self.strategy!r}.")
         check_alpha(self.alpha)
-
-
-# -- cut points from a histogram -------------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Bins:
-    """The non-empty bins of a histogram in order: edges, centroids, class masses."""
-
-    left: np.ndarray
-    right: np.ndarray
-    centroid: np.ndarray
-    counts: np.ndarray        # bins x classes
-
-    @classmethod
-    def of(cls, stats: GridStats) -> "_Bins":
-        total = stats.mass.sum(axis=1)      # > 0: only bins that hold weight are stored
-        left = stats.left_edges()
-        return cls(left, left + stats.width, left + stats.first.sum(axis=1) / total, stats.mass)
-
-    def cut_after(self, i: int) -> float:
-        """The cut between non-empty bins i and i + 1: the centroids' midpoint, kept in the gap."""
-        middle = (self.centroid[i] + self.centroid[i + 1]) / 2
-        return float(min(max(middle, self.right[i]), self.left[i + 1]))
-
-
-def cut_points(stats: GridStats, bins: int, strategy: str) -> np.ndarray:
-    """The sorted cut points t_1 < ... < t_(J-1) of a strategy (see the module docstring)."""
-    b = _Bins.of(stats)
-    if len(b.centroid) < 2:
-        return np.zeros(0)
-    if strategy == "mdl":
-        return np.array([b.cut_after(i) for i in mdl_cuts(b.counts)])
-    if strategy == "quantile":
-        cum = np.cumsum(b.counts.sum(axis=1))
-        targets = cum[-1] * np.arange(1, bins) / bins
-        after = np.searchsorted(cum, targets * (1 - 1e-12))       # the first bin reaching each share
-        return np.array([b.cut_after(int(i)) for i in np.unique(after) if i < len(cum) - 1])
-    lo, hi = b.centroid[0], b.centroid[-1]
-    cuts = []
-    for t in lo + (hi - lo) * np.arange(1, bins) / bins:
-        j = int(np.searchsorted(b.left, t, side="right")) - 1     # the non-empty bin at or left of t
-        if j >= 0 and t < b.right[j] and t != b.left[j]:          # inside it: to its nearer edge
-            t = b.left[j] if t - b.left[j] <= b.right[j] - t else b.right[j]
-        cuts.append(float(t))
-    return np.unique(cuts)
-
-
-def _entropy(counts: np.ndarray) -> np.ndarray:
-    """Class entropy in bits of each row of counts (rows x classes)."""
-    total = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(total > 0, counts / np.where(total > 0, total, 1.0), 0.0)
-        return -np.sum(np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0), axis=-1)
-
-
-def mdl_cuts(counts: np.ndarray) -> list[int]:
-    """Fayyad & Irani's recursive MDL discretisation of ordered class counts (values x classes):
-    the indices i after which a cut is placed."""
-    out: list[int] = []
-    stack = [(0, len(counts))]
-    while stack:
-        start, stop = stack.pop()
-        segment = counts[start:stop]
-        if len(segment) < 2:
-            continue
-        left = np.cumsum(segment, axis=0)[:-1]
-        total = segment.sum(axis=0)
-        right = total - left
-        n_left, n_right, n = left.sum(axis=1), right.sum(axis=1), total.sum()
-        ent_left, ent_right = _entropy(left), _entropy(right)
-        e = (n_left * ent_left + n_right * ent_right) / n
-        best = int(np.argmin(e))
-        ent = float(_entropy(total[None])[0])
-        gain = ent - e[best]
-        k, k1, k2 = (int((v > 0).sum()) for v in (total, left[best], right[best]))
-        delta = np.log2(3.0**k - 2) - (k * ent - k1 * ent_left[best] - k2 * ent_right[best])
-        if n > 1 and gain > (np.log2(n - 1) + delta) / n:
-            out.append(start + best)
-            stack += [(start, start + best + 1), (start + best + 1, stop)]
-    return sorted(out)
-
-
-def interval_codes(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, bins: int,
-                   strategy: str) -> np.ndarray:
-    """The interval 0, 1, ... of each value (-1 where missing) under the cut points the strategy
-    learns from these rows (classes y, weights w)."""
-    cuts = cut_points(GridStats.count(x, y, w, n_classes), bins, strategy)
-    return np.where(np.isnan(x), -1, np.searchsorted(cuts, x, side="right"))
 
 
 def interval_labels(cuts: np.ndarray) -> list[str]:
@@ -243,7 +155,7 @@ class DiscretizedBlock(GridCounted, CategoricalBlock):
         (the class's own bins where it has any), returned as the bin's centroid."""
         intervals = super().sample(y, rng, class_counts)[self.column]
         code = pd.Index(self.categories).get_indexer(intervals)
-        b = _Bins.of(self.stats)
+        b = HistogramBins.of(self.stats)
         where = np.searchsorted(self.cuts, b.left, side="right")
         out = np.full(len(y), np.nan)
         for c, j in set(zip(y.tolist(), code.tolist())):

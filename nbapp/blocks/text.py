@@ -39,6 +39,7 @@ from nbapp.blocks.base import (BAG_OF_WORDS, TEXT, Block, NotesTerms, Spec, Stat
                                state_matrix, state_vector, subtract_counts, take_classes)
 from nbapp.blocks.categorical import log_ratio
 from nbapp._derived import derived
+from nbapp._limits import MAX_BYTES
 from nbapp.errors import DataError
 from nbapp.exact import to_fraction
 from nbapp.factor import MISSING, UNDEFINED, USED, Factor
@@ -58,7 +59,7 @@ _MAX_TOKENS_FOR_FRACTIONS = 60
 #: them) a text column's statistics may hold, whatever the number of classes: the cell budget
 #: (terms x classes) never stops a 2-class model. A 2-class model this large writes a file of
 #: about 22 MB with the 1-3-grams of unique 8-letter tokens (test_text_budget checks it stays
-#: under the 32 MB a model file may have, ``nbapp.persist.MAX_BYTES``) and takes a few hundred
+#: under the 32 MB a model file may have, ``nbapp._limits.MAX_BYTES``) and takes a few hundred
 #: MB while it is fitted.
 MAX_TERMS = 500_000
 
@@ -484,6 +485,11 @@ class TextBlock(Block):
             x = sparse.hstack([x, sparse.csr_matrix(np.column_stack(extra_cols))], format="csr")
         return x, names + extra_names, np.concatenate(weights)
 
+    def cell_values_symbol(self, column: str) -> str:
+        """V, the vocabulary, for word counts (seed 000, Eq. 10); K = 2 values (present or not)
+        for the Bernoulli event model."""
+        return "V" if self.spec.event_model == "multinomial" else "K"
+
     def cell_terms(self, column: str, row: Any, c: int) -> CellTerms | None:
         """The numbers of P(w | c) for the word ``row``, unreduced: (N_wc + l) / (N_c + l V)
         [seed 000, Eq. 10]; with the per-class vocabulary (N_wc + a) / (n_c + a (V_c + 1)), and for
@@ -551,8 +557,6 @@ def options_of(spec: Text) -> Any:
 
 def _too_many_terms(column: str, options: Any, found: int, read: int, n_docs: int) -> DataError:
     """The refusal of a column whose distinct terms pass :data:`MAX_TERMS`."""
-    from nbapp.persist import MAX_BYTES     # persist reads the blocks: the cap is imported when refused
-
     lo, hi = options.ngram_range
     kind = "words" if (lo, hi) == (1, 1) else f"{lo}- to {hi}-grams of words" if lo < hi else f"{lo}-grams"
     smaller = "words only, ngram_range (1, 1)" if hi > 2 else "words only" if hi > 1 else "stop words or stemming"

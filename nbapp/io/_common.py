@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import re
+import struct
 import sys
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -76,26 +79,34 @@ MAX_COLUMNS = 10_000
 RATIO_CHECK_FLOOR = 1 << 20
 
 
+# Cells a workbook read may build (the sheet's rows times its widest row, empty cells
+# included): a cell holds 8 bytes of pointer and tens of bytes as text, so this stays within a
+# few hundred MB; a larger sheet is read faster and leaner as CSV. A sheet's declared size (its
+# <dimension>, an ODS repeat count, a far-away cell reference) is a few bytes naming a size: the
+# reads count the cells they actually build against this, while building (issue 31, item 2).
+MAX_SHEET_CELLS = 10_000_000
+
+
 XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1000.0}
 
 
 # Digits are ASCII 0-9: Python's \d also matches other scripts' digits ('١٢', '１２'), which
 # neither Arrow nor pandas parse (a column of them crashed the loader); RE2, where DuckDB uses
 # these patterns, reads \d as 0-9 anyway. Such cells are text.
-_DOT_NUMBER = re.compile(
+DOT_NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 
 
-_COMMA_NUMBER = re.compile(
+COMMA_NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,[0-9]*)?|,[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
 
 
-_LEADING_ZERO = r"[+-]?0[0-9]"
+LEADING_ZERO = r"[+-]?0[0-9]"
 
 
-_INTEGER = r"[+-]?[0-9]+"
+INTEGER = r"[+-]?[0-9]+"
 
 
 _BINARY_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
@@ -119,6 +130,14 @@ _MAGIC = [
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
+# What zipfile raises on damaged bytes: besides BadZipFile, a bad offset's negative seek
+# (ValueError), a version or method it does not know (NotImplementedError), a cut stream
+# (EOFError), broken compressed data (zlib.error), an encrypted member (RuntimeError), a
+# truncated field (struct.error). Caught only around zipfile's own calls (issue 31, item 16).
+ZIP_ERRORS = (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError, zlib.error, RuntimeError,
+              struct.error)
+
+
 @dataclass(frozen=True)
 class Table:
     """A loaded table and the plain sentences saying how it was read.
@@ -140,13 +159,16 @@ class _Raw:
 
     header: list[str]
     frame: pd.DataFrame  # columns 0..w-1, every cell a str ("" for blank)
-    rows: _RowNumbers
+    rows: RowNumbers
     notes: list[str]
     delimiter: str | None = None  # None for Excel
     trailing_delimiter: bool = False
+    # Row numbers of a sheet's rows that the file leaves out (Excel writes no empty row): they
+    # are never built, and count as empty rows dropped.
+    absent_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
-class _RowNumbers:
+class RowNumbers:
     """Maps positions of data rows to the line (or sheet row) numbers a user sees."""
 
     def __init__(self, word: str, numbers: Callable[[], np.ndarray]) -> None:
@@ -167,14 +189,48 @@ class _RowNumbers:
     def describe(self, positions: np.ndarray, limit: int = SHOWN) -> str:
         """'line 4' / 'lines 4, 9 and 12' / 'lines 4, 9, 12, 15, 20 and 31 more'."""
         positions = np.asarray(positions)
-        shown = [f"{n:,}" for n in self.numbers(positions[:limit])]
-        rest = len(positions) - len(shown)
-        word = self.word if len(positions) == 1 else self.word + "s"
-        if rest > 0:
-            return f"{word} {', '.join(shown)} and {rest:,} more"
-        if len(shown) > 1:
-            return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
-        return f"{word} {shown[0]}"
+        return _described(self.word, self.numbers(positions[:limit]), len(positions))
+
+
+def _described(word: str, numbers: np.ndarray, count: int) -> str:
+    """'row 4' / 'rows 4, 9 and 12' / 'rows 4, 9, 12, 15, 20 and 31 more': the first numbers
+    of ``count``."""
+    shown = [f"{n:,}" for n in numbers]
+    rest = count - len(shown)
+    word = word if count == 1 else word + "s"
+    if rest > 0:
+        return f"{word} {', '.join(shown)} and {rest:,} more"
+    if len(shown) > 1:
+        return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{word} {shown[0]}"
+
+
+# A message quotes at most this many characters of a cell, a name or a line: they can be
+# megabytes long (a refused one-line 50 MB file once sent its whole header to the browser).
+QUOTED_CHARS = 30
+
+
+def _quoted(value: object, limit: int = QUOTED_CHARS) -> str:
+    """A cell, name or line as a message quotes it: its repr, cut after ``limit`` characters with
+    the length said (issue 31, item 14). Every sentence of the loader that quotes what a file
+    holds goes through here."""
+    if not isinstance(value, str):
+        shown = repr(value)
+        return shown if len(shown) <= limit else shown[:limit] + "…"
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit] + '…'!r} ({len(value):,} characters)"
+
+
+def _clipped(text: str, limit: int = 2 * QUOTED_CHARS) -> str:
+    """A reader's own message (an exception's text, which may quote the file) cut as _quoted cuts."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _file_name(name: str) -> str:
+    """An uploaded file's name as the messages give it: its start and its end (the extension the
+    readers go by) when it is long, for the name is the sender's to choose as well."""
+    return name if len(name) <= 3 * QUOTED_CHARS else f"{name[:QUOTED_CHARS]}…{name[-QUOTED_CHARS:]}"
 
 
 def _shape(frame: pd.DataFrame) -> str:
@@ -183,7 +239,7 @@ def _shape(frame: pd.DataFrame) -> str:
 
 
 def _names(columns: list[str]) -> str:
-    shown = ", ".join(repr(c) for c in columns[:SHOWN])
+    shown = ", ".join(_quoted(c) for c in columns[:SHOWN])
     more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
     word = "column" if len(columns) == 1 else "columns"
     return f"{word} {shown}{more}"

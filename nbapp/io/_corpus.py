@@ -6,15 +6,14 @@ import io
 import re
 import unicodedata
 import zipfile
-import zlib
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import SAMPLE_BYTES, SHOWN, Table, _RowNumbers, _ZIP_MAGIC, _names
+from nbapp.io._common import ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
 from nbapp.io._sniffing import (
     _check_archive,
     _detect_encoding,
@@ -47,29 +46,30 @@ NESTED_ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".7z", ".rar", ".bz2", ".xz", 
 ARCHIVE_MAGIC = (*_ZIP_MAGIC, b"\x1f\x8b", b"7z\xbc\xaf\x27\x1c", b"Rar!", b"BZh", b"\xfd7zXZ")
 
 
-def _load_corpus(data: bytes, filename: str, limits: dict[str, Any]) -> Table:
+def _load_corpus(data: bytes, filename: str, limits: dict[str, Any],
+                 read_table: Callable[[bytes, str, Any], Table]) -> Table:
     _refuse_empty(data, filename)
     if data.startswith(_ZIP_MAGIC):
         if _is_workbook(data):
-            return _corpus_from_table(_table(data, filename), filename)
+            return _corpus_from_table(read_table(data, filename, None), filename)
         return _finish_corpus(*_read_zip_corpus(data, filename, **limits))
     _refuse_known_binary(data, filename)
     if not filename.lower().endswith((".csv", ".xlsx")):
         lines = _try_label_lines(data, filename)
         if lines is not None:
             return _finish_corpus(*lines)
-    return _corpus_from_table(_table(data, filename), filename)
+    return _corpus_from_table(read_table(data, filename, None), filename)
 
 
 def _is_workbook(data: bytes) -> bool:
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    except (zipfile.BadZipFile, ValueError, OSError):
+    except ZIP_ERRORS:
         return False
     return "[Content_Types].xml" in names
 
 
-def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str], _RowNumbers] | None:
+def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str], RowNumbers] | None:
     """A `label<TAB>text` file, one document per line, no quoting (text may hold quotes).
 
     Returns None when the first fields do not look like labels (then it is read as a table).
@@ -99,16 +99,16 @@ def _try_label_lines(data: bytes, filename: str) -> tuple[pd.DataFrame, list[str
         )
     frame = pd.DataFrame({"text": parts[1].fillna(""), "label": labels}).reset_index(drop=True)
     if header:
-        notes.append(f"The first line ({labels.iloc[0]!r}, {parts[1].iloc[0]!r}) is a header; skipped it.")
+        notes.append(f"The first line ({_quoted(labels.iloc[0])}, {_quoted(parts[1].iloc[0])}) is a header; skipped it.")
         frame, line_numbers = frame.iloc[1:].reset_index(drop=True), line_numbers[1:]
     if len(frame) == 0:
         raise DataError(
-            f"The file {filename!r} holds only the header line ({labels.iloc[0]!r}, "
-            f"{parts[1].iloc[0]!r}) and no documents; add one label<TAB>text line per document "
+            f"The file {filename!r} holds only the header line ({_quoted(labels.iloc[0])}, "
+            f"{_quoted(parts[1].iloc[0])}) and no documents; add one label<TAB>text line per document "
             "and upload again."
         )
     lead = f"Read {filename!r} as {encoding.label} label<TAB>text lines: {len(frame):,} documents."
-    rows = _RowNumbers("line", lambda: line_numbers)
+    rows = RowNumbers("line", lambda: line_numbers)
     return frame, [lead, *notes], rows
 
 
@@ -128,10 +128,10 @@ def _corpus_from_table(table: Table, filename: str) -> Table:
     text_column, label_column, how = _pick_text_and_label(frame, filename)
     notes = list(table.notes)
     ignored = [c for c in frame.columns if c not in (text_column, label_column)]
-    note = f"Used column {text_column!r} as the text and {label_column!r} as the label ({how})"
+    note = f"Used column {_quoted(text_column)} as the text and {_quoted(label_column)} as the label ({how})"
     notes.append(note + (f"; ignored {_names(ignored)}." if ignored else "."))
     corpus = pd.DataFrame({"text": frame[text_column], "label": frame[label_column]})
-    rows = _RowNumbers("row", lambda: np.arange(1, len(corpus) + 1))
+    rows = RowNumbers("row", lambda: np.arange(1, len(corpus) + 1))
     return _finish_corpus(corpus, notes, rows)
 
 
@@ -161,7 +161,7 @@ def _pick_text_and_label(frame: pd.DataFrame, filename: str) -> tuple[str, str, 
         fewest = min(labels, key=lambda c: (distinct[c], list(frame.columns).index(c)))
         if [distinct[c] for c in labels].count(distinct[fewest]) == 1:
             return texts[0], fewest, "long strings; fewest distinct values"
-    shown = ", ".join(repr(c) for c in frame.columns[:10])
+    shown = ", ".join(_quoted(c) for c in frame.columns[:10])
     raise DataError(
         f"Could not tell which column of {filename!r} holds the text and which the label "
         f"(columns: {shown}); rename the text column to 'text' and the label column to "
@@ -176,7 +176,7 @@ def _mean_length(column: pd.Series) -> float:
     return float(lengths.mean()) if len(lengths) else 0.0
 
 
-def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: _RowNumbers) -> Table:
+def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: RowNumbers) -> Table:
     """NFC-normalise, count empty documents and missing labels; keep every row."""
     notes = list(notes)
     text = frame["text"].astype(object).where(frame["text"].notna(), "").astype(str)
@@ -209,10 +209,10 @@ def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: _RowNumbers) -> 
 
 def _read_zip_corpus(
     data: bytes, filename: str, *, max_entries: int, max_total_bytes: int, max_ratio: float
-) -> tuple[pd.DataFrame, list[str], _RowNumbers]:
+) -> tuple[pd.DataFrame, list[str], RowNumbers]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, OSError):
+    except ZIP_ERRORS:
         raise DataError(f"The file {filename!r} is not a readable ZIP archive; re-create it and upload again.") from None
     _check_archive(archive, filename, max_entries=max_entries, max_total_bytes=max_total_bytes, max_ratio=max_ratio)
     members, notes = _corpus_members(archive, filename)
@@ -227,14 +227,14 @@ def _read_zip_corpus(
     notes.extend(decode_notes)
     frame = pd.DataFrame({"text": texts, "label": labels})
     counts = frame["label"].value_counts().sort_index()
-    per_class = ", ".join(f"{label!r}: {n:,}" for label, n in counts.items())
+    per_class = ", ".join(f"{_quoted(label)}: {n:,}" for label, n in counts.items())
     lead = f"Read {filename!r} as a zip of class folders: {len(frame):,} documents ({per_class})."
     paths_array = np.array(paths, dtype=object)
     rows = _FileNames(paths_array)
     return frame, [lead, *notes], rows
 
 
-class _FileNames(_RowNumbers):
+class _FileNames(RowNumbers):
     """Row positions described by the member file names of a zip corpus."""
 
     def __init__(self, paths: np.ndarray) -> None:
@@ -242,7 +242,7 @@ class _FileNames(_RowNumbers):
 
     def describe(self, positions: np.ndarray, limit: int = SHOWN) -> str:
         positions = np.asarray(positions)
-        shown = ", ".join(repr(p) for p in self.numbers(positions[:limit]))
+        shown = ", ".join(_quoted(p) for p in self.numbers(positions[:limit]))
         rest = len(positions) - min(len(positions), limit)
         return shown + (f" and {rest:,} more" if rest > 0 else "")
 
@@ -262,9 +262,12 @@ def _corpus_members(archive: zipfile.ZipFile, filename: str) -> tuple[list[zipfi
     members, junk, other = [], [], []
     for info in archive.infolist():
         name = info.filename
+        if not name:
+            raise DataError(f"The archive {filename!r} is damaged: one of its files has no name; zip the class "
+                            "folders again and upload that.")
         if _unsafe_name(name):
             raise DataError(
-                f"The archive {filename!r} contains the unsafe path {name!r} (absolute or with "
+                f"The archive {filename!r} contains the unsafe path {_quoted(name)} (absolute or with "
                 "'..'); re-create the zip from the class folders themselves and upload again."
             )
         if info.is_dir():
@@ -275,20 +278,20 @@ def _corpus_members(archive: zipfile.ZipFile, filename: str) -> tuple[list[zipfi
             continue
         if name.lower().endswith(NESTED_ARCHIVES):
             raise DataError(
-                f"The archive {filename!r} contains another archive {name!r}; nested archives are "
+                f"The archive {filename!r} contains another archive {_quoted(name)}; nested archives are "
                 "not opened, so unzip it and zip the class folders of .txt files directly."
             )
         if info.flag_bits & 0x1:
-            raise DataError(f"The archive {filename!r} is password-protected ({name!r}); upload an unencrypted zip.")
+            raise DataError(f"The archive {filename!r} is password-protected ({_quoted(name)}); upload an unencrypted zip.")
         if PurePosixPath(name).suffix.lower() not in (".txt", ""):
             other.append(name)
             continue
         members.append(info)
     notes = []
     if junk:
-        notes.append(f"Skipped {len(junk):,} macOS / hidden file(s) such as {junk[0]!r} (__MACOSX, dotfiles).")
+        notes.append(f"Skipped {len(junk):,} macOS / hidden file(s) such as {_quoted(junk[0])} (__MACOSX, dotfiles).")
     if other:
-        shown = ", ".join(repr(n) for n in other[:3])
+        shown = ", ".join(_quoted(n) for n in other[:3])
         notes.append(f"Skipped {len(other):,} file(s) that are not .txt, such as {shown}.")
     members.sort(key=lambda i: i.filename)
     return members, notes
@@ -304,14 +307,14 @@ def _class_folders(members: list[zipfile.ZipInfo], filename: str) -> tuple[list[
     if not any(in_class):
         raise DataError(
             f"The archive {filename!r} has no class folders (its files, such as "
-            f"{members[0].filename!r}, sit at the top); put the .txt files of each class in a "
+            f"{_quoted(members[0].filename)}, sit at the top); put the .txt files of each class in a "
             "folder named after the class and zip those folders."
         )
     notes = []
     at_root = [m.filename for m, inside in zip(members, in_class) if not inside]
     if at_root:
         notes.append(
-            f"Skipped {len(at_root):,} file(s) outside any class folder, such as {at_root[0]!r}."
+            f"Skipped {len(at_root):,} file(s) outside any class folder, such as {_quoted(at_root[0])}."
         )
     if any(len(d) > depth + 1 for d in dirs):
         notes.append("Some class folders have subfolders; their files count for the class folder above them.")
@@ -327,20 +330,20 @@ def _read_members(
     for info in members:
         raw = _member_bytes(archive, info, filename)
         if len(raw) > info.file_size:
-            raise DataError(f"The archive {filename!r} is damaged: {info.filename!r} is larger than it declares.")
+            raise DataError(f"The archive {filename!r} is damaged: {_quoted(info.filename)} is larger than it declares.")
         codec = _bom_codec(raw)
         # UTF-16/32 text is full of NUL bytes, so only a file without a byte-order mark is
         # judged binary by them.
         if raw.startswith(ARCHIVE_MAGIC) or (codec is None and b"\x00" in raw[:SAMPLE_BYTES]):
             raise DataError(
-                f"The archive {filename!r} holds {info.filename!r}, which is binary data or another "
+                f"The archive {filename!r} holds {_quoted(info.filename)}, which is binary data or another "
                 "archive, not text; keep only .txt documents in the class folders."
             )
         texts.append(_member_text(raw, codec, info.filename, fallback))
     notes = []
     if fallback:
         notes.append(
-            f"{len(fallback):,} file(s) are not UTF-8 (such as {fallback[0]!r}); read them as Windows-1252."
+            f"{len(fallback):,} file(s) are not UTF-8 (such as {_quoted(fallback[0])}); read them as Windows-1252."
         )
     return texts, notes
 
@@ -353,12 +356,12 @@ def _member_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo, filename: str
             return handle.read(info.file_size + 1)
     except NotImplementedError as exc:
         raise DataError(
-            f"The archive {filename!r} stores {info.filename!r} with a compression nbapp cannot read ({exc}); "
+            f"The archive {filename!r} stores {_quoted(info.filename)} with a compression nbapp cannot read ({_clipped(str(exc))}); "
             "zip the class folders again with ordinary (Deflate) compression and upload that."
         ) from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+    except ZIP_ERRORS as exc:
         raise DataError(
-            f"The archive {filename!r} is damaged: {info.filename!r} cannot be read ({exc}); zip the class "
+            f"The archive {filename!r} is damaged: {_quoted(info.filename)} cannot be read ({_clipped(str(exc))}); zip the class "
             "folders again and upload that."
         ) from None
 
@@ -385,10 +388,3 @@ def _member_text(raw: bytes, codec: str | None, name: str, fallback: list[str]) 
     except UnicodeDecodeError:
         fallback.append(name)
         return raw.decode("cp1252", errors="replace")
-
-
-def _table(data: bytes, filename: str):
-    """A corpus given as a table, read by the table reader (imported here: it imports this module)."""
-    from nbapp.io._loading import _load_table
-
-    return _load_table(data, filename, None)

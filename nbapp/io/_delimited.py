@@ -6,6 +6,7 @@ import codecs
 import csv
 import io
 import itertools
+import re
 import warnings
 from collections import Counter
 from typing import Any
@@ -15,8 +16,8 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._fast import fast_path_applies, read_fast
-from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, TEXT_DTYPE, Table, _Raw, _RowNumbers,
-                               _shape)
+from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, TEXT_DTYPE, Table, _Raw, RowNumbers,
+                              _clipped, _shape)
 from nbapp.io._sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io._tidy import _tidy
 
@@ -93,7 +94,8 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: b
     delimiter = _detect_delimiter(sample, truncated)
     _refuse_wide(data, encoding, delimiter, filename)
     source = _Source(data, encoding, delimiter)
-    quick = read_fast(source, filename, _first_record(source), notes) if fast and fast_path_applies(source, max_rows) else None
+    quick = read_fast(source, filename, _first_record(source), notes, lambda: _data_record_lines(source, filename)) \
+        if fast and fast_path_applies(source, max_rows) else None
     if quick is not None:
         table = Table(*quick)
     else:
@@ -131,10 +133,15 @@ def _decode_head(head: bytes, encoding: _Encoding, whole: bool) -> str:
     return decoder.decode(head, final=whole)
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def _header_fields(text: str, delimiter: str, whole: bool) -> tuple[int, bool]:
     """Fields of the first non-blank record of ``text``, and whether that record has ended
     within it (its end is certain when another record follows, or ``text`` is the whole file)."""
-    records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # The lines as csv reads them with newline="" (ended by \r\n, \r or \n), one at a time:
+    # io.StringIO would hold the whole head as 4 bytes a character (a 50 MB line: 200 MB).
+    records = csv.reader((m.group() for m in _LINES.finditer(text)), delimiter=delimiter)
     try:
         for record in records:
             if record and (len(record) > 1 or record[0].strip()):
@@ -201,7 +208,7 @@ def _read_records(source: _Source, filename: str, max_rows: int | None, notes: l
     frame = _parse_cells(source, width, max_rows, len(data_records))
     if more:
         notes.append(f"Read only the first {len(frame):,} data rows (max_rows); the file has more.")
-    return _Raw(header, frame, _RowNumbers("line", line_numbers), notes, source.delimiter, trailing)
+    return _Raw(header, frame, RowNumbers("line", line_numbers), notes, source.delimiter, trailing)
 
 
 def _count_fields(source: _Source, filename: str, max_rows: int | None) -> tuple[np.ndarray, bool]:
@@ -237,7 +244,7 @@ def _csv_problem(source: _Source, filename: str, exc: csv.Error, line: int) -> D
             f"Line {line:,} of {filename!r} has text right after a closing quote (like "
             '"abc"def); put the whole value inside the quotes and upload again.'
         )
-    return DataError(f"Line {line:,} of {filename!r} could not be read as CSV ({message}); fix it and upload again.")
+    return DataError(f"Line {line:,} of {filename!r} could not be read as CSV ({_clipped(message)}); fix it and upload again.")
 
 
 def _whitespace_only_records(source: _Source, n_records: int) -> np.ndarray:

@@ -15,7 +15,7 @@ careful path's checks:
   and no infinity; then the careful reader run on the distinct values in order of appearance
   gives the column's notes (only the yes/no note can remain).
 
-A column without such a proof goes through the careful reader (:class:`_NumberReader`), cells
+A column without such a proof goes through the careful reader (:class:`NumberReader`), cells
 and line numbers as the careful path gives them; a file the fast reader cannot take (quotes,
 ragged rows, blank names, another delimiter or encoding, ``max_rows``) goes the careful way
 whole. ``tests/test_loading_fast.py`` checks that both paths give equal frames and notes.
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -36,10 +36,11 @@ from nbapp.io._common import (
     NA_TOKENS,
     TEXT_DTYPE,
     VARIANCE_OVERFLOW,
-    _DOT_NUMBER,
-    _RowNumbers,
+    DOT_NUMBER,
+    RowNumbers,
+    _quoted,
 )
-from nbapp.io._numbers import _NumberReader
+from nbapp.io._numbers import NumberReader
 from nbapp.io._tidy import _clean_names
 
 
@@ -57,7 +58,8 @@ _WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besid
 BLOCK_BYTES = 4 << 20
 
 
-def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[str]] | None:
+def read_fast(source: Any, filename: str, header: list[str], notes: list[str],
+              record_lines: Callable[[], np.ndarray]) -> tuple[pd.DataFrame, list[str]] | None:
     """The table and notes of a clean comma-separated file, as the careful path gives them,
     or None when this file needs the careful path as a whole."""
     if not header or any(not name for name in header) or re.fullmatch(_INDEX_NAMES, header[0], flags=re.I):
@@ -72,7 +74,7 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
     notes = list(notes)
     names = _clean_names(header, notes)
     careful = [i for i, v in enumerate(verdicts) if v is None]
-    reader = _careful_reader(cells, careful, source, filename)
+    reader = _careful_reader(cells, careful, source, record_lines)
     columns = {}
     for position, (name, verdict) in enumerate(zip(names, verdicts)):
         if verdict is None:
@@ -80,7 +82,7 @@ def read_fast(source: Any, filename: str, header: list[str], notes: list[str]) -
         else:
             series, column_notes = verdict
             columns[name] = series
-            notes.extend(note.replace(repr(_PLACEHOLDER), repr(name)) for note in column_notes)
+            notes.extend(note.replace(_quoted(_PLACEHOLDER), _quoted(name)) for note in column_notes)
     if reader is not None:
         notes.extend(reader.summary())
     frame = pd.DataFrame(columns, copy=False)     # the columns are new: no need to copy them into blocks
@@ -157,7 +159,7 @@ def _arrow_cells(data: bytes, width: int, threads: bool) -> Any:
 
 def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     """The column as the careful path's int64 / float64 numbers when it provably reads so
-    without a note (numbers.py: _NumberReader.convert, _kept_as_text, _numbers).
+    without a note (numbers.py: NumberReader.convert, _kept_as_text, _numbers).
 
     Arrow's casts are the careful path's own (numbers.py: _cast), tried in its order: whole
     numbers, then decimals. A cell that Arrow parses, that is finite and that has no leading
@@ -171,7 +173,7 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     # text columns are then no number at all, and a number column tries whole numbers only when
     # its first cells are whole.
     head = column.chunk(0).slice(0, HEAD_CELLS).to_pylist()
-    if not all(_DOT_NUMBER.fullmatch(cell) for cell in head):
+    if not all(DOT_NUMBER.fullmatch(cell) for cell in head):
         return None
     whole_head = all(_WHOLE.fullmatch(cell) for cell in head)
     kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
@@ -254,10 +256,10 @@ def _text_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     distinct = _strings(pc.unique(column))      # in order of first appearance, as pandas' unique
     stripped = distinct.str.strip()
     lower = stripped.str.lower()
-    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(_DOT_NUMBER.pattern).any():
+    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(DOT_NUMBER.pattern).any():
         return None
     notes: list[str] = []
-    text = _NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)
+    text = NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)
     if not isinstance(text.dtype, pd.StringDtype):
         return None
     return _strings(column), notes
@@ -268,21 +270,19 @@ def _strings(column: Any) -> pd.Series:
     return pd.Series(column, dtype=TEXT_DTYPE)
 
 
-def _no_rows() -> _RowNumbers:
+def _no_rows() -> RowNumbers:
     def refuse() -> np.ndarray:
         raise AssertionError("a note with line numbers was asked of a column proved to need none")
 
-    return _RowNumbers("line", refuse)
+    return RowNumbers("line", refuse)
 
 
-def _careful_reader(cells: Any, careful: list[int], source: Any, filename: str) -> _NumberReader | None:
+def _careful_reader(cells: Any, careful: list[int], source: Any,
+                    record_lines: Callable[[], np.ndarray]) -> NumberReader | None:
     """The careful number reader on the columns that need it, with the careful path's line
-    numbers (computed only if a note asks for them)."""
+    numbers (``record_lines``, the delimited reader's, computed only if a note asks for them)."""
     if not careful:
         return None
-    from nbapp.io._delimited import _data_record_lines
-
     frame = pd.DataFrame({i: _strings(cells.column(i)) for i in careful})
-    rows = _RowNumbers("line", lambda: _data_record_lines(source, filename))
-    return _NumberReader(frame, rows, source.delimiter)
+    return NumberReader(frame, RowNumbers("line", record_lines), source.delimiter)
 

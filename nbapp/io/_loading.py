@@ -37,7 +37,7 @@ from collections.abc import Callable
 import numpy as np
 
 from nbapp.errors import DataError, report_internal_error
-from nbapp.io._common import Table, _ZIP_MAGIC
+from nbapp.io._common import Table, _ZIP_MAGIC, _file_name
 from nbapp.io._corpus import _load_corpus
 from nbapp.io._delimited import _read_delimited
 from nbapp.io._sniffing import _refuse_empty, _refuse_known_binary
@@ -65,7 +65,8 @@ def load_table(data: bytes, filename: str, *, max_rows: int | None = None, sheet
                 f"not {max_rows!r}."
             )
         max_rows = int(max_rows)
-    return _guarded(filename, lambda: _load_table(bytes(data), str(filename), max_rows, sheet))
+    name = _file_name(str(filename))
+    return _guarded(name, lambda: _load_table(bytes(data), name, max_rows, sheet))
 
 
 def load_corpus(
@@ -85,7 +86,8 @@ def load_corpus(
     changes anything); empty documents are kept and counted in the notes.
     """
     limits = {"max_entries": max_entries, "max_total_bytes": max_total_bytes, "max_ratio": max_ratio}
-    return _guarded(filename, lambda: _load_corpus(bytes(data), str(filename), limits))
+    name = _file_name(str(filename))
+    return _guarded(name, lambda: _load_corpus(bytes(data), name, limits, _load_table))   # a corpus given as a table
 
 
 def _guarded(filename: str, read: Callable[[], Table]) -> Table:

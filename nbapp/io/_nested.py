@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io._common import _quoted
 
 __all__ = ["nested_error", "nested_values", "arrow_nested", "distinct_counts"]
 
@@ -22,7 +23,7 @@ _NESTED_CELLS = ((dict, "structs"), (list, "lists"), (np.ndarray, "lists"), (set
 def nested_error(column: Any, what: str, where: str) -> DataError:
     """The sentence for a column of nested cells, ``where`` naming the table ("'x.parquet'")."""
     return DataError(
-        f"Column {str(column)!r} of {where} holds {what} (several values in one cell); nbapp reads one value "
+        f"Column {_quoted(str(column))} of {where} holds {what} (several values in one cell); nbapp reads one value "
         "per cell: flatten it into plain columns (one per field, or the values joined into text), or use "
         "other columns."
     )

@@ -12,17 +12,18 @@ from nbapp.io._common import (
     NA_TOKENS,
     TEXT_NA_TOKENS,
     VARIANCE_OVERFLOW,
-    _COMMA_NUMBER,
-    _DOT_NUMBER,
-    _INTEGER,
-    _LEADING_ZERO,
-    _RowNumbers,
+    COMMA_NUMBER,
+    DOT_NUMBER,
+    INTEGER,
+    LEADING_ZERO,
+    RowNumbers,
     _names,
+    _quoted,
 )
 from nbapp.io._spaces import _groups, spaces_note
 
 
-class _NumberReader:
+class NumberReader:
     """Turns a text column into numbers when, and only when, every value is a number.
 
     The decimal mark is chosen per file: a comma when the delimiter is not a comma and the
@@ -31,7 +32,7 @@ class _NumberReader:
     with their lines.
     """
 
-    def __init__(self, frame: pd.DataFrame, rows: _RowNumbers, delimiter: str | None) -> None:
+    def __init__(self, frame: pd.DataFrame, rows: RowNumbers, delimiter: str | None) -> None:
         self.frame = frame
         self.rows = rows
         self.stripped = {c: frame[c].str.strip() for c in frame.columns}
@@ -45,8 +46,8 @@ class _NumberReader:
             present = values[~values.str.lower().isin(NA_TOKENS)]
             if present.empty:
                 continue
-            comma = present.str.fullmatch(_COMMA_NUMBER.pattern).all()
-            dot = present.str.fullmatch(_DOT_NUMBER.pattern).all()
+            comma = present.str.fullmatch(COMMA_NUMBER.pattern).all()
+            dot = present.str.fullmatch(DOT_NUMBER.pattern).all()
             if comma and not dot:
                 clearly_comma = True
             elif dot and not comma:
@@ -61,28 +62,28 @@ class _NumberReader:
         infinite = lower.isin(INF_TOKENS).to_numpy(dtype=bool)
         present = values[~missing & ~infinite] if (missing | infinite).any() else values
         if present.empty and not infinite.any():
-            notes.append(f"Column {name!r} is empty: every cell is blank or a missing-value token.")
+            notes.append(f"Column {_quoted(name)} is empty: every cell is blank or a missing-value token.")
             return pd.Series(np.nan, index=raw.index, dtype="float64")
         numeric = present.str.fullmatch(self._number_pattern()).to_numpy(dtype=bool)
         if not numeric.all():
             return self._text(raw, values, present, numeric, name, notes)
         reason = self._kept_as_text(present)
         if reason:
-            notes.append(f"Column {name!r} kept as text: {reason}.")
+            notes.append(f"Column {_quoted(name)} kept as text: {reason}.")
             return self._text_column(raw, values, name, notes)
         return self._numbers(values, missing, infinite, name, notes)
 
     def _number_pattern(self) -> str:
-        return (_COMMA_NUMBER if self.decimal_comma else _DOT_NUMBER).pattern
+        return (COMMA_NUMBER if self.decimal_comma else DOT_NUMBER).pattern
 
     @staticmethod
     def _kept_as_text(present: pd.Series) -> str:
         """Numbers that are really codes: leading zeros, or more digits than a float holds."""
-        zero = present.str.match(_LEADING_ZERO).to_numpy(dtype=bool)
+        zero = present.str.match(LEADING_ZERO).to_numpy(dtype=bool)
         if zero.any():
-            return f"values like {present[zero].iloc[0]!r} have leading zeros (an ID or code)"
+            return f"values like {_quoted(present[zero].iloc[0])} have leading zeros (an ID or code)"
         long = (present.str.len() > MAX_EXACT_DIGITS).to_numpy(dtype=bool)
-        if long.any() and present[long].str.fullmatch(_INTEGER).any():
+        if long.any() and present[long].str.fullmatch(INTEGER).any():
             return (
                 f"integers with more than {MAX_EXACT_DIGITS} digits cannot be held exactly as "
                 "numbers (an ID?)"
@@ -102,16 +103,16 @@ class _NumberReader:
         result = _as_floats(cleaned)
         bad = infinite | np.isinf(result.to_numpy())
         if bad.any():
-            examples = ", ".join(repr(v) for v in values[bad].unique()[:3])
+            examples = ", ".join(_quoted(v) for v in values[bad].unique()[:3])
             notes.append(
-                f"Column {name!r}: {int(bad.sum()):,} infinite value(s) ({examples}; "
+                f"Column {_quoted(name)}: {int(bad.sum()):,} infinite value(s) ({examples}; "
                 f"{self.rows.describe(np.flatnonzero(bad))}) read as missing; a likelihood cannot use infinity."
             )
             result = result.mask(bad)    # not in place: Arrow's parsed numbers may be read-only
         huge = np.abs(result.to_numpy()) > VARIANCE_OVERFLOW
         if huge.any():
             notes.append(
-                f"Column {name!r} holds values beyond 1e154 in size ({self.rows.describe(np.flatnonzero(huge))}); "
+                f"Column {_quoted(name)} holds values beyond 1e154 in size ({self.rows.describe(np.flatnonzero(huge))}); "
                 "their squares overflow, so rescale the column before using it as Gaussian."
             )
         return result
@@ -136,9 +137,9 @@ class _NumberReader:
         if not missing.any():
             return
         tokens = values[missing].value_counts()
-        shown = ", ".join(f"{t!r} x{n:,}" if t else f"blank x{n:,}" for t, n in tokens.items())
+        shown = ", ".join(f"{_quoted(t)} x{n:,}" if t else f"blank x{n:,}" for t, n in tokens.items())
         notes.append(
-            f"Column {name!r}: {int(missing.sum()):,} cell(s) read as missing ({shown}; "
+            f"Column {_quoted(name)}: {int(missing.sum()):,} cell(s) read as missing ({shown}; "
             f"{self.rows.describe(np.flatnonzero(missing))})."
         )
 
@@ -147,21 +148,21 @@ class _NumberReader:
     ) -> pd.Series:
         if numeric.mean() >= 0.5:
             positions = np.flatnonzero(values.index.isin(present.index[~numeric]))
-            examples = ", ".join(repr(v) for v in present[~numeric].unique()[:3])
+            examples = ", ".join(_quoted(v) for v in present[~numeric].unique()[:3])
             notes.append(
-                f"Column {name!r} mixes numbers with text ({examples} on "
+                f"Column {_quoted(name)} mixes numbers with text ({examples} on "
                 f"{self.rows.describe(positions)}); kept as text. Blank those cells to use it as numbers."
             )
         lower = present.str.lower()
         distinct = set(lower.unique()[:3])
         if len(distinct) == 2 and distinct <= BOOLEAN_WORDS:
-            shown = " / ".join(repr(v) for v in present.unique()[:4])
-            notes.append(f"Column {name!r} looks yes/no ({shown}); kept as its text values.")
+            shown = " / ".join(_quoted(v) for v in present.unique()[:4])
+            notes.append(f"Column {_quoted(name)} looks yes/no ({shown}); kept as its text values.")
         tokens = values[values.str.lower().isin(NA_TOKENS - TEXT_NA_TOKENS)]
         if not tokens.empty:
-            shown = ", ".join(repr(v) for v in tokens.unique()[:3])
+            shown = ", ".join(_quoted(v) for v in tokens.unique()[:3])
             notes.append(
-                f"Column {name!r} is text and holds {shown} in {len(tokens):,} cell(s); kept as a "
+                f"Column {_quoted(name)} is text and holds {shown} in {len(tokens):,} cell(s); kept as a "
                 "value of its own. Blank those cells if they mean missing."
             )
         return self._text_column(raw, values, name, notes)
@@ -183,7 +184,7 @@ class _NumberReader:
             )
         if self.thousands_columns:
             mark = "." if self.decimal_comma else ","
-            notes.append(f"Thousands separators ({mark!r}) removed in {_names(self.thousands_columns)}.")
+            notes.append(f"Thousands separators ({_quoted(mark)}) removed in {_names(self.thousands_columns)}.")
         return notes
 
 

@@ -21,11 +21,11 @@ from nbapp.io._common import (
 
 # Any byte that is not white space, a byte-order mark's or NUL (a search that stops at the
 # first such byte: stripping a large file would copy it).
-_CONTENT_BYTE = re.compile(rb"[^ \t\r\n\xef\xbb\xbf\xff\xfe\x00]")
+CONTENT_BYTE = re.compile(rb"[^ \t\r\n\xef\xbb\xbf\xff\xfe\x00]")
 
 
 def _refuse_empty(data: bytes, filename: str) -> None:
-    if not _CONTENT_BYTE.search(data):
+    if not CONTENT_BYTE.search(data):
         raise DataError(f"The file {filename!r} is empty; upload a file with a header row and data rows.")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from nbapp.errors import DataError
+from nbapp.io._common import _quoted
 
 __all__ = ["space_variants", "trim_spaces", "spaces_note"]
 
@@ -38,7 +39,7 @@ def trim_spaces(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
     columns = list(columns)
     absent = [c for c in columns if c not in frame.columns]
     if absent:
-        raise DataError(f"There is no column {absent[0]!r} to trim; the columns are {list(frame.columns)[:10]}.")
+        raise DataError(f"There is no column {_quoted(absent[0])} to trim; the columns are [{', '.join(_quoted(c) for c in list(frame.columns)[:10])}].")
     trimmed = frame.copy()
     for column in columns:
         values = frame[column]
@@ -50,9 +51,9 @@ def trim_spaces(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
 
 def spaces_note(name: str, groups: list[tuple[str, ...]]) -> str:
     """The loader's sentence for a column with such values."""
-    example = " and ".join(repr(v) for v in groups[0])
+    example = " and ".join(_quoted(v) for v in groups[0])
     more = f" ({len(groups):,} such groups)" if len(groups) > 1 else ""
-    return (f"Column {name!r} has values that differ only by spaces at the start or end, such as {example}{more}; "
+    return (f"Column {_quoted(name)} has values that differ only by spaces at the start or end, such as {example}{more}; "
             "they count as different categories. Trim them if they mean the same (the Data page offers it; in "
             "Python, nbapp.io.trim_spaces).")
 

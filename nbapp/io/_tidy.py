@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _RowNumbers
-from nbapp.io._numbers import _NumberReader
+from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _described, _quoted
+from nbapp.io._numbers import NumberReader
 
 
 def _tidy(raw: _Raw, filename: str) -> Table:
@@ -19,9 +19,9 @@ def _tidy(raw: _Raw, filename: str) -> Table:
     frame = raw.frame
     header = list(raw.header)
     frame, header = _drop_empty_columns(frame, header, raw, notes)
-    frame = _drop_empty_rows(frame, raw.rows, notes)
+    frame = _drop_empty_rows(frame, raw, notes)
     if len(frame) == 0:
-        shown = ", ".join(repr(h) for h in header[:8])
+        shown = ", ".join(_quoted(h) for h in header[:SHOWN])
         raise DataError(
             f"The file {filename!r} has a header row ({shown}) but no data rows; upload a file "
             "with at least one row of values under the header."
@@ -29,7 +29,7 @@ def _tidy(raw: _Raw, filename: str) -> Table:
     frame, header = _drop_index_column(frame, header, notes)
     names = _clean_names(header, notes)
     frame.columns = range(frame.shape[1])
-    converter = _NumberReader(frame, raw.rows, raw.delimiter)
+    converter = NumberReader(frame, raw.rows, raw.delimiter)
     columns = {name: converter.convert(position, name, notes) for position, name in enumerate(names)}
     result = pd.DataFrame(columns)
     result.index = pd.RangeIndex(len(result))
@@ -45,7 +45,7 @@ def _drop_empty_columns(
     frame: pd.DataFrame, header: list[str], raw: _Raw, notes: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:
     """Columns with neither a name nor a value: trailing delimiters, Excel's ghost columns."""
-    empty = [i for i, name in enumerate(header) if not name and _blank(frame[frame.columns[i]]).all()]
+    empty = _empty_columns(frame, [i for i, name in enumerate(header) if not name])
     if not empty:
         return frame, header
     last_only = empty == [len(header) - 1]
@@ -56,23 +56,46 @@ def _drop_empty_columns(
             "empty last column that this creates."
         )
     elif len(header) - len(empty) > 0:
-        shown = ", ".join(str(i + 1) for i in empty[:SHOWN])
-        notes.append(f"Dropped {len(empty)} column(s) with neither a name nor any value (position {shown}).")
-    keep = [i for i in range(len(header)) if i not in set(empty)]
+        notes.append(_ghost_columns_note(empty))
+    dropped = set(empty)
+    keep = [i for i in range(len(header)) if i not in dropped]
     return frame.iloc[:, keep].copy(), [header[i] for i in keep]
 
 
-def _drop_empty_rows(frame: pd.DataFrame, rows: _RowNumbers, notes: list[str]) -> pd.DataFrame:
+def _ghost_columns_note(empty: list[int]) -> str:
+    shown = ", ".join(str(i + 1) for i in empty[:SHOWN])
+    return f"Dropped {len(empty)} column(s) with neither a name nor any value (position {shown})."
+
+
+def _empty_columns(frame: pd.DataFrame, positions: list[int]) -> list[int]:
+    """Which of the columns at ``positions`` hold only blank cells: one string test over their
+    cells together, not one per column (a sheet with one cell in its 10,000th column has 9,998
+    such columns, and a test per column took 20 s; issue 31, item 2)."""
+    if not positions:
+        return []
+    cells = pd.Series(frame.iloc[:, positions].to_numpy(dtype=object).ravel(order="F"), dtype="str")
+    blank = _blank(cells).to_numpy(dtype=bool).reshape(len(positions), len(frame))
+    return [p for p, all_blank in zip(positions, blank.all(axis=1)) if all_blank]
+
+
+def _drop_empty_rows(frame: pd.DataFrame, raw: _Raw, notes: list[str]) -> pd.DataFrame:
+    """Rows with every cell empty, noted with the rows a sheet leaves out of its file."""
     if frame.shape[1] == 0:
         return frame.iloc[:0]
     empty = np.ones(len(frame), dtype=bool)
     for column in frame.columns:
         empty &= _blank(frame[column]).to_numpy(dtype=bool)
         if not empty.any():
-            return frame
-    notes.append(f"Dropped {int(empty.sum()):,} row(s) with every cell empty ({rows.describe(np.flatnonzero(empty))}).")
+            break
+    absent = raw.absent_rows
+    if not empty.any() and not len(absent):
+        return frame
+    positions = np.flatnonzero(empty)
+    count = len(positions) + len(absent)
+    first = np.sort(np.concatenate([raw.rows.numbers(positions[:SHOWN]), absent[:SHOWN]]))[:SHOWN]
+    notes.append(f"Dropped {count:,} row(s) with every cell empty ({_described(raw.rows.word, first, count)}).")
     keep = np.flatnonzero(~empty)
-    rows.keep(keep)
+    raw.rows.keep(keep)
     return frame.iloc[keep].reset_index(drop=True)
 
 
@@ -89,7 +112,7 @@ def _drop_index_column(
     start = int(numbers[0])
     if start not in (0, 1) or not np.array_equal(numbers, np.arange(start, start + len(numbers))):
         return frame, header
-    name = repr(header[0]) if header[0] else "with no name"
+    name = _quoted(header[0]) if header[0] else "with no name"
     notes.append(
         f"Dropped the first column ({name}): it numbers the rows {start}..{start + len(numbers) - 1}, "
         "a row index left over from an export (pandas to_csv writes one by default)."
@@ -124,11 +147,11 @@ def _clean_names(header: list[str], notes: list[str]) -> list[str]:
         (renamed if first_of[look] == name else alike).append((i, name, new, first_of[look]))
         names[i] = new
     if renamed:
-        shown = "; ".join(f"{name!r} (column {i + 1}) -> {new!r}" for i, name, new, _ in renamed[:SHOWN])
+        shown = "; ".join(f"{_quoted(name)} (column {i + 1}) -> {_quoted(new)}" for i, name, new, _ in renamed[:SHOWN])
         notes.append(f"Duplicate column names renamed: {shown}.")
     for i, name, new, first in alike[:SHOWN]:
-        notes.append(f"Column names {first!r} and {name!r} look the same (they differ only in Unicode form, "
-                     f"case or spaces); kept both and renamed the second (column {i + 1}) to {new!r}.")
+        notes.append(f"Column names {_quoted(first)} and {_quoted(name)} look the same (they differ only in Unicode form, "
+                     f"case or spaces); kept both and renamed the second (column {i + 1}) to {_quoted(new)}.")
     return names
 
 

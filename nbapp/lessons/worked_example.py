@@ -49,7 +49,7 @@ def latex_text(value: Any) -> str:
     return r"\text{" + "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text) + "}"
 
 
-def _md(value: Any) -> str:
+def markdown_text(value: Any) -> str:
     """Plain text safe inside Markdown (and a table cell): special characters escaped."""
     text = " ".join(str(value).split())
     text = _unlinked(text)
@@ -142,9 +142,9 @@ def worked_example_markdown(e: Any, *, model: Any = None, title: str | None = No
     factors = e.factors
     used = [n for n in factors.index if factors.at[n, "status"] == "used" and n != "prior"]
     skipped = [n for n in factors.index if factors.at[n, "status"] != "used"]
-    lines = [f"## {_md(title or f'Worked example: which {target}?')}", ""]
-    shown = [f"{_md(n)} = {_md(_value_text(factors.at[n, 'kind'], factors.at[n, 'value']))}"
-             if factors.at[n, "status"] != "missing" else f"{_md(n)} missing"
+    lines = [f"## {markdown_text(title or f'Worked example: which {target}?')}", ""]
+    shown = [f"{markdown_text(n)} = {markdown_text(_value_text(factors.at[n, 'kind'], factors.at[n, 'value']))}"
+             if factors.at[n, "status"] != "missing" else f"{markdown_text(n)} missing"
              for n in factors.index if n != "prior"]
     lines += ["**Test example** x: " + ", ".join(shown), "",
               "Naive Bayes (seed 000, Eq. 5): the posterior is the prior times the likelihood "
@@ -202,7 +202,7 @@ def _factor_section(e: Any, classes: list, used: list, skipped: list, model: Any
                     digits: int, max_words: int) -> list[str]:
     factors = e.factors
     lines = ["### 2. Likelihood of each feature", "",
-             "| feature | value | " + " | ".join(f"P(x_a given {_md(c)})" for c in classes) + " |",
+             "| feature | value | " + " | ".join(f"P(x_a given {markdown_text(c)})" for c in classes) + " |",
              "|---|---|" + "---|" * len(classes)]
     for name in used:
         kind = factors.at[name, "kind"]
@@ -211,8 +211,8 @@ def _factor_section(e: Any, classes: list, used: list, skipped: list, model: Any
             exact = _fraction(e.fractions.at[name, c])
             decimal = _from_log(float(e.logs.at[name, c]), digits)
             cells.append(f"${_exact_approx(exact, decimal)}$")
-        value = _md(_value_text(kind, factors.at[name, "value"]))
-        lines.append(f"| {_md(name)} | {value} | " + " | ".join(cells) + " |")
+        value = markdown_text(_value_text(kind, factors.at[name, "value"]))
+        lines.append(f"| {markdown_text(name)} | {value} | " + " | ".join(cells) + " |")
     lines.append("")
     for name in used:
         if model is not None:
@@ -221,7 +221,7 @@ def _factor_section(e: Any, classes: list, used: list, skipped: list, model: Any
             lines += _word_lines(name, e.words[name], classes, digits, max_words)
     if skipped:
         lines.append("Left out of the product (seed 000, Eq. 22):")
-        lines += [f"- {_md(n)} = {_md(factors.at[n, 'value'])}: {_md(factors.at[n, 'status'])}"
+        lines += [f"- {markdown_text(n)} = {markdown_text(factors.at[n, 'value'])}: {markdown_text(factors.at[n, 'status'])}"
                   for n in skipped]
         lines.append("")
     return lines
@@ -235,7 +235,7 @@ def _density_lines(name: str, value: Any, model: Any, classes: list, digits: int
                 for c in classes]
     if any(f is None for f in formulas):
         return []
-    lines = [f"{_md(name)} is {_md(block.title)}, {_md(block.description)}: the factor is a density, "
+    lines = [f"{markdown_text(name)} is {markdown_text(block.title)}, {markdown_text(block.description)}: the factor is a density, "
              "so it may exceed 1.", ""]
     lines += [rf"$${f} \text{{ for }} {latex_text(c)}$$" for f, c in zip(formulas, classes)]
     return lines + [""]
@@ -244,14 +244,14 @@ def _density_lines(name: str, value: Any, model: Any, classes: list, digits: int
 def _word_lines(name: str, words: pd.DataFrame, classes: list, digits: int,
                 max_words: int) -> list[str]:
     counted = words[words["status"] != "unseen"]
-    lines = [f"{_md(name)} is text: its factor is the product over its words "
+    lines = [f"{markdown_text(name)} is text: its factor is the product over its words "
              f"({len(words)} distinct, {int(words['count'].sum())} tokens); the first "
              f"{min(max_words, len(counted))} used words, log-weight per occurrence:", "",
-             "| word | count | " + " | ".join(f"log P(w given {_md(c)})" for c in classes) + " |",
+             "| word | count | " + " | ".join(f"log P(w given {markdown_text(c)})" for c in classes) + " |",
              "|---|---|" + "---|" * len(classes)]
     for _, row in counted.head(max_words).iterrows():   # at most max_words rows
         logs = " | ".join(_log_number(float(row[f"log[{c}]"]), digits) for c in classes)
-        lines.append(f"| {_md(row['term'])} | {int(row['count'])} | {logs} |")
+        lines.append(f"| {markdown_text(row['term'])} | {int(row['count'])} | {logs} |")
     unseen = int((words["status"] == "unseen").sum())
     if unseen:
         lines.append("")
@@ -298,9 +298,9 @@ def _posterior_section(e: Any, classes: list, y: str, used: list, digits: int) -
                      if exact_total not in (None, 0) else None)
             rhs = _exact_approx(exact, _number(float(e.posterior[c]), digits))
             lines.append(rf"$$P({y}={latex_text(c)} \mid x) = \frac{{{joint}}}{{{evidence}}} = {rhs}$$")
-        lines += ["", f"**Prediction: {_md(e.prediction)}** (the class with the largest posterior)."]
+        lines += ["", f"**Prediction: {markdown_text(e.prediction)}** (the class with the largest posterior)."]
     if e.notes:
-        lines += ["", "Notes:", *[f"- {_md(n)}" for n in e.notes]]
+        lines += ["", "Notes:", *[f"- {markdown_text(n)}" for n in e.notes]]
     return lines
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp._logspace import decide_codes
-from nbapp.evaluate import Evaluation, _prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
+from nbapp.evaluate import Evaluation, prediction_table, clipped_losses, log_proba_for_scoring, scores_from_counts
 from nbapp.blocks import reads_numbers
 from nbapp.scale._aggregates import NotPushable, Refused
 from nbapp.scale._files import (DEFAULT_BATCH_ROWS, DataPath, Progress, _batches, _cells_unquoted,
@@ -164,7 +164,7 @@ def _score_folds(models: dict[int, Any], batches: Any, target: str, weight: str 
             clipped[fold] += np.sum(w * clipped_losses(true_logp))
             zero[fold] += int(np.isneginf(true_logp).sum())
             if n_kept < PREDICTIONS_KEPT:
-                kept.append(_prediction_table(labels.index, np.full(len(positions), fold), labels, logp_frame))
+                kept.append(prediction_table(labels.index, np.full(len(positions), fold), labels, logp_frame))
                 n_kept += len(positions)
     whole = counts.round()          # frequency weights are whole numbers, as in cross_validate
     fold_scores = tuple(scores_from_counts(whole[f].astype(np.int64), classes, loss[f] / whole[f].sum(), int(zero[f]),

@@ -77,10 +77,10 @@ import pandas as pd
 from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io._export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io._common import (_COMMA_NUMBER, _DOT_NUMBER, _INTEGER, _LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
-                             NA_TOKENS, TEXT_DTYPE, TEXT_NA_TOKENS, _RowNumbers)
+from nbapp.io._common import (COMMA_NUMBER, DOT_NUMBER, INTEGER, LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
+                             NA_TOKENS, TEXT_DTYPE, TEXT_NA_TOKENS, RowNumbers)
 from nbapp.io._nested import arrow_nested, nested_error
-from nbapp.io._sniffing import _CONTENT_BYTE
+from nbapp.io._sniffing import CONTENT_BYTE
 from nbapp.scale._aggregates import MissingClass, NotPushable, Refused, Source, model_statistics
 
 __all__ = ["fit_file", "predict_file", "sample_rows", "DEFAULT_BATCH_ROWS", "MAX_FILES", "Stopped"]
@@ -715,18 +715,18 @@ class _Cell:
         self.s = f"trim({c})"
         self.lower = f"lower(trim({c}))"
         self.absent = f"({c} IS NULL OR {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)})"
-        self.number = f"regexp_full_match({self.s}, {_literal(_DOT_NUMBER.pattern)})"
-        self.comma_number = f"regexp_full_match({self.s}, {_literal(_COMMA_NUMBER.pattern)})"
+        self.number = f"regexp_full_match({self.s}, {_literal(DOT_NUMBER.pattern)})"
+        self.comma_number = f"regexp_full_match({self.s}, {_literal(COMMA_NUMBER.pattern)})"
         self.plain = f"replace({self.s}, ',', '')"
         self.guarded = " AND ".join(f"NOT contains({c}, {_literal(mark)})" for mark in marks) or "true"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        integer = _literal(_INTEGER)          # load_table's rule (nbapp.io._common), as RE2 patterns
+        integer = _literal(INTEGER)          # load_table's rule (nbapp.io._common), as RE2 patterns
         whole = f"regexp_full_match({self.plain}, {integer})"
         comma = f"contains({self.s}, ',')"
-        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + _LEADING_ZERO)}) "
+        number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + LEADING_ZERO)}) "
                   f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
@@ -943,11 +943,11 @@ def _with_folds(scan: str, file: int, k: int) -> str:
 
 def _csv_values(commas: bool, sources: _Sources) -> Any:
     """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
-    own reader (:class:`nbapp.io._numbers._NumberReader`) applied to them. Whether a column is
+    own reader (:class:`nbapp.io._numbers.NumberReader`) applied to them. Whether a column is
     whole numbers, decimals or text depends only on which cells occur, so reading the distinct
     cells decides as reading every cell does. A column of numbers written with a comma in a
     file not separated by commas is refused, as fit_file does not guess a decimal comma."""
-    from nbapp.io._numbers import _NumberReader
+    from nbapp.io._numbers import NumberReader
 
     def values(column: str, raw: list[Any]) -> pd.Series:
         # TEXT_DTYPE: the strings as load_table's parser holds its cells (Arrow-backed), whose
@@ -955,7 +955,7 @@ def _csv_values(commas: bool, sources: _Sources) -> Any:
         cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=TEXT_DTYPE)
         if not commas and _comma_numbers(cells.str.strip()):
             raise _decimal_comma(column, sources)
-        reader = _NumberReader(pd.DataFrame({0: cells}), _RowNumbers("row", lambda: np.arange(len(cells))), ",")
+        reader = NumberReader(pd.DataFrame({0: cells}), RowNumbers("row", lambda: np.arange(len(cells))), ",")
         return reader.convert(0, column, [])
 
     return values
@@ -965,11 +965,11 @@ def _comma_numbers(values: pd.Series) -> bool:
     """Every present cell a number (a comma-decimal one included) and one with a comma: the
     choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
     present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
-    dot = present.str.fullmatch(_DOT_NUMBER.pattern)
-    code = dot & (present.str.match(_LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
-                                                     & present.str.fullmatch(_INTEGER)))
+    dot = present.str.fullmatch(DOT_NUMBER.pattern)
+    code = dot & (present.str.match(LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
+                                                     & present.str.fullmatch(INTEGER)))
     comma = present.str.contains(",", regex=False)
-    comma_number = ~dot & comma & present.str.fullmatch(_COMMA_NUMBER.pattern)
+    comma_number = ~dot & comma & present.str.fullmatch(COMMA_NUMBER.pattern)
     text = (~dot & ~comma_number) | code
     return bool(len(present)) and not text.any() and bool(comma.any())
 
@@ -1035,7 +1035,7 @@ def _refuse_blank(file: str, sources: _Sources) -> None:
         return
     with open(sources.path(file), "rb") as handle:
         head = handle.read(SAMPLE_BYTES)
-    if len(head) < SAMPLE_BYTES and not _CONTENT_BYTE.search(head):
+    if len(head) < SAMPLE_BYTES and not CONTENT_BYTE.search(head):
         raise DataError(f"The file {file!r} is empty (no header row, no data); give a CSV with a header row and "
                         "data rows, or leave this file out.")
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import snowballstemmer
 
+from nbapp._limits import MAX_NAME_CHARS
 from nbapp.errors import DataError
 from nbapp.text.matching import check_pattern
 
@@ -120,7 +121,7 @@ def ngram_char_budget(term_chars: int, n_terms: int) -> int:
 
 # Token patterns longer than this are refused: a pattern is a few dozen characters, and compiling
 # one is bounded by its length.
-_MAX_PATTERN_LENGTH = 1_000
+_MAX_PATTERN_LENGTH = MAX_NAME_CHARS        # a model file holds no longer string
 
 
 def _validate(o: TextOptions) -> None:

@@ -99,6 +99,15 @@ def app_url() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="module")
+def own_url() -> Iterator[str]:
+    """A server of the test module's own, for what ServerWatch measures: that module's input alone,
+    not the clean-up of sessions an earlier module left on the shared server (closed 30 s after
+    they leave, their memory handed back then)."""
+    with serve([*STREAMLIT, *QUIET, "--server.address=127.0.0.1"], log_name="streamlit-own.log") as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)"
@@ -183,3 +192,9 @@ class App:
 @pytest.fixture()
 def app(page: Page, app_url: str, published_screenshots: Path) -> App:
     return App(page, app_url, published_screenshots)
+
+
+@pytest.fixture()
+def own_app(page: Page, own_url: str, published_screenshots: Path) -> App:
+    """The module's own server (own_url) seen through one browser page."""
+    return App(page, own_url, published_screenshots)

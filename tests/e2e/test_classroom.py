@@ -66,6 +66,7 @@ def _present_tennis_at_l_1(app: App) -> str:
     alpha.press("Enter")
     app.wait()
     page.get_by_role("tab", name="The board, step by step").click()
+    app.wait()                                                    # only the open tab runs
     for key in ("PageDown", "PageDown", "PageUp", "PageDown"):    # a presenter's clicker (issue 33, item 6)
         page.keyboard.press(key)
         app.wait()
@@ -75,6 +76,7 @@ def _present_tennis_at_l_1(app: App) -> str:
         app.wait()
     expect(page.get_by_text("Step 5 of 14:", exact=False)).to_be_visible()
     page.get_by_role("tab", name="Factors and posterior").click()
+    app.wait()
     return page.url
 
 
@@ -95,14 +97,21 @@ def test_the_lesson_in_presentation_mode_fits_three_screens_from_one_link(app, b
     url = _present_tennis_at_l_1(app)
     assert "work=" in url
     for name, viewport, scale in SCREENS:
-        page, _ = _screen(browser, url, viewport, scale)
+        page, screen = _screen(browser, url, viewport, scale)
         try:
+            # the link lands on the board at its step: no click (issue 33, item 3)
+            expect(page.get_by_text("Step 5 of 14:", exact=False)).to_be_visible()
+            assert page.get_by_role("tab", name="The board, step by step").get_attribute("aria-selected") == "true"
+            assert page.evaluate(_OVERFLOW) == [], f"{name}, the board"
             # the link restored the example, l, x, the step and the mode
             expect(page.get_by_test_id("stSidebar")).to_be_hidden()
             assert page.get_by_label("Smoothing l").input_value() == "1"
             line = page.locator(".st-key-presentation_prediction p").first
             assert line.inner_text().startswith("Prediction: No"), line.inner_text()
             assert _inside(line.bounding_box(), viewport), f"{name}: prediction line {line.bounding_box()}"
+            page.get_by_role("tab", name="Factors and posterior").click()
+            screen.wait()
+            page.wait_for_timeout(800)                # KaTeX and the tables lay out
             # what a projector shows: into test-artifacts/ and the published folder (the README's
             # when scripts/screenshots.sh runs this), and a copy in tmp_path
             taken = App(page, url, published_screenshots).screenshot(name, publish=True, viewport_only=True)
@@ -112,13 +121,18 @@ def test_the_lesson_in_presentation_mode_fits_three_screens_from_one_link(app, b
             assert page.locator(".katex-display:visible").count() == 5 and _formulas_fit(page) == [], name
             tables = page.get_by_test_id("stTable")
             expect(tables).to_have_count(2)
+            # the posterior's row and every equation, the last ones included, on the screen without
+            # scrolling, at 150% zoom too (issue 33, item 3)
+            posterior = tables.nth(1).locator("tr").filter(has_text="posterior")
+            assert _inside(posterior.bounding_box(), viewport), f"{name}: posterior row {posterior.bounding_box()}"
+            equations = page.locator(".katex-display:visible")
+            for i in range(equations.count()):
+                box = equations.nth(i).bounding_box()
+                assert _inside(box, viewport), f"{name}: equation {equations.nth(i).inner_text()[:40]!r} at {box}"
             if viewport["width"] == 1920:
                 assert _font_px(line) >= 24
                 for i in range(2):          # the factors and the posterior, in cells at least 24 px high
                     assert _font_px(tables.nth(i).locator("td").first) >= 24
-            page.get_by_role("tab", name="The board, step by step").click()
-            expect(page.get_by_text("Step 5 of 14:", exact=False)).to_be_visible()
-            assert page.evaluate(_OVERFLOW) == [], f"{name}, the board"
             assert not page.get_by_test_id("stException").count()
         finally:
             page.context.close()

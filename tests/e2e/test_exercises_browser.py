@@ -17,7 +17,8 @@ pytestmark = pytest.mark.e2e
 NUMBER_PLACEHOLDER = "a fraction (3/4), a decimal (0.75) or a percentage"
 
 
-def test_a_huge_number_typed_as_an_answer_leaves_the_server_answering_and_is_simply_wrong(app, app_url):
+def test_a_huge_number_typed_as_an_answer_leaves_the_server_answering_and_is_simply_wrong(own_app, own_url):
+    app, app_url = own_app, own_url     # a server of this module's own (conftest.own_url)
     app.goto()
     app.open_page("Exercises")
     page = app.page

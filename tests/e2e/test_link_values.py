@@ -59,7 +59,8 @@ def test_a_link_with_a_value_its_widget_refuses_opens_its_page_with_a_note_and_n
     open_link(app, *LINKS[name])
 
 
-def test_a_deeply_nested_link_is_refused_while_the_server_keeps_answering(app, app_url):
+def test_a_deeply_nested_link_is_refused_while_the_server_keeps_answering(own_app, own_url):
+    app, app_url = own_app, own_url     # a server of this module's own (conftest.own_url)
     with ServerWatch(app_url) as watch:
         open_link(app, "tennis14", NESTED, "Model", "nested too deeply")
     watch.assert_unharmed()

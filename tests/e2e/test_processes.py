@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Iterator
 
@@ -18,7 +16,7 @@ import pandas as pd
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ARTIFACTS, QUIET, ROOT, App, _free_port
+from e2e.conftest import ARTIFACTS, QUIET, ROOT, App, _free_port, _wait_healthy
 
 pytestmark = pytest.mark.e2e
 
@@ -27,26 +25,14 @@ pytestmark = pytest.mark.e2e
 def processes() -> Iterator[tuple[str, list[int]]]:
     """(the proxy's URL, the two processes' ports)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    proxy, first = _free_port(), _free_port()
-    while first + 1 == proxy:
-        first = _free_port()
-    ports = [first, first + 1]
+    proxy, ports = _free_port(), [_free_port(), _free_port()]
     log = open(ARTIFACTS / "processes.log", "w")
     proc = subprocess.Popen([sys.executable, "scripts/serve_processes.py", "--processes", "2", "--port", str(proxy),
-                             "--first-port", str(first), *QUIET], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                             "--ports", ",".join(map(str, ports)), *QUIET],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{proxy}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None, (ARTIFACTS / "processes.log").read_text()[-2000:]
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the proxy did not answer within 120 s"
-            time.sleep(0.5)
+        _wait_healthy(f"{url}/_stcore/health", proc, timeout=120)
         yield url, ports
     finally:
         proc.terminate()

@@ -31,7 +31,8 @@ def sms_with_a_big_cell() -> bytes:
     return pd.concat([sms, big], ignore_index=True).to_csv(index=False).encode()
 
 
-def test_every_character_of_a_20_mb_cell_as_a_token_is_refused_while_the_server_stays_well(app, tmp_path):
+def test_every_character_of_a_20_mb_cell_as_a_token_is_refused_while_the_server_stays_well(own_app, tmp_path):
+    app = own_app                       # a server of this module's own (conftest.own_url)
     csv = tmp_path / "sms_big_cell.csv"
     csv.write_bytes(sms_with_a_big_cell())
     app.goto()

@@ -21,7 +21,7 @@ from plotly.subplots import make_subplots
 
 import ui
 from nbapp.lessons.covariance import DensityGrid, GaussianClassModel
-from ui.charts import COLOURS, colour, layout
+from ui.charts import COLOURS, colour, dash, layout, pattern, symbol
 from ui.state import model_key, work
 from ui.teaching import query_row
 from ui.text import plot_text
@@ -160,9 +160,9 @@ def smoothing_figure(cells: pd.DataFrame, strength: float, variants: list[str]) 
                          & (shown["value"] == value) & (shown["class"] == cls)]
             if part.empty:
                 continue
-            fig.add_trace(go.Scatter(x=part["strength"], y=part["probability"], mode="lines",
+            fig.add_trace(go.Scatter(x=part["strength"], y=part["probability"], mode="lines+markers",
                                      name=f"{label}, {VARIANT_NAMES[variant]}", legendgroup=label,
-                                     line=dict(color=shade, dash=_DASH[variant])))
+                                     line=dict(color=shade, dash=_DASH[variant]), marker=dict(symbol=symbol(i), size=6)))
     zero = shown[shown["zero_count"] & (shown["strength"] == shown["strength"].min())]
     if len(zero):
         fig.add_trace(go.Scatter(x=zero["strength"], y=zero["probability"], mode="markers",
@@ -187,7 +187,7 @@ def posterior_path_figure(posterior: pd.DataFrame, strength: float, variants: li
             fig.add_trace(go.Scatter(x=part["strength"], y=part["posterior"], mode="lines+markers",
                                      name=f"P({plot_text(cls)} | x), {VARIANT_NAMES[variant]}",
                                      line=dict(color=colour(i), dash=_DASH[variant]),
-                                     marker=dict(size=4)))
+                                     marker=dict(size=6, symbol=symbol(i))))
     fig.add_vline(x=strength, line_dash="dot", line_color="#555")
     fig.update_layout(title="Posterior of the test example", xaxis_title="smoothing strength",
                       yaxis_title="P(c | x)", yaxis_range=[-0.02, 1.02], legend=_BELOW,
@@ -200,7 +200,7 @@ def prior_sweep_figure(sweep: pd.DataFrame, cls: Any, p: float, break_even: floa
     fig = go.Figure()
     for i, c in enumerate(sweep.columns):
         fig.add_trace(go.Scatter(x=sweep.index, y=sweep[c], mode="lines", name=f"P({plot_text(c)} | x)",
-                                 line=dict(color=colour(i))))
+                                 line=dict(color=colour(i), dash=dash(i))))
     fig.add_vline(x=p, line_dash="dot", line_color="#555", annotation_text="chosen prior")
     if np.isfinite(break_even):
         fig.add_vline(x=break_even, line_dash="dash", line_color="#d62728", annotation_text="tipping point",
@@ -252,7 +252,7 @@ def _scatter_points(fig: go.Figure, data: pd.DataFrame, x: str, y: str, target: 
     for i, cls in enumerate(classes):
         part = data[data[target] == cls]
         fig.add_trace(go.Scatter(x=part[x], y=part[y], mode="markers", name=plot_text(cls),
-                                 marker=dict(color=colour(i), size=9,
+                                 marker=dict(color=colour(i), size=9, symbol=symbol(i),
                                              line=dict(color="white", width=1)),
                                  legendgroup=plot_text(cls), showlegend=not where), **where)
 
@@ -278,7 +278,7 @@ def contour_figure(grid: DensityGrid, model: GaussianClassModel, data: pd.DataFr
     fig = go.Figure()
     for i, cls in enumerate(grid.classes):
         fig.add_trace(go.Contour(x=grid.x, y=grid.y, z=grid.density[i], showscale=False, ncontours=8,
-                                 contours=dict(coloring="lines"), line=dict(color=colour(i)),
+                                 contours=dict(coloring="lines"), line=dict(color=colour(i), dash=dash(i)),
                                  name=f"p(x | {plot_text(cls)})", hoverinfo="skip"))
     _scatter_points(fig, data, grid.x_column, grid.y_column, model.target, grid.classes)
     fig.update_layout(title=plot_text(title, limit=120), xaxis_title=plot_text(grid.x_column),
@@ -291,7 +291,8 @@ def duplicate_figure(posterior: pd.DataFrame, confidence: pd.Series, accuracy: p
     fig = go.Figure()
     for i, c in enumerate(posterior.columns):
         fig.add_trace(go.Scatter(x=posterior.index, y=posterior[c], mode="lines+markers",
-                                 name=f"P({plot_text(c)} | x)", line=dict(color=colour(i))))
+                                 name=f"P({plot_text(c)} | x)", line=dict(color=colour(i)),
+                                 marker=dict(symbol=symbol(i))))
     fig.add_trace(go.Scatter(x=confidence.index, y=confidence, mode="lines+markers", name="mean confidence (rows)",
                              line=dict(color="#555", dash="dash")))
     fig.add_trace(go.Scatter(x=accuracy.index, y=accuracy, mode="lines+markers", name="accuracy (training rows)",
@@ -325,7 +326,7 @@ def learning_curve_figure(summary: pd.DataFrame, value: str, title: str, *, log_
     for i, (name, part) in enumerate(summary.groupby("model", sort=False)):
         fig.add_trace(go.Scatter(x=part["train_size"], y=part[f"{value}_mean"], mode="lines+markers", name=name,
                                  error_y=dict(type="data", array=part[f"{value}_std"].fillna(0.0)),
-                                 line=dict(color=colour(i))))
+                                 line=dict(color=colour(i), dash=dash(i)), marker=dict(symbol=symbol(i))))
     fig.update_layout(title=title, xaxis_title="training rows", yaxis_title=value.replace("_", " "),
                       xaxis_type="log", **layout(_HEIGHT))
     if log_y:
@@ -336,11 +337,12 @@ def learning_curve_figure(summary: pd.DataFrame, value: str, title: str, *, log_
 def compare_histogram(real: pd.Series, generated: pd.Series, column: str) -> go.Figure:
     """Real and generated values of one column, each as shares (plotly bins and counts)."""
     fig = go.Figure()
-    for name, values, shade in (("real rows", real, COLOURS[0]), ("generated rows", generated, COLOURS[1])):
+    for i, (name, values, shade) in enumerate((("real rows", real, COLOURS[0]), ("generated rows", generated, COLOURS[1]))):
         shown = values.dropna()
         if not pd.api.types.is_numeric_dtype(shown):
             shown = shown.map(plot_text)
-        fig.add_trace(go.Histogram(x=shown, histnorm="probability", name=name, opacity=0.6, marker_color=shade))
+        fig.add_trace(go.Histogram(x=shown, histnorm="probability", name=name, opacity=0.6,
+                                   marker=dict(color=shade, pattern_shape=pattern(i))))
     fig.update_layout(barmode="group", title=plot_text(f"{column}: real against generated", limit=120),
                       xaxis_title=plot_text(column), yaxis_title="share of rows", **layout(_HEIGHT))
     return fig
@@ -352,10 +354,11 @@ def underflow_figure(product: pd.DataFrame, log_sum: pd.DataFrame) -> go.Figure:
     for i, c in enumerate(product.columns):
         shade = colour(i)
         positive = product[c].where(product[c] > 0)
-        fig.add_trace(go.Scatter(x=product.index, y=positive, mode="lines", name=f"{plot_text(c)}: product",
-                                 line=dict(color=shade)), row=1, col=1)
-        fig.add_trace(go.Scatter(x=log_sum.index, y=log_sum[c], mode="lines", name=f"{plot_text(c)}: log-sum",
-                                 line=dict(color=shade, dash="dash")), row=1, col=2)
+        marker = dict(symbol=symbol(i), size=7, maxdisplayed=12)
+        fig.add_trace(go.Scatter(x=product.index, y=positive, mode="lines+markers", name=f"{plot_text(c)}: product",
+                                 line=dict(color=shade), marker=marker), row=1, col=1)
+        fig.add_trace(go.Scatter(x=log_sum.index, y=log_sum[c], mode="lines+markers", name=f"{plot_text(c)}: log-sum",
+                                 line=dict(color=shade, dash="dash"), marker=marker), row=1, col=2)
     fig.update_yaxes(type="log", exponentformat="power", title_text="product (0.0 is not drawn)", row=1, col=1)
     fig.update_yaxes(title_text="log-sum", row=1, col=2)
     fig.update_xaxes(title_text="factors multiplied")

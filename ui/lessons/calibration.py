@@ -9,8 +9,9 @@ import streamlit as st
 import nbapp
 import ui
 from nbapp.errors import DataError
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import label_format
+from ui.presentation import frame_ui, projected
 
 ss = st.session_state
 
@@ -49,6 +50,6 @@ def _calibration_fragment(model: Any) -> None:
     for note in report.notes:
         st.caption(ui.md(note))
     left, right = st.columns([3, 2])
-    left.plotly_chart(lessons.reliability_figure(report.reliability.bins, report.reliability.label),
-                      key="lessons.reliability")
-    right.dataframe(report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")
+    charts.show(left, projected(lessons.reliability_figure(report.reliability.bins, report.reliability.label)),
+                key="lessons.reliability")
+    frame_ui(right, report.reliability.bins, hide_index=True, key="lessons.cal_bins_table")

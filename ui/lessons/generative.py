@@ -9,7 +9,8 @@ import streamlit as st
 import nbapp
 import ui
 from nbapp.errors import DataError
-from ui import lessons
+from ui import charts, lessons
+from ui.presentation import frame_ui, projected
 
 ss = st.session_state
 
@@ -48,12 +49,12 @@ def _generative_fragment(model: Any) -> None:
         col.metric(f"{name}: accuracy at {int(r['train_size'])} rows", f"{r['accuracy_mean']:.3f}")
     st.caption(f"Scored on {curve.test_rows:,} held-out rows per repeat. Logistic regression reads every column "
                "of the model, each as its type says:")
-    st.dataframe(encodings, hide_index=True, key="lessons.lc_encodings")
+    frame_ui(st, encodings, hide_index=True, key="lessons.lc_encodings")
     for note in curve.notes:
         st.caption(ui.md(note))
     left, right = st.columns(2)
-    left.plotly_chart(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows"),
-                      key="lessons.lc_accuracy")
-    right.plotly_chart(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True),
-                       key="lessons.lc_time")
-    st.dataframe(summary, hide_index=True, key="lessons.lc_table")
+    charts.show(left, projected(lessons.learning_curve_figure(summary, "accuracy", "Accuracy on held-out rows")),
+                key="lessons.lc_accuracy")
+    charts.show(right, projected(lessons.learning_curve_figure(summary, "fit_seconds", "Training time", log_y=True)),
+                key="lessons.lc_time")
+    frame_ui(st, summary, hide_index=True, key="lessons.lc_table")

@@ -13,6 +13,8 @@ from nbapp.errors import DataError
 from ui import lessons
 from ui.classes import label_format, labels_of
 from ui.formulas import show_counts
+from ui.presentation import frame_ui
+from ui.teaching import display_classes
 from ui.views import views_of
 
 ss = st.session_state
@@ -53,7 +55,8 @@ def _incremental_fragment(base: Any) -> None:
             with cells[i % (len(cells) - 1)]:
                 row[column] = view.form_input(current, column, lessons.wkey(f"inc::{i}"))
         with cells[-1]:
-            row[current.target_] = st.selectbox(f"{ui.md(current.target_)} (class)", list(current.classes_),
+            row[current.target_] = st.selectbox(f"{ui.md(current.target_)} (class)",
+                                                display_classes(list(current.classes_)),
                                                 format_func=label_format(current.classes_),
                                                 key=lessons.wkey("inc_class"))
         added = st.form_submit_button("Add this row (partial_fit)", icon=":material/add:")
@@ -75,21 +78,23 @@ def _incremental_fragment(base: Any) -> None:
         current = base
     info.metric("Rows added by hand", len(rows))
     if rows:
-        st.dataframe(pd.DataFrame(rows).astype(str), hide_index=True, key="lessons.inc_rows")
+        frame_ui(st, pd.DataFrame(rows).astype(str), hide_index=True, key="lessons.inc_rows")
     _incremental_tables(base, current)
 
 
 def _incremental_tables(base: Any, current: Any) -> None:
+    order = [list(current.classes_).index(c) for c in display_classes(list(current.classes_))]  # Yes before No
     counts_table = pd.DataFrame({"before": show_counts(pd.DataFrame({"n": base.class_counts_}))["n"].to_numpy(),
                                  "now": show_counts(pd.DataFrame({"n": current.class_counts_}))["n"].to_numpy()},
-                                index=pd.Index(labels_of(current.classes_), name="class n_c"))
+                                index=pd.Index(labels_of(current.classes_), name="class n_c")).iloc[order]
     row = lessons.example_row(current)
     posterior = pd.DataFrame({"before": base.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number),
                               "now": current.predict_proba(pd.DataFrame([row])).iloc[0].map(ui.fmt_number)})
     posterior.index = pd.Index(labels_of(posterior.index), name="P(c | test example)")
+    posterior = posterior.iloc[order]
     left, right = st.columns(2)
-    left.dataframe(counts_table, key="lessons.inc_class_counts")
-    right.dataframe(posterior, key="lessons.inc_posterior")
+    frame_ui(left, counts_table, key="lessons.inc_class_counts")
+    frame_ui(right, posterior, key="lessons.inc_posterior")
     discrete = [c for c, view in views_of(current.features_).items() if view.in_cpt_section]
     if not discrete:
         return
@@ -97,6 +102,8 @@ def _incremental_tables(base: Any, current: Any) -> None:
     left, right = st.columns(2)
     left.markdown("Counts N(v, c) now")
     name = label_format(current.classes_)
-    left.dataframe(show_counts(current.counts(column)).rename(index=str, columns=name), key="lessons.inc_counts")
+    frame_ui(left, show_counts(current.counts(column)).iloc[:, order].rename(index=str, columns=name),
+             key="lessons.inc_counts")
     right.markdown("P(v | c) now")
-    right.dataframe(current.cpt(column).map(ui.fmt_number).rename(index=str, columns=name), key="lessons.inc_cpt")
+    frame_ui(right, current.cpt(column).iloc[:, order].map(ui.fmt_number).rename(index=str, columns=name),
+             key="lessons.inc_cpt")

@@ -10,7 +10,8 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons import covariance
-from ui import lessons
+from ui import charts, lessons
+from ui.presentation import frame_ui, projected
 
 ss = st.session_state
 
@@ -63,7 +64,7 @@ def _notes_form_ui(model: Any, form: Any) -> None:
                 + (f"; x = 1 for {ones}" if ones else ""))
     c1, c2 = st.columns([1, 2])
     c1.metric(f"b_{suffix}", f"{notes.bias:+.4f}")
-    c2.dataframe(pd.DataFrame({f"w_{suffix}": notes.weights.astype(float)}).rename(index=str),
+    frame_ui(c2, pd.DataFrame({f"w_{suffix}": notes.weights.astype(float)}).rename(index=str),
                  key="lessons.notes_weights")
     if "GNB" in notes.kinds and model.variance != "pooled":
         st.caption("w_GNB = (μ₊ − μ₋) / σ², b_GNB = log P(+)/P(−) + Σ (μ₋² − μ₊²) / (2σ²), with each σ² shared by "
@@ -85,15 +86,15 @@ def _linear_form_ui(model: Any, form: Any) -> None:
     with st.expander("One indicator per value (missing values allowed): w and b = log P(c1)/P(c0)"):
         st.metric("b = log P(c1)/P(c0) (constants stay on the indicators)", f"{form.bias:+.4f}")
         left, right = st.columns([3, 2])
-        left.plotly_chart(lessons.weights_bar(form.weights), key="lessons.weights_chart")
-        right.dataframe(pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str),
+        charts.show(left, projected(lessons.weights_bar(form.weights)), key="lessons.weights_chart")
+        frame_ui(right, pd.DataFrame({"w": form.weights.astype(float)}).rename(index=str),
                         key="lessons.weights_table", height=360)
     by_sign = positive_side.map({True: form.positive, False: form.negative})
     check = pd.DataFrame({"w·x + b": score.to_numpy(), "class by sign": by_sign.astype(str).to_numpy(),
                           "prediction": predicted.astype(str).to_numpy(), "agree": agree.to_numpy()},
                          index=data.index)
     st.markdown("**The check, row by row**")
-    st.dataframe(check.head(2000), key="lessons.linear_check")
+    frame_ui(st, check.head(2000), key="lessons.linear_check")
 
 
 def _boundary_ui(model: Any) -> None:
@@ -121,5 +122,5 @@ def _boundary_fragment(gaussian: list[str]) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    st.plotly_chart(lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}"),
-                    key="lessons.boundary_chart")
+    charts.show(st, projected(lessons.boundary_figure(grid, data, target, f"Gaussian Naive Bayes, {variances[kind]}")),
+                key="lessons.boundary_chart")

@@ -9,7 +9,8 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons import covariance
-from ui import lessons
+from ui import charts, lessons
+from ui.presentation import projected
 
 ss = st.session_state
 
@@ -51,7 +52,7 @@ def _contours_fragment(gaussian: list[str]) -> None:
             with where:
                 ui.show_error(err)
             continue
-        where.plotly_chart(lessons.contour_figure(grid, fitted, data, title), key=f"lessons.contour::{kind}")
+        charts.show(where, projected(lessons.contour_figure(grid, fitted, data, title)), key=f"lessons.contour::{kind}")
 
 
 def _parameter_count_ui(model: Any) -> None:
@@ -100,8 +101,8 @@ def _duplicate_fragment(model: Any) -> None:
     cols[0].metric(f"P({ui.md(top)} | x), no copy", ui.fmt_number(before))
     cols[1].metric(f"P({ui.md(top)} | x), {copies} extra", ui.fmt_number(after))
     cols[2].metric(f"Mean confidence, {copies} extra", ui.fmt_number(effect.mean_confidence.loc[copies]))
-    st.plotly_chart(lessons.duplicate_figure(effect.posterior, effect.mean_confidence, effect.accuracy),
-                    key="lessons.dup_chart")
+    charts.show(st, projected(lessons.duplicate_figure(effect.posterior, effect.mean_confidence, effect.accuracy)),
+                key="lessons.dup_chart")
     if side is None:
         st.caption(f"{ui.md(column)} favours no class for this example (missing, unseen or equal factors), so its "
                    "copies change nothing here; pick another feature.")

@@ -10,8 +10,10 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons import prior_evidence
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import label_format
+from ui.presentation import projected
+from ui.teaching import display_classes
 
 ss = st.session_state
 
@@ -36,7 +38,7 @@ def render(model: Any) -> None:
 
 @st.fragment
 def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
-    classes = list(e.classes)
+    classes = display_classes(list(e.classes))          # the notes' order (Yes before No), as every page
     default = "veoride" if "veoride" in classes else (e.prediction if e.prediction is not None else classes[0])
     name = label_format(classes)
     left, right = st.columns(2)
@@ -60,11 +62,11 @@ def _prior_fragment(model: Any, row: dict[str, Any], e: Any) -> None:
     other = next(c for c in moved.joint_log.sort_values(ascending=False, kind="stable").index if c != cls)
     split = prior_evidence.prior_vs_evidence(moved, cls, other)
     left, right = st.columns(2)
-    left.plotly_chart(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
-                                                 prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior),
-                      key="lessons.prior_sweep")
-    right.plotly_chart(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other),
-                       key="lessons.prior_bar")
+    charts.show(left, projected(lessons.prior_sweep_figure(prior_evidence.prior_sweep(e, cls), cls, p,
+                                                           prior_evidence.prior_vs_evidence(e, cls, other).break_even_prior)),
+                key="lessons.prior_sweep")
+    charts.show(right, projected(lessons.prior_evidence_bar(split.log_prior_ratio, split.log_likelihood_ratios, cls, other)),
+                key="lessons.prior_bar")
     net = split.log_likelihood_ratio
     if not np.isfinite(net):
         st.markdown(f"Against **{ui.md(other)}**: a factor is 0 for one of the two classes (no smoothing), so the "

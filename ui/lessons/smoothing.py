@@ -10,9 +10,10 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.smoothing_path import DEFAULT_STRENGTHS
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import label_format
 from ui.formulas import show_counts
+from ui.presentation import frame_ui, projected
 from ui.views import views_of
 
 ss = st.session_state
@@ -68,11 +69,11 @@ def _smoothing_fragment(path: Any) -> None:
         col.metric(f"P({ui.md(name(cls))} | x) at l = {strength:g}", ui.fmt_number(p))
     left, right = st.columns(2)
     if len(path.cells):
-        left.plotly_chart(lessons.smoothing_figure(path.cells, strength, variants), key="lessons.cells_chart")
+        charts.show(left, projected(lessons.smoothing_figure(path.cells, strength, variants)), key="lessons.cells_chart")
     else:
         left.info("The test example has no categorical, Bernoulli or count value to follow; text features are "
                   "smoothed too, their words are on the Explain page.")
-    right.plotly_chart(lessons.posterior_path_figure(path.posterior, strength, variants), key="lessons.post_chart")
+    charts.show(right, projected(lessons.posterior_path_figure(path.posterior, strength, variants)), key="lessons.post_chart")
     at_l = path.cells[(path.cells["variant"] == "lidstone") & (path.cells["strength"] == strength)]
     if len(at_l):
         table = pd.DataFrame({"column": at_l["column"].astype(str), "value": at_l["value"].astype(str),
@@ -80,7 +81,7 @@ def _smoothing_fragment(path: Any) -> None:
                               "count": show_counts(at_l[["count"]])["count"],
                               f"P(v | c) at l = {strength:g}": at_l["probability"].map(ui.fmt_number),
                               "zero count": at_l["zero_count"]})
-        st.dataframe(table, hide_index=True, key="lessons.cells_table")
+        frame_ui(st, table, hide_index=True, key="lessons.cells_table")
     zero = path.zero_cells
     if len(zero):
         listed = "; ".join(f"{ui.md(r.column)} = {ui.md(r.value)} given {ui.md(r['class'])}"

@@ -10,8 +10,9 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.underflow import underflow_trace
-from ui import lessons
+from ui import charts, lessons
 from ui.classes import labels_of
+from ui.presentation import frame_ui, projected
 from ui.views import views_of
 
 ss = st.session_state
@@ -55,9 +56,9 @@ def _underflow_fragment(model: Any, views: dict[Any, Any]) -> None:
                                   else "0/0 (undefined)" for c in classes],
         "posterior by logs": [ui.fmt_number(trace.log_posterior[c]) for c in classes],
     }, index=pd.Index(labels_of(classes), name="class"))
-    st.dataframe(table, key="lessons.underflow_table")
+    frame_ui(st, table, key="lessons.underflow_table")
     if trace.underflowed:
         st.warning("The raw product reached 0.0 while the sum of logs stayed finite.")
     else:
         st.info("No underflow yet: repeat the text more often.")
-    st.plotly_chart(lessons.underflow_figure(trace.product, trace.log_sum), key="lessons.underflow_chart")
+    charts.show(st, projected(lessons.underflow_figure(trace.product, trace.log_sum)), key="lessons.underflow_chart")

@@ -137,7 +137,7 @@ class TypeView:
         st.dataframe(table, key=f"model.{self.kind}_table")
         figure = self._density_figure(model, column, frame)
         if figure is not None:
-            st.plotly_chart(figure, key=f"model.{self.kind}_chart")
+            charts.show(st, figure, key=f"model.{self.kind}_chart")
 
     def _density_figure(self, model: Any, column: Any, frame: pd.DataFrame) -> go.Figure | None:
         x = pd.to_numeric(frame[column], errors="coerce") if column in frame else pd.Series(dtype=float)

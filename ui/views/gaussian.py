@@ -13,7 +13,7 @@ import streamlit as st
 
 from nbapp.densities import gaussian_fit_plot
 from ui import charts
-from ui.classes import label_format, labelled_rows
+from ui.classes import classes_note, label_format, labelled_rows, shown_model_classes
 from ui.formulas import num
 from ui.lecture import ref
 from ui.state import CACHE_TTL, as_float, data_key, set_settings, work
@@ -54,10 +54,10 @@ class GaussianView(TypeView):
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Gaussian fits p(x | c) = N(μ_c, σ²_c)")
         col = pick_column(columns, "model.gauss_feature")
-        fits = model.gaussian(col)
+        fits = model.gaussian(col).reindex(pd.Index(shown_model_classes(model), dtype=object))   # the most probable
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
-        st.plotly_chart(charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
+        charts.show(st, charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
         st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
                            key="model.gauss_class")
@@ -65,6 +65,9 @@ class GaussianView(TypeView):
             st.latex(equation)
         if x_star == x_star:   # not NaN: the density at x* with its numbers (seed 000, Eq. 12)
             st.latex(density_latex(model, col, x_star, cls))
+        note = classes_note(len(model.classes_), "prior P(c)")
+        if note:
+            st.caption(note)
         _epsilon_ui(model)
 
     def factor_counts(self, model: Any, column: Any, value: Any, cls: Any, counts: pd.DataFrame | None) -> str:
@@ -80,7 +83,7 @@ def _fit_plot(data_key: tuple, column: Any, fits: pd.DataFrame, x_star: float, *
               _frame: pd.DataFrame) -> Any:
     """The fit plot of ``column``: keyed by the data (ui.state.data_key), the fitted μ_c and σ²_c
     and x*, which is all it draws; a click on l leaves all of them, and the histogram, as they were."""
-    return gaussian_fit_plot(_model, column, _frame, x_star=x_star)
+    return gaussian_fit_plot(_model, column, _frame, x_star=x_star, classes=list(fits.index))
 
 
 def _epsilon_ui(model: Any) -> None:
@@ -121,7 +124,7 @@ def gaussian_latex(model: Any, column: Any, cls: Any) -> list[str]:
 def density_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
     r"""The density of a Gaussian feature at x, computed with its numbers:
     N(6; 5.855, 0.0263) = \frac{1}{\sqrt{2\pi \cdot 0.0263}} \exp(...) = 1.65   [seed 000, Eq. 12]."""
-    value = float(model.gaussian_density(column, np.array([float(x)]))[cls].iloc[0])
+    value = float(model.gaussian_density(column, np.array([float(x)]), [cls])[cls].iloc[0])   # that class's alone
     xs = num(float(x), digits=digits)
     row = model.gaussian(column).loc[cls]
     mu, var = num(float(row["mean"]), digits=digits), num(float(row["var"]), digits=digits)

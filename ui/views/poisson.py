@@ -30,8 +30,8 @@ class PoissonView(TypeView):
         fits = model.parameters(col)
         left, right = st.columns([3, 2])
         observed = _observed(data_key(), col, model.target_, model.weight_, _frame=frame)
-        left.plotly_chart(charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
-                          key="model.poisson_chart")
+        charts.show(left, charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
+                    key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
         right.dataframe(labelled_rows(shown), key="model.poisson_table")
         right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
