@@ -12,6 +12,10 @@ TYPES = {"colour": "categorical", "shape": "categorical", "flag": "bernoulli", "
          "weight": "gaussian", "skew": "kde", "band": Discretized(bins=3), "n1": "multinomial",
          "n2": "multinomial", "visits": "poisson", "words": "text"}
 
+# pandas 3's default text dtype ("str"), spelled out: under pandas 2.3 the alias "str" means NumPy
+# strings and would store None as the text 'None'.
+ARROW_TEXT = pd.StringDtype("pyarrow", na_value=np.nan)
+
 
 def mixed_frame(seed: int, rows: int) -> pd.DataFrame:
     """Three classes (one rare), missing values in the Arrow-string, Gaussian and text columns,
@@ -20,7 +24,7 @@ def mixed_frame(seed: int, rows: int) -> pd.DataFrame:
     y = rng.choice(["spam", "ham", "eggs"], rows, p=[0.45, 0.45, 0.1])
     spam = (y == "spam").astype(float)
     return pd.DataFrame({
-        "colour": pd.array(rng.choice(["red", "green", "blue", None], rows), dtype="str"),
+        "colour": pd.array(rng.choice(["red", "green", "blue", None], rows), dtype=ARROW_TEXT),
         "shape": rng.choice(["round", "square", "oval"], rows).astype(object),
         "flag": rng.choice(["yes", "no"], rows),
         "size": np.where(rng.random(rows) < 0.1, np.nan, rng.normal(3, 1, rows) + spam),

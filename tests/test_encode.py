@@ -11,6 +11,7 @@ import pyarrow as pa
 import pytest
 
 import nbapp
+from mixed_data import ARROW_TEXT
 from nbapp import _encode as encode
 from nbapp.blocks.categorical import MISSING_CODE, UNSEEN_CODE
 from nbapp.blocks import gaussian
@@ -23,8 +24,8 @@ def _frame(n: int, seed: int = 0) -> pd.DataFrame:
     colour[rng.random(n) < 0.05] = None
     x = rng.normal(y, 1.0, n)
     x[rng.random(n) < 0.05] = np.nan
-    return pd.DataFrame({"colour": pd.array(colour, dtype="str"), "x": x,
-                         "y": pd.array(np.array(["a", "b", "c"], dtype=object)[y], dtype="str")})
+    return pd.DataFrame({"colour": pd.array(colour, dtype=ARROW_TEXT), "x": x,
+                         "y": pd.array(np.array(["a", "b", "c"], dtype=object)[y], dtype=ARROW_TEXT)})
 
 
 def test_arrow_codes_equal_pandas_factorize_with_missing_values_and_several_chunks():

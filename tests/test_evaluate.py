@@ -260,7 +260,7 @@ def test_stratified_folds_of_arrow_strings_equal_those_of_the_same_labels_as_obj
     labels = ["stay", "leave", "maybe", "Été", "zebra", "Zulu"]
     y = pd.Series(np.random.default_rng(4).choice(labels, 2_000))
     as_objects = evaluate.stratified_folds(list(y), 5, seed=9)
-    for stored in (y.astype("string[pyarrow]"), y.astype(object), y.astype("str")):
+    for stored in (y.astype("string[pyarrow]"), y.astype(object), y.astype(pd.StringDtype("pyarrow", na_value=np.nan))):
         assert np.array_equal(evaluate.stratified_folds(stored, 5, seed=9), as_objects)
     assert np.array_equal(evaluate.holdout_mask(y.astype("string[pyarrow]"), test_size=0.3, seed=2),
                           evaluate.holdout_mask(list(y), test_size=0.3, seed=2))

@@ -179,3 +179,14 @@ def test_predict_file_of_a_header_only_input_writes_no_empty_file(tmp_path, name
     with pytest.raises(nbapp.DataError, match="has no data rows"):
         nbapp.predict_file(_fitted(), tmp_path / "h.csv", tmp_path / name)
     assert [p.name for p in tmp_path.iterdir()] == ["h.csv"]
+
+
+def test_a_text_column_with_missing_cells_is_neutralised_without_a_pandas_warning():
+    # Python-object text (pandas 2.3's default, pinned in issue 33, item 7) with a missing cell:
+    # the formula test must not lean on fillna's deprecated downcasting of objects.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = safe_csv_bytes(pd.DataFrame({"a": pd.Series(["=1", None, "x"], dtype=object)}))
+    assert list(csv.reader(io.StringIO(out.decode("utf-8-sig")))) == [["a"], ["'=1"], [""], ["x"]]

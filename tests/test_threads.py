@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import nbapp._threads as threads
-from mixed_data import TYPES, mixed_frame as frame
+from mixed_data import ARROW_TEXT, TYPES, mixed_frame as frame
 from nbapp import DataError, NaiveBayes
 from nbapp import _encode as encode
 
@@ -32,7 +32,7 @@ def test_each_block_scores_a_row_range_and_positions_as_it_scores_those_rows_cop
     threaded(10**9)
     df = frame(0, 3_000)
     model = NaiveBayes(TYPES).fit(df, "y")
-    new = frame(1, 1_000).assign(colour=pd.array(["red", "violet", None, "blue"] * 250, dtype="str"))
+    new = frame(1, 1_000).assign(colour=pd.array(["red", "violet", None, "blue"] * 250, dtype=ARROW_TEXT))
     positions = np.random.default_rng(2).permutation(len(new))[:400]
     for data in (df, new):
         for rows in (slice(100, 900), positions):

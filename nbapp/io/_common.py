@@ -22,6 +22,12 @@ import pandas as pd
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 
+# The dtype of a table's text cells on every path: pandas 3's default "str" (Arrow strings, NaN
+# for missing), named in full because under pandas 2.3, which the project pins while PySpark
+# lacks pandas 3 (issue 33, item 7), "str" means Python objects.
+TEXT_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
+
+
 # Cells read as missing in a numeric column (compared after strip + lower-case).
 NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})
 

@@ -16,8 +16,8 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._fast import fast_path_applies, read_fast
-from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, Table, _Raw, RowNumbers, _clipped,
-                              _shape)
+from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, TEXT_DTYPE, Table, _Raw, RowNumbers,
+                              _clipped, _shape)
 from nbapp.io._sniffing import _Encoding, _detect_encoding, _refuse_binary_text, _sample_text
 from nbapp.io._tidy import _tidy
 
@@ -304,7 +304,7 @@ def _parse_cells(source: _Source, width: int, max_rows: int | None, expected: in
                 header=0,
                 names=list(range(width)),
                 index_col=False,
-                dtype=str,
+                dtype=TEXT_DTYPE,
                 keep_default_na=False,
                 na_filter=False,
                 encoding=source.encoding.codec,
@@ -326,4 +326,4 @@ def _cells_from_csv(source: _Source, width: int, expected: int) -> pd.DataFrame:
     records = (r for r in source.reader() if r and (len(r) > 1 or r[0].strip()))
     next(records, None)  # the header
     rows = [r + [""] * (width - len(r)) for r in itertools.islice(records, expected)]
-    return pd.DataFrame(rows, columns=list(range(width)), dtype=str)
+    return pd.DataFrame(rows, columns=list(range(width)), dtype=TEXT_DTYPE)

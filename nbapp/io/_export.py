@@ -97,7 +97,7 @@ def _safe_column(column: pd.Series) -> pd.Series:
         return column
     if pd.api.types.infer_dtype(column, skipna=True) in ("string", "empty"):
         text = column.astype(object)
-        risky = column.str.startswith(FORMULA_STARTS).fillna(False).to_numpy(dtype=bool)
+        risky = column.str.startswith(FORMULA_STARTS, na=False).to_numpy(dtype=bool)
         return text.where(~risky, "'" + column.astype(str))
     # Mixed objects (numbers next to text): only the str cells can carry a formula.
     return column.map(lambda v: neutralise(v) if isinstance(v, str) else v)

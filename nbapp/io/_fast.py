@@ -34,6 +34,7 @@ from nbapp.io._common import (
     INF_TOKENS,
     MAX_EXACT_DIGITS,
     NA_TOKENS,
+    TEXT_DTYPE,
     VARIANCE_OVERFLOW,
     DOT_NUMBER,
     RowNumbers,
@@ -266,7 +267,7 @@ def _text_column(column: Any) -> tuple[pd.Series, list[str]] | None:
 
 def _strings(column: Any) -> pd.Series:
     """An Arrow string column as the pandas text column the careful path builds."""
-    return pd.Series(column, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+    return pd.Series(column, dtype=TEXT_DTYPE)
 
 
 def _no_rows() -> RowNumbers:

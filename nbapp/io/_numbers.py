@@ -108,7 +108,7 @@ class NumberReader:
                 f"Column {_quoted(name)}: {int(bad.sum()):,} infinite value(s) ({examples}; "
                 f"{self.rows.describe(np.flatnonzero(bad))}) read as missing; a likelihood cannot use infinity."
             )
-            result[bad] = np.nan
+            result = result.mask(bad)    # not in place: Arrow's parsed numbers may be read-only
         huge = np.abs(result.to_numpy()) > VARIANCE_OVERFLOW
         if huge.any():
             notes.append(

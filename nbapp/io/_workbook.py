@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import (MAX_COLUMNS, MAX_SHEET_CELLS, SHOWN, Table, XLSX_LIMITS, ZIP_ERRORS, _Raw, RowNumbers, _clipped, _quoted,
+from nbapp.io._common import (MAX_COLUMNS, MAX_SHEET_CELLS, SHOWN, TEXT_DTYPE, Table, XLSX_LIMITS, ZIP_ERRORS, _Raw, RowNumbers, _clipped, _quoted,
                               _shape)
 
 __all__ = ["workbook_sheets", "OLE_MAGIC"]
@@ -180,7 +180,7 @@ def _read_sheet(data: bytes, filename: str, max_rows: int | None, notes: list[st
         notes.append(f"Read only the first {len(body) + len(read.absent):,} data rows (max_rows); the sheet has more.")
     width = max([len(header), *map(len, body)])
     texts = _within_columns(_texts(_padded([header, *body], width)), filename, notes)
-    frame = pd.DataFrame(texts[1:], columns=list(range(texts.shape[1]))).astype(str)
+    frame = pd.DataFrame(texts[1:], columns=list(range(texts.shape[1]))).astype(TEXT_DTYPE)
     names = [name.strip() for name in texts[0]]
     numbers = np.asarray(read.numbers, dtype=np.int64)
     return _Raw(names, frame, RowNumbers("row", lambda: numbers), notes,

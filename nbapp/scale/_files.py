@@ -78,7 +78,7 @@ from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io._export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
 from nbapp.io._common import (COMMA_NUMBER, DOT_NUMBER, INTEGER, LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
-                             NA_TOKENS, TEXT_NA_TOKENS, RowNumbers)
+                             NA_TOKENS, TEXT_DTYPE, TEXT_NA_TOKENS, RowNumbers)
 from nbapp.io._nested import arrow_nested, nested_error
 from nbapp.io._sniffing import CONTENT_BYTE
 from nbapp.scale._aggregates import MissingClass, NotPushable, Refused, Source, model_statistics
@@ -950,9 +950,9 @@ def _csv_values(commas: bool, sources: _Sources) -> Any:
     from nbapp.io._numbers import NumberReader
 
     def values(column: str, raw: list[Any]) -> pd.Series:
-        # str: the strings as load_table's parser holds its cells (Arrow-backed), whose number
-        # parser decides "+4" as load_table's does
-        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=str)
+        # TEXT_DTYPE: the strings as load_table's parser holds its cells (Arrow-backed), whose
+        # number parser decides "+4" as load_table's does (pandas 2.3's "str" would be objects)
+        cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=TEXT_DTYPE)
         if not commas and _comma_numbers(cells.str.strip()):
             raise _decimal_comma(column, sources)
         reader = NumberReader(pd.DataFrame({0: cells}), RowNumbers("row", lambda: np.arange(len(cells))), ",")
