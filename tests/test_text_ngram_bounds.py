@@ -4,7 +4,6 @@ would make before they make a string."""
 
 from __future__ import annotations
 
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from nbapp.text._document import _word_ngrams, analyze
 from nbapp.text._tokenising import _Pass, _with_ngrams
 from nbapp.text.matching import tokenising_job
 from ui.views.text import NGRAMS
+from peak_memory import peak_mb
 
 
 def _words(n: int, seed: int = 0) -> list[str]:
@@ -22,19 +22,6 @@ def _words(n: int, seed: int = 0) -> list[str]:
     rng = np.random.default_rng(seed)
     letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
     return ["".join(rng.choice(letters, size=rng.integers(3, 9))) for _ in range(n)]
-
-
-def _peak_mb(work) -> tuple[float, BaseException | None]:
-    tracemalloc.start()
-    caught = None
-    try:
-        work()
-    except DataError as err:
-        caught = err
-    finally:
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-    return peak, caught
 
 
 @pytest.mark.parametrize("ngram_range", [(1, 1500), [1, 1500], (1, 4), (4, 4)])
@@ -54,7 +41,7 @@ def test_the_app_offers_exactly_the_n_grams_the_library_allows():
 def test_one_1500_word_document_with_a_1500_gram_range_is_refused_before_its_strings_are_built():
     # issue 31: 339 -> 3,344 MB in 5 s in the server; the builders must count first
     words = _words(1500)
-    peak, caught = _peak_mb(lambda: _word_ngrams(words, (1, 1500)))
+    peak, caught = peak_mb(lambda: _word_ngrams(words, (1, 1500)))
     assert isinstance(caught, NgramsTooLarge), caught
     assert "use an ngram_range with max_n at most 3, e.g. (1, 2)" in str(caught)
     assert peak < 2, f"{peak:.1f} MB"
@@ -63,7 +50,7 @@ def test_one_1500_word_document_with_a_1500_gram_range_is_refused_before_its_str
 def test_the_chunk_builder_refuses_a_1500_gram_range_before_its_strings_are_built():
     with tokenising_job():
         terms = _Pass(TextOptions()).terms([" ".join(_words(1500))])
-    peak, caught = _peak_mb(lambda: _with_ngrams(terms, (1, 1500)))
+    peak, caught = peak_mb(lambda: _with_ngrams(terms, (1, 1500)))
     assert isinstance(caught, NgramsTooLarge), caught
     assert peak < 2, f"{peak:.1f} MB"
 
@@ -82,7 +69,7 @@ def test_a_chunk_past_max_terms_is_refused_before_its_n_gram_strings_are_made():
     doc = " ".join(_words(150_000, seed=1))
     options = TextOptions(ngram_range=(1, 3))
     with tokenising_job():
-        base, _ = _peak_mb(lambda: list(term_occurrences([doc], TextOptions(), {})))
-        peak, caught = _peak_mb(lambda: list(term_occurrences([doc], options, {}, max_terms=200_000)))
+        base, _ = peak_mb(lambda: list(term_occurrences([doc], TextOptions(), {})))
+        peak, caught = peak_mb(lambda: list(term_occurrences([doc], options, {}, max_terms=200_000)))
     assert isinstance(caught, TooManyTerms) and caught.limit == 200_000, caught
     assert peak < base + 8, f"{peak:.1f} MB with n-grams, {base:.1f} MB for the words alone"

@@ -4,35 +4,21 @@ limited, so neither process holds gigabytes whatever the pattern or the cell."""
 
 from __future__ import annotations
 
-import tracemalloc
 
 import numpy as np
 import pytest
 
-from nbapp.errors import DataError
 from nbapp.text import TextOptions, analyze
 from nbapp.text import matching
 from nbapp.text._re_worker import BATCH
+from peak_memory import peak_mb
 
 BIG_CELL = ("Free entry in 2 a wkly comp to win FA Cup final tkts 21st May 2005. " * 300_000)[:20_000_000]
 
 
-def _peak_mb(work) -> tuple[float, BaseException | None]:
-    tracemalloc.start()
-    caught = None
-    try:
-        work()
-    except DataError as err:
-        caught = err
-    finally:
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-    return peak, caught
-
-
 def test_every_character_of_a_20_mb_cell_is_refused_at_the_token_budget_with_a_bounded_peak():
     # issue 31: (?s). over a 20 MB cell took the child to 2,991 MB and the server to 2,609 MB
-    peak, caught = _peak_mb(lambda: analyze(BIG_CELL, TextOptions(token_pattern=r"(?s).")))
+    peak, caught = peak_mb(lambda: analyze(BIG_CELL, TextOptions(token_pattern=r"(?s).")))
     assert isinstance(caught, matching.PatternTooLarge), caught
     assert str(caught).startswith("The token pattern '(?s).' found more than 2,200,000 tokens on this text "
                                   "(20,000,000 characters) and was stopped")

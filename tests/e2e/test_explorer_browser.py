@@ -12,17 +12,11 @@ from playwright.sync_api import expect
 import nbapp
 from nbapp.examples import example, load_example
 
+from e2e.explorer_page import COUNT_RUNS
+
 pytestmark = pytest.mark.e2e
 
 TOLERANCE = 1e-9
-# Counts the script runs the page starts from now on (Streamlit marks the app "running").
-COUNT_RUNS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.nbRuns = 0;
-  new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.nbRuns += 1;
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
 # Moves the explorer's inputs one after another in one task of the page (no pause in which the
 # row could settle), reading every class's probability after each move; the component's DOM
 # is found through the shadow roots. Returns the probabilities and the script runs meanwhile.

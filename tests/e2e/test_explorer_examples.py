@@ -14,16 +14,11 @@ from playwright.sync_api import expect
 import nbapp
 from nbapp.examples import EXAMPLES, load_example
 
+from e2e.explorer_page import COUNT_RUNS
+
 pytestmark = pytest.mark.e2e
 
 TOLERANCE = 1e-9
-COUNT_RUNS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.nbRuns = 0;
-  new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.nbRuns += 1;
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
 # Every input moved in turn from the page's row (each select through its categories, each slider
 # to its first, middle and last number, then back), the classes' probabilities read after each
 # move, with the row as the inputs then stand; all in one task of the page.
