@@ -15,7 +15,8 @@ from scipy import stats
 
 from nbapp.blocks.bernoulli import BINARY_PAIRS as _MODEL_PAIRS
 from nbapp.errors import DataError, shown
-from nbapp.io._nested import nested_error, nested_values
+from nbapp.io._common import TEXT_DTYPE      # Arrow text: astype(str) in pandas 2 copies a cell into
+from nbapp.io._nested import nested_error, nested_values   # a fixed-width array (20 MB x rows x 4 bytes)
 
 __all__ = ["propose_feature_types", "propose_target", "propose_weight", "check_target"]
 
@@ -96,11 +97,11 @@ def _propose(column: pd.Series, name: str, count_block: set[str]) -> tuple[str, 
     if pd.api.types.is_datetime64_any_dtype(column) or _looks_like_dates(present):
         return "ignore", "dates -> ignore (derive e.g. a weekday column to use them)"
     if pd.api.types.is_bool_dtype(column) or (distinct == 2 and _binary_pair(present)):
-        pair = "/".join(str(v) for v in sorted(present.astype(str).unique()))
+        pair = "/".join(str(v) for v in sorted(present.astype(TEXT_DTYPE).unique()))
         return "bernoulli", f"2 distinct values ({pair}) -> Bernoulli"
     if pd.api.types.is_numeric_dtype(column):
         return _propose_number(present, name, distinct, count_block)
-    return _propose_strings(present.astype(str), name, distinct)
+    return _propose_strings(present.astype(TEXT_DTYPE), name, distinct)
 
 
 def _propose_number(present: pd.Series, name: str, distinct: int, count_block: set[str]) -> tuple[str, str]:
@@ -229,7 +230,7 @@ def _binary_key(value: object) -> str:
 def _looks_like_dates(present: pd.Series) -> bool:
     if not (pd.api.types.is_string_dtype(present) or present.dtype == object):
         return False
-    sample = present.astype(str).str.strip().head(1000)
+    sample = present.head(1000).astype(TEXT_DTYPE).str.strip()
     return bool(sample.str.fullmatch(DATE_LIKE).mean() >= 0.9)
 
 
@@ -333,7 +334,7 @@ def check_target(df: pd.DataFrame, target: str) -> tuple[pd.DataFrame, tuple[str
     notes: list[str] = []
     missing = labels.isna()
     if labels.dtype == object or pd.api.types.is_string_dtype(labels):
-        missing |= labels.astype(str).str.strip().eq("") & labels.notna()
+        missing |= labels.astype(TEXT_DTYPE).str.strip().eq("") & labels.notna()
     if missing.all():
         raise DataError(f"The target {target!r} has no labels (every value is missing); choose another column.")
     if missing.any():

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.errors import DataError
-from nbapp.io._common import ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
+from nbapp.io._common import TEXT_DTYPE, ZIP_ERRORS, SAMPLE_BYTES, SHOWN, Table, RowNumbers, _ZIP_MAGIC, _clipped, _names, _quoted
 from nbapp.io._sniffing import (
     _check_archive,
     _detect_encoding,
@@ -172,14 +172,14 @@ def _pick_text_and_label(frame: pd.DataFrame, filename: str) -> tuple[str, str, 
 def _mean_length(column: pd.Series) -> float:
     if not (pd.api.types.is_string_dtype(column) or column.dtype == object):
         return 0.0
-    lengths = column.dropna().astype(str).str.len()
+    lengths = column.dropna().astype(TEXT_DTYPE).str.len()
     return float(lengths.mean()) if len(lengths) else 0.0
 
 
 def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: RowNumbers) -> Table:
     """NFC-normalise, count empty documents and missing labels; keep every row."""
     notes = list(notes)
-    text = frame["text"].astype(object).where(frame["text"].notna(), "").astype(str)
+    text = frame["text"].astype(object).where(frame["text"].notna(), "").astype(TEXT_DTYPE)
     normalised = text.str.normalize("NFC")
     changed = int((normalised != text).sum())
     label = frame["label"]
@@ -203,7 +203,7 @@ def _finish_corpus(frame: pd.DataFrame, notes: list[str], rows: RowNumbers) -> T
             f"{int(no_label.sum()):,} document(s) have no label ({rows.describe(np.flatnonzero(no_label))}); "
             "choosing the label as target drops them."
         )
-    corpus = pd.DataFrame({"text": normalised.astype(str), "label": label}).reset_index(drop=True)
+    corpus = pd.DataFrame({"text": normalised.astype(TEXT_DTYPE), "label": label}).reset_index(drop=True)
     return Table(corpus, tuple(notes))
 
 
