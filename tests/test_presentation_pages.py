@@ -102,7 +102,7 @@ def test_explain_in_the_mode_opens_on_the_board_when_the_work_carries_a_board_st
     assert [line[:18] for line in _board_lines(at)] == ["**Step 5 of 14:** "]
     assert not at.table                                     # the factors' tab is not the one open
     at.switch_page("pages/3_Explain.py").run()              # the open tab is kept while Explain is shown
-    assert _board_lines(at) and at.session_state["present_tabs"] == "The board, step by step"
+    assert _board_lines(at) and at.session_state["present.tabs"] == "The board, step by step"
 
 
 def test_explain_in_the_mode_opens_on_the_factors_without_a_board_step():

@@ -51,7 +51,7 @@ TEACHING_PAGES = (("pages/2_Model.py", "Model", ":material/tune:"),
                   ("pages/7_Exercises.py", "Exercises", ":material/quiz:"))
 #: Explain's two views in the mode, and the key of their tabs (the open one is kept while Explain is shown).
 FACTORS_TAB, BOARD_TAB = "Factors and posterior", "The board, step by step"
-TABS_KEY = "present_tabs"
+TABS_KEY = "present.tabs"        # a widget key (a ".": the page's own, tests/test_session_keys.py)
 
 #: Long display formulas break after a relation or an operator (KaTeX splits a formula into
 #: ".base" boxes there; display mode only forbids the break), and what cannot break (an aligned
