@@ -442,12 +442,12 @@ def _export_ui(model: Any) -> None:
             right.error(ui.md(err))
         else:
             st.rerun()
-    if ui.work().source.reader == "model":
+    if not ui.work().source.has_rows:
         right.info(f"The model file {ui.md(ui.work().source.name)} is open without data: the settings above "
                    "smooth its own counts again; Evaluate predicts a new file with it.")
-    elif ss.get("imported") is not None:
-        right.info(f"Using the model imported from {ui.md(ss['imported'].name)} (target "
-                   f"{ui.md(ss['imported'].model.target_)}); change any setting or the data to go back to fitting.")
+    elif ui.work().imported is not None:
+        right.info(f"Using the model imported from {ui.md(ui.work().imported.name)} (target "
+                   f"{ui.md(ui.work().imported.model.target_)}); change any setting or the data to go back to fitting.")
 
 
 def _options_ui(work: Any, frame: pd.DataFrame) -> None:
