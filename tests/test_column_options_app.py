@@ -198,10 +198,11 @@ def test_a_model_file_open_alone_takes_the_options_of_the_page():
     assert isinstance(at.session_state["work"].source, ModelFile)
     at = open_page(at, "Model")
     assert at.number_input(key="_colopt::Weight::bins").value == 3
-    assert len(at.session_state["work"].imported.model.cpt("Weight")) == 3
+    assert len(at.session_state["work"].source.model.cpt("Weight")) == 3      # the file's own model
+    assert len(at.session_state["model"].cpt("Weight")) == 3
     at.number_input(key="_colopt::Weight::bins").set_value(2).run()
     at.number_input(key="_colopt::Height::bandwidth").set_value(0.5).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["work"].imported is None                          # refitted from the file's statistics
+    assert at.session_state["model"] is not at.session_state["work"].source.model   # refitted from its statistics
     assert len(at.session_state["model"].cpt("Weight")) == 2
     np.testing.assert_allclose(at.session_state["model"].parameters("Height")["h"].to_numpy(dtype=float), 0.5)

@@ -82,6 +82,14 @@ _SHA = re.compile(r"[0-9a-f]{64}")
 _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "target", "work")
 
 
+def _keys() -> tuple[str, ...]:
+    """The address's parameters: the built-in sources' and the target and work (_KEYS), and those
+    any other registered source writes (``Source.address_keys``)."""
+    from ui.sources.base import address_keys
+
+    return (*_KEYS, *(k for k in address_keys() if k not in _KEYS))
+
+
 class FileStore:
     """Bytes by their sha256, in files of a private folder (mode 700, removed with the store or
     when the server stops; after a kill, by the next store made in the same place:
@@ -600,14 +608,14 @@ def address_of(work: Work) -> tuple[dict[str, str], str | None]:
 
 def write_address(params: dict[str, str]) -> None:
     """Make ``params`` the page's address (only when it changed)."""
-    current = {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
+    current = {k: st.query_params.get(k) for k in _keys() if k in st.query_params}
     if current != params:
         st.query_params.from_dict(params)
 
 
 def read_address() -> dict[str, str]:
     """The parameters of the page's address that name a work (others are not read)."""
-    return {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
+    return {k: st.query_params.get(k) for k in _keys() if k in st.query_params}
 
 
 def kept_file(digest: str, name: Any, *, what: str) -> tuple[bytes, str]:

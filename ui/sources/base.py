@@ -39,7 +39,7 @@ from nbapp.ordering import classes_of
 from ui.text import counted, md
 from ui.work import IGNORE, Work
 
-__all__ = ["Opened", "Source", "register_source", "unregister_source", "source_classes", "modes",
+__all__ = ["Opened", "Source", "register_source", "unregister_source", "source_classes", "address_keys", "modes",
            "picker_of", "from_address", "fit_in_memory", "proposed_work", "proposal_rows", "first_row", "row_query",
            "is_missing", "PROPOSAL_ROWS", "CACHE_TTL", "MODEL_CACHE_SIZE", "PARSE_CACHE_SIZE"]
 
@@ -87,6 +87,8 @@ class Source:
     folds_where_stored: ClassVar[bool] = False
     #: How the sidebar names the kind of data.
     described: ClassVar[str] = "upload"
+    #: The address parameters this kind writes beyond the built-in ones (``ui.remember._KEYS``).
+    address_keys: ClassVar[tuple[str, ...]] = ()
 
     # -- what the fit depends on -------------------------------------------------------------------
     def key(self) -> tuple:
@@ -197,6 +199,11 @@ def unregister_source(cls: type[Source]) -> None:
 
 def source_classes() -> tuple[type[Source], ...]:
     return tuple(_SOURCES)
+
+
+def address_keys() -> tuple[str, ...]:
+    """The address parameters the registered kinds of source write beyond the built-in ones."""
+    return tuple(k for cls in _SOURCES for k in cls.address_keys)
 
 
 def modes() -> tuple[list[str], list[str]]:
