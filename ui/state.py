@@ -61,10 +61,9 @@ import streamlit as st
 
 from nbapp.errors import DataError
 from ui import remember, sources
-from ui.sources import DEFAULT_EXAMPLE, READERS, Example, LocalPath, ModelFile, Source, Table, Upload
-from ui.sources.base import (CACHE_TTL, MODEL_CACHE_SIZE, PARSE_CACHE_SIZE, PROPOSAL_ROWS, first_row, is_missing,
-                             proposal_rows, proposed_work, row_query, scalar)
-from ui.sources.local_path import DATA_ROOT_VARIABLE, PATH_SAMPLE_ROWS, data_root, path_sources
+from ui.sources import DEFAULT_EXAMPLE, READERS, Example, LocalPath, ModelFile, Source, Table
+from ui.sources.base import CACHE_TTL, first_row, is_missing, proposal_rows, proposed_work, row_query, scalar
+from ui.sources.local_path import DATA_ROOT_VARIABLE, data_root, path_sources
 from ui.sources.upload import parse_upload
 from ui.work import IGNORE, Work
 
@@ -75,7 +74,7 @@ __all__ = [
     "set_target", "set_weight", "set_query", "set_query_from_row", "reset_query",
     "ensure_state", "remember_work", "open_source", "load_example_into_state", "load_upload_into_state",
     "load_path_into_state",
-    "import_model", "open_model_alone", "HELD", "data_root", "path_sources", "big_data_note", "path_rows", "parse_upload",
+    "import_model", "open_model_alone", "HELD", "CACHE_TTL", "DATA_ROOT_VARIABLE", "proposal_rows", "data_root", "path_sources", "big_data_note", "path_rows", "parse_upload",
     "frame", "specs", "settings", "model_key", "data_key", "current_model", "require_model", "class_list", "download_bytes",
     "data_stem",
     "sha256", "is_missing", "as_float",
