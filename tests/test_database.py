@@ -231,6 +231,23 @@ def test_postgres_kfold_inside_the_database_equals_the_in_memory_kfold_with_the_
     assert len(got.predictions) == 10_000 and set(got.predictions["fold"]) <= set(range(1, k + 1))
 
 
+EQUAL_ROWS = ("SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, CAST(i % 3 AS text) AS city "
+              "FROM generate_series(0, 2999) AS g(i)")
+
+
+def _assert_equal_rows_are_dealt_to_every_fold(url: str) -> None:
+    """3,000 rows, 6 distinct ones: each fold holds about 600 rows (a hash of the row alone would
+    put all 500 copies of a row in one fold, and each fold would hold 0, 500, 1000... rows)."""
+    got = cross_validate_database(nbapp.NaiveBayes({"city": "categorical"}), url, _relation(url, select=EQUAL_ROWS),
+                                  "y", k=5)
+    sizes = np.array([fold.n for fold in got.fold_scores])
+    assert sizes.sum() == 3000 and np.all(np.abs(sizes - 600) < 5 * np.sqrt(600)), sizes
+
+
+def test_postgres_deals_equal_rows_to_every_fold(postgres):
+    _assert_equal_rows_are_dealt_to_every_fold(postgres.url)
+
+
 def test_postgres_typed_select_stops_at_its_time_limit(postgres, visits):
     slow = "SELECT y, age, pg_sleep(5) IS NULL AS slept FROM visits LIMIT 3"
     relation = _relation(postgres.url, select=slow, timeout=1)
@@ -271,6 +288,8 @@ def duckdb_file(tmp_path):
     con = duckdb.connect(str(path))
     con.execute("SELECT setseed(0.5)")
     con.execute(VISITS.replace(f"generate_series(0, {ROWS - 1}) AS i", "range(30000) AS t(i)"))
+    con.execute("ALTER TABLE visits ADD COLUMN w INTEGER")
+    con.execute("UPDATE visits SET w = 1 + id * 13 % 3")
     con.execute("CREATE SEQUENCE counter")
     con.execute('CREATE VIEW "Old Ones" AS SELECT * FROM visits WHERE age > 60')
     frame = con.execute("SELECT * FROM visits ORDER BY id").df()
@@ -300,6 +319,24 @@ def test_duckdb_file_is_listed_sampled_fitted_and_cross_validated_inside_it(duck
     # the fold depends on the row, not on where it comes in the table
     shuffled = _relation(url, select="SELECT * FROM visits ORDER BY n1 DESC, id DESC")
     _assert_same_evaluation(cross_validate_database(nbapp.NaiveBayes(TYPES), url, shuffled, "y", k=4), got)
+
+
+def test_duckdb_deals_equal_rows_to_every_fold(duckdb_file):
+    _assert_equal_rows_are_dealt_to_every_fold(duckdb_file[0])
+
+
+def test_duckdb_weighted_kfold_counts_each_row_by_its_weight(duckdb_file, no_streaming):
+    """Weight w equals the row repeated w times, in the same fold (nbapp.evaluate expands weights)."""
+    url, frame, _ = duckdb_file
+    con = duckdb.connect(url[len("duckdb:///"):], read_only=True)
+    folded = _with_folds("SELECT * FROM visits", 3, "duckdb")
+    folds = np.array(con.execute(f'SELECT "{FOLD}" FROM ({folded}) ORDER BY id').fetchnumpy()[FOLD], dtype=np.int64)
+    con.close()
+    got = cross_validate_database(nbapp.NaiveBayes(TYPES), url, _relation(url, "visits"), "y", k=3, weight="w")
+    repeat = np.repeat(np.arange(len(frame)), frame["w"].to_numpy())
+    expected = _in_memory_kfold(frame.iloc[repeat].drop(columns="w").reset_index(drop=True), folds[repeat], 3)
+    assert got.scores.n == int(frame["w"].sum())
+    _assert_same_evaluation(got, expected)
 
 
 def test_duckdb_typed_select_stops_at_its_time_limit_and_reads_only_the_file(duckdb_file):

@@ -266,10 +266,10 @@ def cross_validate_database(model: Any, url: str, relation: Relation, target: st
     statistics; then the rows streamed once (a batch in memory at a time), each predicted by
     its fold's model. Returns the :class:`nbapp.evaluate.Evaluation` the Evaluate page shows.
 
-    A row's fold is a hash of the whole row (PostgreSQL's ``hashtextextended`` of its text,
-    DuckDB's ``hash`` of it) modulo k: the same in both passes and on every run, whatever order
-    the database returns the rows in (PostgreSQL's scans may start mid-table). Rows equal in
-    every column share a fold. ``progress(done, total)`` counts rows over both passes."""
+    A row's fold comes from a hash of the whole row and its place among equal rows
+    (:func:`_with_folds`): the same in both passes and on every run, whatever order the database
+    returns the rows in (a row number would not do: PostgreSQL's scans may start mid-table).
+    ``progress(done, total)`` counts rows over both passes."""
     from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
     from nbapp.scale._evaluate import _fold_statistics, _score_folds, _total
     from nbapp.scale._sql import NOT_IN_POSTGRES, _batches, _engine_errors, _first_line, _source
@@ -379,12 +379,20 @@ def _refuse_session_functions(query: str, kind: str) -> None:
 
 
 def _with_folds(query: str, k: int, kind: str) -> str:
-    """The rows of ``query`` with their fold (0..k-1): a hash of the whole row, modulo k."""
+    """The rows of ``query`` with their fold (0..k-1), whatever order the database returns them
+    in: a 64-bit hash h of the whole row, then the row's place among the rows of its h (ordered
+    by the row itself: only equal rows tie, and equal rows are interchangeable), and the fold is
+    a hash of (h, place) modulo k. Equal rows are dealt to different folds as distinct ones are,
+    and the hash of a row alone decides nothing about which configuration is evaluated."""
+    fold = _identifier(FOLD)
     if kind == "duckdb":
-        fold = f"CAST(hash(nbapp_row) % {k} AS BIGINT)"
-    else:
-        fold = f"CAST(mod(mod(hashtextextended(CAST(nbapp_row AS text), 0), {k}) + {k}, {k}) AS bigint)"
-    return f"SELECT nbapp_row.*, {fold} AS {_identifier(FOLD)} FROM ({query}) AS nbapp_row"
+        return (f"SELECT * EXCLUDE (nbapp_h, nbapp_s), CAST(hash(nbapp_h, row_number() OVER "
+                f"(PARTITION BY nbapp_h ORDER BY nbapp_s)) % {k} AS BIGINT) AS {fold} FROM "
+                f"(SELECT nbapp_row.*, hash(nbapp_row) AS nbapp_h, nbapp_row AS nbapp_s FROM ({query}) AS nbapp_row)")
+    place = "row_number() OVER (PARTITION BY nbapp_key.h ORDER BY nbapp_key.t)"
+    return (f"SELECT nbapp_row.*, CAST(mod(mod(hashint8extended(nbapp_key.h # {place}, 0), {k}) + {k}, {k}) AS bigint) "
+            f"AS {fold} FROM ({query}) AS nbapp_row CROSS JOIN LATERAL (SELECT t, hashtextextended(t, 0) AS h FROM "
+            "(SELECT CAST(nbapp_row AS text) AS t) AS nbapp_text) AS nbapp_key")
 
 
 def _columns(kind: str, con: Any, query: str, where: str) -> tuple[tuple[str, str], ...]:
@@ -436,9 +444,13 @@ def _session(url: str, relation: Relation | None) -> Iterator[tuple[str, Any]]:
                 timer = threading.Timer(limit, _interrupt, (con,))
                 timer.daemon = True
                 timer.start()
-        elif limit is not None:
-            con.execute(f"SET statement_timeout = {max(int(limit * 1000), 1)}")
-            con.commit()                      # a session setting: every later transaction keeps it
+        else:
+            # every float as the shortest text that reads back exactly (PostgreSQL 12 on does
+            # so for any value above 0; older servers need 3): a row's text is its fold's key
+            con.execute("SET extra_float_digits = 3")
+            if limit is not None:
+                con.execute(f"SET statement_timeout = {max(int(limit * 1000), 1)}")
+            con.commit()                      # session settings: every later transaction keeps them
         try:
             yield kind, con
         except Exception as exc:
