@@ -167,6 +167,19 @@ def test_postgres_lists_the_offered_tables_with_their_columns_names_quoted(postg
     assert database_sample(postgres.url, _relation(postgres.url, "visits"), 3)["id"].size == 3
 
 
+def test_a_database_that_cannot_be_opened_is_named_by_its_connection_only(postgres, tmp_path, caplog):
+    port = postgres.url.rsplit(":", 1)[1].split("/")[0]
+    away = f"postgresql://reader:hunter2@127.0.0.1:{int(port) + 1}/nowhere"
+    for url in [away, f"duckdb:///{tmp_path / 'missing' / 'gone.db'}"]:
+        with pytest.raises(nbapp.DataError) as raised:
+            database_sample(url, _relation(url, "visits"), 3)
+        assert str(raised.value) == ("The database of the connection 'db' cannot be opened now; the server's log says "
+                                     "why (its operator can mend the url in .streamlit/secrets.toml).")
+        with pytest.raises(nbapp.DataError, match=r"^The database of the connection 'shop' cannot be opened now"):
+            database_tables(url, ["visits"], connection="shop")
+    assert "gone.db" in caplog.text and "hunter2" not in caplog.text
+
+
 def _relation(url: str, table: str | None = None, select: str | None = None, **section):
     offered = [table] if table else []
     connection = parse_connections(_secrets(url, tables=offered, allow_sql=select is not None, **section)).named("db")

@@ -70,12 +70,12 @@ def _url(name: str) -> str:
 
 def tables(name: str) -> tuple[DatabaseTable, ...]:
     """The tables connection ``name`` offers, each with its columns and their types."""
-    return _tables(_url(name), connection(name).tables)
+    return _tables(_url(name), connection(name).tables, name)
 
 
 @st.cache_data(ttl=CACHE_SECONDS, show_spinner="Reading the database's tables...")
-def _tables(url: str, names: tuple[str, ...]) -> tuple[DatabaseTable, ...]:
-    return database_tables(url, names)
+def _tables(url: str, names: tuple[str, ...], name: str) -> tuple[DatabaseTable, ...]:
+    return database_tables(url, names, connection=name)
 
 
 def sample(relation: Relation, rows: int) -> pd.DataFrame:

@@ -33,6 +33,7 @@ interrupted when the call outlives it.
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -222,10 +223,12 @@ def _connection(name: str, section: Any) -> Connection:
 # -------------------------------------------------------------------------------------------------
 # reading a relation where it lives
 # -------------------------------------------------------------------------------------------------
-def database_tables(url: str, tables: Sequence[str]) -> tuple[DatabaseTable, ...]:
+def database_tables(url: str, tables: Sequence[str], *, connection: str = "the database"
+                    ) -> tuple[DatabaseTable, ...]:
     """Each offered table with its columns and their types in the database (a LIMIT 0 of it);
-    a table the database cannot read keeps its name and says why in ``problem``."""
-    with _session(url, None) as (kind, con):
+    a table the database cannot read keeps its name and says why in ``problem``.
+    ``connection``: its name, for the sentence when the database cannot be opened."""
+    with _session(url, None, connection) as (kind, con):
         out = []
         for name in tables:
             try:
@@ -243,7 +246,7 @@ def database_sample(url: str, relation: Relation, rows: int) -> pd.DataFrame:
 
     if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 1:
         raise DataError(f"A sample needs at least one row, not {rows!r}.")
-    with _session(url, relation) as (kind, con):
+    with _session(url, relation, relation.connection) as (kind, con):
         return sample_query(_engine(kind), con, _query(relation, kind), relation.where, int(rows))
 
 
@@ -254,7 +257,7 @@ def fit_database(model: Any, url: str, relation: Relation, target: str, weight: 
     read into pandas. ``progress(rows_done, rows_total)`` as fit_sql's."""
     from nbapp.scale._sql import fit_query
 
-    with _session(url, relation) as (kind, con):
+    with _session(url, relation, relation.connection) as (kind, con):
         return fit_query(model, _engine(kind), con, _query(relation, kind), relation.where, target, weight, progress)
 
 
@@ -277,7 +280,7 @@ def cross_validate_database(model: Any, url: str, relation: Relation, target: st
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     k = int(k)
-    with _session(url, relation) as (kind, con):
+    with _session(url, relation, relation.connection) as (kind, con):
         engine = _engine(kind)
         folded = _with_folds(_query(relation, kind), k, kind)
         used = [target, *(c for c in model.features_ if c != target), *([weight] if weight else [])]
@@ -426,14 +429,20 @@ def _postgres_type(con: Any, oid: int) -> str:
 # one read-only session per call
 # -------------------------------------------------------------------------------------------------
 @contextmanager
-def _session(url: str, relation: Relation | None) -> Iterator[tuple[str, Any]]:
+def _session(url: str, relation: Relation | None, connection: str) -> Iterator[tuple[str, Any]]:
     """("duckdb" | "postgresql", an open connection) that only reads, closed at the end. For a
     typed SELECT, its time limit: PostgreSQL's statement_timeout for the session; DuckDB
     interrupted when the call outlives it. A query stopped by the limit is a DataError that
-    says so."""
+    says so. A database that cannot be opened is named by its connection's name only (the
+    driver's sentence holds its host or path: it goes to the server's log)."""
     from nbapp.scale._engines import connect
 
-    engine, con = connect(url)
+    try:
+        engine, con = connect(url)
+    except DataError as exc:
+        logging.getLogger("nbapp").warning("connection %r: %s", connection, exc)
+        raise DataError(f"The database of the connection {connection!r} cannot be opened now; the server's log says "
+                        "why (its operator can mend the url in .streamlit/secrets.toml).") from None
     kind = "duckdb" if engine == "duckdb" else "postgresql"
     limit = relation.timeout if relation is not None and relation.select is not None else None
     timer = None
