@@ -210,10 +210,10 @@ def test_postgres_fit_inside_the_database_equals_the_in_memory_fit_of_the_millio
     assert_same_model(got, nbapp.NaiveBayes(TYPES).fit(subset, "y"), subset.iloc[:20_000])
 
 
-def _in_memory_kfold(frame: pd.DataFrame, folds: np.ndarray, k: int, weight: str | None = None):
+def _in_memory_kfold(frame: pd.DataFrame, folds: np.ndarray, k: int, types: dict | None = None):
     """nbapp's in-memory k-fold (nbapp.evaluate) with the given folds."""
-    data, y = evaluate._prepare(frame, "y", weight)
-    return evaluate._run(lambda: nbapp.NaiveBayes(TYPES), data, y, "y", folds, k, "kfold", 0, None)
+    data, y = evaluate._prepare(frame, "y", None)
+    return evaluate._run(lambda: nbapp.NaiveBayes(types or TYPES), data, y, "y", folds, k, "kfold", 0, None)
 
 
 def _assert_same_evaluation(got, expected) -> None:
@@ -259,6 +259,17 @@ def _assert_equal_rows_are_dealt_to_every_fold(url: str) -> None:
 
 def test_postgres_deals_equal_rows_to_every_fold(postgres):
     _assert_equal_rows_are_dealt_to_every_fold(postgres.url)
+
+
+REFUSED = "SELECT y, CASE WHEN id = 7 THEN -1 ELSE visits END AS visits FROM visits"
+
+
+def test_postgres_kfold_names_a_refused_value_and_a_type_it_cannot_count(postgres, visits):
+    url = postgres.url
+    with pytest.raises(nbapp.DataError, match=r"'visits' is a Poisson count but row \d+ holds -1"):
+        cross_validate_database(nbapp.NaiveBayes({"visits": "poisson"}), url, _relation(url, select=REFUSED), "y")
+    with pytest.raises(nbapp.DataError, match=r"^Column 'city' is text: .* inside the database. Fit it from a file"):
+        cross_validate_database(nbapp.NaiveBayes({"city": "text"}), url, _relation(url, "visits"), "y")
 
 
 def test_postgres_typed_select_stops_at_its_time_limit(postgres, visits):
@@ -332,6 +343,19 @@ def test_duckdb_file_is_listed_sampled_fitted_and_cross_validated_inside_it(duck
     # the fold depends on the row, not on where it comes in the table
     shuffled = _relation(url, select="SELECT * FROM visits ORDER BY n1 DESC, id DESC")
     _assert_same_evaluation(cross_validate_database(nbapp.NaiveBayes(TYPES), url, shuffled, "y", k=4), got)
+
+
+def test_duckdb_kfold_streams_a_type_without_aggregates_and_names_a_refused_value(duckdb_file):
+    url, frame, _ = duckdb_file
+    types = {"city": "text", "age": "gaussian"}
+    con = duckdb.connect(url[len("duckdb:///"):], read_only=True)
+    folded = _with_folds("SELECT * FROM visits", 3, "duckdb")
+    folds = np.array(con.execute(f'SELECT "{FOLD}" FROM ({folded}) ORDER BY id').fetchnumpy()[FOLD], dtype=np.int64)
+    con.close()
+    got = cross_validate_database(nbapp.NaiveBayes(types), url, _relation(url, "visits"), "y", k=3)
+    _assert_same_evaluation(got, _in_memory_kfold(frame, folds, 3, types))
+    with pytest.raises(nbapp.DataError, match=r"'visits' is a Poisson count but row \d+ holds -1"):
+        cross_validate_database(nbapp.NaiveBayes({"visits": "poisson"}), url, _relation(url, select=REFUSED), "y")
 
 
 def test_duckdb_deals_equal_rows_to_every_fold(duckdb_file):

@@ -273,54 +273,73 @@ def cross_validate_database(model: Any, url: str, relation: Relation, target: st
     (:func:`_with_folds`): the same in both passes and on every run, whatever order the database
     returns the rows in (a row number would not do: PostgreSQL's scans may start mid-table).
     ``progress(done, total)`` counts rows over both passes."""
-    from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
-    from nbapp.scale._evaluate import _fold_statistics, _score_folds, _total
-    from nbapp.scale._sql import NOT_IN_POSTGRES, _batches, _engine_errors, _first_line, _source
+    from nbapp.scale._evaluate import _score_folds, _total
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise DataError(f"Cross-validation needs at least 2 folds, not {k!r}.")
     k = int(k)
     with _session(url, relation, relation.connection) as (kind, con):
-        engine = _engine(kind)
-        folded = _with_folds(_query(relation, kind), k, kind)
-        used = [target, *(c for c in model.features_ if c != target), *([weight] if weight else [])]
-        streamed = (f"SELECT {', '.join(_identifier(c) for c in dict.fromkeys(used))}, {_identifier(FOLD)} "
-                    f"FROM ({folded}) AS nbapp_folded")
-        rows = [0]
-
-        def batches(second: bool) -> Iterator[tuple[pd.DataFrame, np.ndarray]]:
-            done = 0
-            for frame in _batches(engine, con, streamed):
-                done += len(frame)
-                if progress is not None and second:
-                    progress(rows[0] + done, 2 * max(rows[0], done))
-                yield frame.drop(columns=[FOLD]), frame[FOLD].to_numpy(dtype=np.int64)
-            rows[0] = max(rows[0], done)
-
-        def first_pass(done: int, total: int) -> None:
-            if progress is not None:
-                progress(done, 2 * total)
-
-        source = _source(engine, con, folded, relation.where)
-        try:
-            parts, rows[0] = model_statistics(model, source, target, weight, part=FOLD, parts=k, progress=first_pass)
-            fold_stats = {fold: stats for fold, stats in enumerate(parts) if stats.classes}
-        except _engine_errors() as exc:
-            raise DataError(f"The database cannot compute the statistics of {relation.where}: "
-                            f"{_first_line(exc)}") from None
-        except NotPushable as exc:
-            if engine != "duckdb":
-                raise DataError(f"{exc}: {NOT_IN_POSTGRES}") from None
-            fold_stats = _fold_statistics(model, batches(False), target, weight, k)
-        except Refused:
-            fold_stats = _fold_statistics(model, batches(False), target, weight, k)
-        if len(fold_stats) < k:
-            raise DataError(f"{relation.where[0].upper()}{relation.where[1:]} has too few rows for {k} folds; "
-                            "choose fewer folds.")
+        folds = _Folds(_engine(kind), con, _with_folds(_query(relation, kind), k, kind), relation.where, k, progress)
+        fold_stats = folds.statistics(model, target, weight)
         total = _total(fold_stats)
         models = {fold: copy.deepcopy(model).fit_stats(total - stats, target, weight)
                   for fold, stats in fold_stats.items()}
-        return _score_folds(models, batches(True), target, weight, list(total.classes), k)
+        used = [target, *model.features_, *([weight] if weight else [])]
+        return _score_folds(models, folds.batches(used, second=True), target, weight, list(total.classes), k)
+
+
+class _Folds:
+    """The rows of a relation with their fold (:func:`_with_folds`) on an open connection: the
+    folds' statistics (pass 1) and the rows in batches (pass 2), counting both for ``progress``."""
+
+    def __init__(self, engine: str, con: Any, folded: str, where: str, k: int, progress: Any) -> None:
+        self.engine, self.con, self.folded, self.where, self.k, self.progress = engine, con, folded, where, k, progress
+        self.rows = 0
+
+    def statistics(self, model: Any, target: str, weight: str | None) -> dict[int, Any]:
+        """Each fold's statistics: one GROUP BY inside the database with the fold as one more key
+        (streamed into ``summarize`` where the database cannot: a type without aggregates in
+        DuckDB, rows a fit refuses, which the stream then names)."""
+        from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
+        from nbapp.scale._evaluate import _fold_statistics
+        from nbapp.scale._sql import NOT_IN_POSTGRES, _engine_errors, _first_line, _source
+
+        def first_pass(done: int, total: int) -> None:
+            if self.progress is not None:
+                self.progress(done, 2 * total)
+
+        source = _source(self.engine, self.con, self.folded, self.where)
+        used = [target, *model.features_, *([weight] if weight else [])]
+        try:
+            parts, self.rows = model_statistics(model, source, target, weight, part=FOLD, parts=self.k,
+                                                progress=first_pass)
+            fold_stats = {fold: stats for fold, stats in enumerate(parts) if stats.classes}
+        except _engine_errors() as exc:
+            raise DataError(f"The database cannot compute the statistics of {self.where}: {_first_line(exc)}") from None
+        except NotPushable as exc:
+            if self.engine != "duckdb":
+                raise DataError(f"{exc}: {NOT_IN_POSTGRES}") from None
+            fold_stats = _fold_statistics(model, self.batches(used), target, weight, self.k)
+        except Refused:
+            fold_stats = _fold_statistics(model, self.batches(used), target, weight, self.k)
+        if len(fold_stats) < self.k:
+            raise DataError(f"{self.where[0].upper()}{self.where[1:]} has too few rows for {self.k} folds; choose "
+                            "fewer folds.")
+        return fold_stats
+
+    def batches(self, columns: list[str], *, second: bool = False) -> Iterator[tuple[pd.DataFrame, np.ndarray]]:
+        """(frame of ``columns``, fold of each row) in batches; rows numbered from 0 in the stream."""
+        from nbapp.scale._sql import _batches
+
+        names = ", ".join(_identifier(c) for c in dict.fromkeys(columns))
+        done = 0
+        for frame in _batches(self.engine, self.con, f"SELECT {names}, {_identifier(FOLD)} FROM ({self.folded}) "
+                                                     "AS nbapp_folded"):
+            done += len(frame)
+            if self.progress is not None and second:
+                self.progress(self.rows + done, 2 * max(self.rows, done))
+            yield frame.drop(columns=[FOLD]), frame[FOLD].to_numpy(dtype=np.int64)
+        self.rows = max(self.rows, done)
 
 
 # -------------------------------------------------------------------------------------------------
