@@ -5,7 +5,6 @@ section only; a change of the settings reruns the page (the model, and so every 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pandas as pd
@@ -17,9 +16,9 @@ from nbapp.choices import compare_feature_types, compare_without, fit_comparison
 from nbapp.dependence import conditional_mutual_information, strongest_pairs
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
-from nbapp.smoothing import BetaPrior, MEstimate
 from ui import charts, formulas, presentation, teaching
 from ui.classes import MAX_SHOWN_CLASSES, classes_note, label_format, labelled_column, labels_of, shown_model_classes
+from ui.smoothing_control import smoothing_control
 from ui.views import columns_where, grouped, registered, view_of
 
 ui.ensure_state()
@@ -32,7 +31,6 @@ ui.page_header("Model", "Choose how the probabilities are estimated, then read e
 
 ss = st.session_state
 VIEWS = ("exact fractions", "decimals", "logs")
-SMOOTHINGS = {"lidstone": "Lidstone / Laplace (l)", "m": "m-estimate", "beta": "Beta prior (binary features)"}
 PRIORS = {"empirical": "empirical (class frequencies)", "uniform": "uniform (MLE decision)",
           "custom": "custom per class"}
 CPT_VIEW = "model.cpt_view"     # the work's choice of how probabilities are shown
@@ -58,7 +56,7 @@ def _settings_ui() -> None:
     left, middle, right = st.columns(3)
     if any(view.block.smoothed for view, _ in types):
         with left:
-            _smoothing_ui(config)
+            smoothing_control("model")
     with middle:
         st.markdown("**Class prior**")
         ui.synced(st.radio, "Class prior", key="_model_priors", value=_priors_kind(config), options=list(PRIORS),
@@ -75,63 +73,6 @@ def _settings_ui() -> None:
 
 def _priors_kind(config: Any) -> str:
     return config.priors if isinstance(config.priors, str) else "custom"
-
-
-SMOOTHINGS_OF = {MEstimate: "m", BetaPrior: "beta"}
-
-
-def _smoothing_ui(config: Any) -> None:
-    smoothing = config.smoothing
-    kind = SMOOTHINGS_OF.get(type(smoothing), "lidstone")
-    alpha = config.alpha if smoothing is None or kind != "lidstone" else smoothing.l
-    st.markdown("**Smoothing**")
-    ui.synced(st.radio, "Smoothing", key="_model_smoothing", value=kind,
-              options=list(SMOOTHINGS), format_func=SMOOTHINGS.get, label_visibility="collapsed",
-              on_set=_smoothing_changed)
-    symbol = teaching.smoothing_symbol()  # as the example's notes name it: l (seed 000) or α (001, 004)
-    if kind != "m":  # the m-estimate replaces l everywhere
-        ui.synced(st.number_input, f"{symbol} (pseudo-count per value; 0 = MLE, 1 = Laplace)", key="_model_alpha",
-                  value=float(alpha), min_value=0.0, step=0.5, format="%g",
-                  on_set=lambda v: ui.set_settings(alpha=float(v), smoothing=None if kind == "lidstone" else smoothing))
-    if alpha == 0 and kind == "lidstone":
-        st.caption(f"{symbol} = 0 is the maximum-likelihood estimate (MLE): a value never seen with a class "
-                   "gets probability 0 and rules that class out.")
-    if kind == "m":
-        _m_estimate_ui(smoothing)
-    if kind == "beta":
-        ui.synced(st.number_input, "a (pseudo-count of the positive value)", key="_model_beta_a",
-                  value=float(smoothing.a), min_value=0.0, step=0.5, format="%g",
-                  on_set=lambda v: ui.set_settings(smoothing=BetaPrior(float(v), smoothing.b)))
-        ui.synced(st.number_input, "b (pseudo-count of the negative value)", key="_model_beta_b",
-                  value=float(smoothing.b), min_value=0.0, step=0.5, format="%g",
-                  on_set=lambda v: ui.set_settings(smoothing=BetaPrior(smoothing.a, float(v))))
-        st.caption(f"(N_cd + a) / (N_c + a + b) for Bernoulli features{ui.ref('seed 002')}; other features keep l.")
-
-
-def _smoothing_changed(kind: str) -> None:
-    """Lidstone (l), the m-estimate (m = 1, p = 1/K to start) or a Beta(1, 1) prior."""
-    ui.set_settings(smoothing={"m": MEstimate(1.0), "beta": BetaPrior(1.0, 1.0)}.get(kind))
-
-
-def _m_estimate_ui(smoothing: MEstimate) -> None:
-    def change(**fields: Any) -> None:
-        ui.set_settings(smoothing=dataclasses.replace(smoothing, **fields))
-
-    ui.synced(st.number_input, "m (equivalent sample size)", key="_model_m", value=float(smoothing.m),
-              min_value=0.0, step=0.5, format="%g", on_set=lambda v: change(m=float(v)))
-    uniform = ui.synced(st.checkbox, "p = 1/K (uniform prior estimate)", key="_model_p_uniform",
-                        value=smoothing.p is None, on_set=lambda v: change(p=None if v else 0.5))
-    if not uniform:
-        ui.synced(st.number_input, "p (prior estimate of each value)", key="_model_p",
-                  value=float(smoothing.p if smoothing.p is not None else 0.5), min_value=0.0, max_value=1.0,
-                  step=0.05, format="%g", on_set=lambda v: change(p=float(v)))
-        ui.synced(st.checkbox, "normalise: divide by n + K m p (every column sums to 1)",
-                  key="_model_m_normalised", value=bool(smoothing.normalised),
-                  on_set=lambda v: change(normalised=bool(v)))
-    st.caption("(n_y + m p) / (n + K m p), normalised so each column sums to 1."
-               if smoothing.normalised and smoothing.p is not None else
-               f"(n_y + m p) / (n + m){ui.ref('seed 003 exactly')}, for every discrete feature, text and count "
-               "blocks included.")
 
 
 def _priors_changed(kind: str) -> None:
@@ -263,7 +204,7 @@ def _cpt_ui(model: Any, columns: list[str]) -> None:
     st.latex(view.cell_latex(model, col, value, cls))
     if table is None:
         return
-    if isinstance(model.smoothing_of(col), BetaPrior):
+    if model.smoothing_of(col).mode_beside_mean:
         _beta_mode_ui(model, col, table)
     cpt_csv = ui.download_bytes("cpt", (ui.model_key(), col),
                                 lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
