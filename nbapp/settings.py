@@ -86,7 +86,7 @@ class Settings:
         smoothing = self.smoothing
         return {
             "alpha": self.alpha,
-            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **vars(smoothing)},
+            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **smoothing.parameters()},
             "prior_alpha": self.prior_alpha,
             "priors": self.priors if isinstance(self.priors, str) else
             {"classes": [c for c, _ in self.priors], "values": [p for _, p in self.priors]},

@@ -106,10 +106,9 @@ class Knob:
 class _Stated:
     """What every smoothing says of itself besides its pseudo-counts (see the module's docstring)."""
 
-    #: the control's name for it, its title there, and where the seeds give it
+    #: the control's name for it and its title there
     choice: ClassVar[str]
     title: ClassVar[str]
-    cited: ClassVar[str]
     #: the features it smooths when not all (a Beta prior: binary ones); None: every smoothed block
     scope: ClassVar[str | None] = None
     #: seed 002 calls its posterior mean the MAP estimate: show the posterior's mode beside it
@@ -169,7 +168,7 @@ class Lidstone(_Stated):
     def describe(self) -> str:
         return "MLE (l = 0)" if self.l == 0 else f"Lidstone l = {self.l:g}"
 
-    choice, title, cited = "lidstone", "Lidstone / Laplace (l)", "seed 000, Eq. 7"
+    choice, title = "lidstone", "Lidstone / Laplace (l)"
 
     @classmethod
     def starting(cls, alpha: float) -> "Lidstone":
@@ -193,7 +192,7 @@ class Lidstone(_Stated):
         position, ``number`` how a number is written, ``count`` the symbol of the count."""
         l = number(terms.pseudo)
         return CellFormula(f"{count} + l", "n_c + l K", f"{number(terms.count)} + {l}",
-                           rf"{number(terms.n)} + {l} \cdot {number(_values(terms, k))}")
+                           rf"{number(terms.n)} + {l} \cdot {_shown_k(terms, k, number)}")
 
 
 @dataclass(frozen=True)
@@ -215,7 +214,7 @@ class MEstimate(_Stated):
     p: float | None = None
     normalised: bool = False
 
-    choice, title, cited = "m", "m-estimate", "seed 003"
+    choice, title = "m", "m-estimate"
 
     def __post_init__(self) -> None:
         _check_non_negative("m", self.m)
@@ -272,13 +271,14 @@ class MEstimate(_Stated):
                      number: Callable[[Any], str] = plain_number, count: str = "N_{v,c}") -> CellFormula:
         """(N + m p) / (n_c + m) with the cell's numbers, p = 1/K unless given   [seed 003]; or
         normalised, / (n_c + K m p). Arguments as :meth:`Lidstone.cell_formula`'s."""
-        k = _values(terms, k)
+        k_shown = _shown_k(terms, k, number)
         m = number(to_fraction(self.m))
-        p = rf"\frac{{1}}{{{number(k)}}}" if self.p is None else number(float(self.p))
+        p = rf"\frac{{1}}{{{k_shown}}}" if self.p is None else number(float(self.p))
         top = (f"{count} + m\\,\\tfrac{{1}}{{K}}" if self.p is None else f"{count} + m\\,p",
                rf"{number(terms.count)} + {m} \cdot {p}")
         if self._normalises:
-            return CellFormula(top[0], r"n_c + K\,m\,p", top[1], rf"{number(terms.n)} + {number(k)} \cdot {m} \cdot {p}")
+            return CellFormula(top[0], r"n_c + K\,m\,p", top[1],
+                               rf"{number(terms.n)} + {k_shown} \cdot {m} \cdot {p}")
         return CellFormula(top[0], "n_c + m", top[1], f"{number(terms.n)} + {m}")
 
 
@@ -297,7 +297,7 @@ class BetaPrior(_Stated):
     a: float = 1.0
     b: float = 1.0
 
-    choice, title, cited = "beta", "Beta prior (binary features)", "seed 002"
+    choice, title = "beta", "Beta prior (binary features)"
     scope = "binary features"
     mode_beside_mean = True
 
@@ -390,12 +390,12 @@ def check_alpha(alpha: object) -> None:
         _check_non_negative("alpha", alpha)  # type: ignore[arg-type]
 
 
-def _values(terms: "CellTerms", k: int | None) -> Any:
-    """K, the values that share the pseudo-total: ``k`` when given, else pseudo-total / pseudo-count
-    (l K / l, m / (m / K), 2 l / l for a word's presence); "K" where both are 0."""
-    if k is not None:
-        return k
-    return terms.pseudo_total / terms.pseudo if terms.pseudo else "K"
+def _shown_k(terms: "CellTerms", k: int | None, number: Callable[[Any], str]) -> str:
+    """K, the number of values that share the pseudo-total: ``k`` when given, else pseudo-total /
+    pseudo-count (l K / l, m / (m / K), 2 l / l for a word's presence); the symbol K where both are 0."""
+    if k is None and not terms.pseudo:
+        return "K"
+    return number(k if k is not None else terms.pseudo_total / terms.pseudo)
 
 
 def _check_binary(k: int) -> None:

@@ -56,6 +56,8 @@ def test_k_defaults_to_the_pseudo_total_over_the_pseudo_count():
     """A text block's word: l V over l is V (the exercises do not know K otherwise)."""
     terms = CellTerms(F(2), F(1), F(10), F(7))
     assert Lidstone(1).cell_formula(terms).bottom_numbers == r"10 + 1 \cdot 7"
+    nothing_added = CellTerms(F(3), F(0), F(9), F(0))              # l = 0 and no K given: the symbol stays
+    assert Lidstone(0).cell_formula(nothing_added).bottom_numbers == r"9 + 0 \cdot K"
 
 
 def test_parameters_and_knobs_name_the_seeds_symbols():
