@@ -140,6 +140,11 @@ class _Stated:
         """A sentence the control shows under it ("" for none); ``symbol``: the notes' name of l."""
         return ""
 
+    def rate_pseudo_count(self) -> float:
+        """A count's Gamma(a, b) prior where its spec names none: a = b = this (the posterior
+        mean of the Poisson rate, blocks/poisson.py); 1 unless the smoothing is a Lidstone l."""
+        return 1.0
+
 
 @dataclass(frozen=True)
 class Lidstone(_Stated):
@@ -177,6 +182,10 @@ class Lidstone(_Stated):
     def settings_fields(self) -> dict[str, Any]:
         """A model's Lidstone l is its ``alpha`` (one way to write it)."""
         return {"alpha": float(self.l), "smoothing": None}
+
+    def rate_pseudo_count(self) -> float:
+        """A Poisson rate's prior is Gamma(l, l): l pseudo-counts over l pseudo-rows."""
+        return float(self.l)
 
     def knobs(self) -> tuple[Knob, ...]:
         return (Knob("alpha", "l", "l", "pseudo-count per value; 0 = MLE, 1 = Laplace", float(self.l)),)
