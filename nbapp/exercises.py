@@ -52,7 +52,7 @@ from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, b
                                  fraction_text, number_texts, result_texts)
 from nbapp.lessons.worked_example import markdown_text, latex_text
 from nbapp.priors import prior_terms
-from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate
+from nbapp.smoothing import CellTerms
 
 __all__ = ["Question", "ExerciseSet", "Verdict", "exercises", "grade", "to_markdown", "to_latex",
            "count_parameters", "max_answer_chars", "KINDS", "MAX_QUESTIONS", "SHEET_ROWS", "MAX_ANSWER_CHARS",
@@ -358,12 +358,12 @@ def _cpt_maker(model: Any) -> tuple[int, Callable[[int], Question | None]] | str
         answer = table.iloc[r, c]
         if not isinstance(answer, Fraction):
             return None
-        return _cpt_question(model, column, table.index[r], c, answer)
+        return _cpt_question(model, column, table.index[r], c, answer, r)
 
     return int(sizes[-1]), make
 
 
-def _cpt_question(model: Any, column: str, row: Any, c: int, answer: Fraction) -> Question:
+def _cpt_question(model: Any, column: str, row: Any, c: int, answer: Fraction, j: int) -> Question:
     block, cls = model.block_of(column), model.classes_[c]
     smoothing = model.smoothing_of(column)
     if block.value_kind == TEXT:
@@ -382,7 +382,7 @@ def _cpt_question(model: Any, column: str, row: Any, c: int, answer: Fraction) -
     if terms is None:
         worked, worked_latex = f"{left} = {value}", f"${left_latex} = {value_latex}$"
     else:
-        how, how_latex = _cell_how(smoothing, terms)
+        how, how_latex = _cell_how(smoothing, terms, j)
         raw, raw_latex = _unreduced(terms.numerator, terms.denominator, answer)
         if how.endswith(f"= {raw.removesuffix(' = ')}"):         # MLE: N / n_c already reads 3/9
             raw, raw_latex = "", ""
@@ -393,27 +393,14 @@ def _cpt_question(model: Any, column: str, row: Any, c: int, answer: Fraction) -
     return Question("cpt", text, latex, answer, worked, worked_latex, about=("cpt", column, row, c))
 
 
-def _cell_how(smoothing: Any, terms: CellTerms) -> tuple[str, str]:
-    """(N + a) / (n_c + A) with the smoothing's names for a and A and the model's numbers."""
-    top = f"{_count(terms.count)} + {_count(terms.pseudo)}"
-    if isinstance(smoothing, Lidstone) and not smoothing.l:      # MLE: N / n_c
+def _cell_how(smoothing: Any, terms: CellTerms, j: int = 0) -> tuple[str, str]:
+    """(N + a) / (n_c + A) as the smoothing writes it, with the model's numbers (``j``: the value's
+    position in its table, which a Beta prior's a or b follows); N / n_c where nothing is added (the MLE)."""
+    if terms.pseudo_total == 0:
         return (f"N / n_c = {_count(terms.count)}/{_count(terms.n)}",
                 rf"\frac{{N}}{{n_c}} = \frac{{{_count(terms.count)}}}{{{_count(terms.n)}}}")
-    if isinstance(smoothing, Lidstone):
-        k = terms.pseudo_total / terms.pseudo
-        names, bottom = ("N + l", "n_c + l K"), f"{_count(terms.n)} + {_count(terms.pseudo)} × {_count(k)}"
-    elif isinstance(smoothing, MEstimate):
-        names = ("N + m p", "n_c + K m p" if smoothing.normalised and smoothing.p is not None else "n_c + m")
-        bottom = f"{_count(terms.n)} + {_count(terms.pseudo_total)}"
-    elif isinstance(smoothing, BetaPrior):
-        names = ("N + a" if terms.pseudo == to_fraction(smoothing.a) else "N + b", "n_c + a + b")
-        bottom = f"{_count(terms.n)} + {_count(terms.pseudo_total)}"
-    else:
-        names, bottom = ("N + a", "n_c + A"), f"{_count(terms.n)} + {_count(terms.pseudo_total)}"
-    text = f"({names[0]}) / ({names[1]}) = ({top}) / ({bottom})"
-    bottom_latex = bottom.replace("×", r"\cdot")
-    latex = rf"\frac{{{names[0]}}}{{{names[1]}}} = \frac{{{top}}}{{{bottom_latex}}}"
-    return text, latex
+    formula = smoothing.cell_formula(terms, j=j, number=lambda x: _count(to_fraction(x)), count="N")
+    return formula.text(), formula.latex()
 
 
 def _parameters_maker(model: Any) -> tuple[int, Callable[[int], Question | None]] | str:

@@ -33,7 +33,7 @@ from nbapp._logspace import decide, normalise_log
 from nbapp.ordering import python_scalar, sort_values
 from nbapp.priors import prior_fractions, prior_values
 from nbapp.settings import Settings
-from nbapp.smoothing import BetaPrior, Lidstone, MEstimate
+from nbapp.smoothing import Lidstone
 from nbapp.specs import parse_features
 from nbapp.stats import ModelStats
 from nbapp._threads import ROW_ALIGN, each, row_chunks
@@ -137,13 +137,12 @@ class NaiveBayes:
 
     def _block_settings(self, cls: type[Block], specs: tuple[Any, ...]) -> BlockSettings:
         """The one rule for which smoothing a block gets: its spec's own alpha (Lidstone), else the
-        model's m-estimate or Lidstone, a Beta prior for binary blocks only, else Lidstone(alpha)."""
+        model's smoothing where it applies to the block (it says: a Beta prior to binary blocks
+        only), else Lidstone(alpha)."""
         own = getattr(specs[0], "alpha", None)
         if own is not None:
             smoothing: Any = Lidstone(own)
-        elif isinstance(self.smoothing, (MEstimate, Lidstone)):
-            smoothing = self.smoothing
-        elif isinstance(self.smoothing, BetaPrior) and cls.accepts_beta:
+        elif self.smoothing is not None and self.smoothing.applies_to(cls):
             smoothing = self.smoothing
         else:
             smoothing = Lidstone(self.alpha)

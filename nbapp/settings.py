@@ -69,6 +69,11 @@ class Settings:
             raise DataError(f"var_smoothing_mode must be one of {', '.join(VAR_SMOOTHING_MODES)}, "
                             f"not {self.var_smoothing_mode!r}.")
 
+    @property
+    def model_smoothing(self) -> Lidstone | MEstimate | BetaPrior:
+        """The smoothing the model is given: ``smoothing``, else Lidstone(``alpha``)."""
+        return self.smoothing if self.smoothing is not None else Lidstone(self.alpha)
+
     def kwargs(self) -> dict[str, Any]:
         """The keyword arguments of :class:`nbapp.NaiveBayes` (given priors as a dict)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -81,7 +86,7 @@ class Settings:
         smoothing = self.smoothing
         return {
             "alpha": self.alpha,
-            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **vars(smoothing)},
+            "smoothing": None if smoothing is None else {"type": type(smoothing).__name__, **smoothing.parameters()},
             "prior_alpha": self.prior_alpha,
             "priors": self.priors if isinstance(self.priors, str) else
             {"classes": [c for c, _ in self.priors], "values": [p for _, p in self.priors]},
@@ -147,10 +152,7 @@ def _smoothing_from_dict(data: Any, where: str) -> Any:
                 raise DataError(f"{where}.smoothing.normalised is {shown(v)}; it should be true or false.")
         elif v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
             raise DataError(f"{where}.smoothing.{k} is {shown(v)}; it should be a number.")
-    if cls is MEstimate and "normalised" not in options:
-        # Forms written before seed 003's exact form existed divided by n + K m p.
-        options["normalised"] = True
-    return cls(**options)
+    return cls.from_json(options)
 
 
 def _priors_from_dict(data: Any, where: str) -> Any:

@@ -47,7 +47,8 @@ from ui.state import (
 from ui.lecture import cite, ref, show_references
 from ui.text import file_stem, fmt_fraction, fmt_log, fmt_number, latex_text, md, md_table, plot_text
 from ui.widgets import page_header, show_error, synced
-from ui.sidebar import sidebar_summary, smoothing_label
+from ui.sidebar import sidebar_summary
+from ui.smoothing_control import smoothing_label
 
 __all__ = [
     "DEFAULT_EXAMPLE", "IGNORE", "READERS", "ModelFile", "Source", "Work", "big_data_note",

@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 
 from nbapp.exact import exact_sum, to_fraction
-from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, MEstimate, cell_terms
+from nbapp.smoothing import BetaPrior, CellTerms, Lidstone, cell_terms
 from ui.classes import MAX_SHOWN_CLASSES, labels_of
 from ui.text import fmt_fraction, fmt_log, fmt_number, latex_text
 
 __all__ = [
     "show_probabilities", "show_counts", "highlight", "prior_table", "prior_latex", "prior_counts", "num",
-    "cell_terms_of", "unreduced", "cell_latex", "cpt_unreduced", "beta_mean_and_mode", "smoothing_formula",
+    "cell_terms_of", "unreduced", "cell_latex", "cpt_unreduced", "beta_mean_and_mode",
     "evidence_fraction", "joint_fractions", "posterior_fractions", "totals_rows", "exact_or_decimal",
     "fraction_text", "MAX_FRACTION_DIGITS", "underflows", "power_latex", "power_text", "decimal_text",
 ]
@@ -195,9 +195,13 @@ def prior_counts(model: Any, cls: Any) -> str:
 def cell_terms_of(counts: pd.DataFrame, value: Any, cls: Any, smoothing: Any) -> CellTerms:
     """The numbers of one smoothed cell of a count table (values x classes) under ``smoothing``
     (nbapp.cell_terms)."""
-    j = counts.index.get_loc(value) if counts.index.is_unique else list(counts.index).index(value)
     c = list(counts.columns).index(cls)
-    return cell_terms(counts.to_numpy(dtype=float), j, c, smoothing)
+    return cell_terms(counts.to_numpy(dtype=float), _position(counts, value), c, smoothing)
+
+
+def _position(counts: pd.DataFrame, value: Any) -> int:
+    """The row of ``value`` in a count table (the library's value order, which pseudo-counts follow)."""
+    return counts.index.get_loc(value) if counts.index.is_unique else list(counts.index).index(value)
 
 
 def unreduced(terms: CellTerms) -> str:
@@ -229,51 +233,25 @@ def beta_mean_and_mode(counts: pd.DataFrame, prior: BetaPrior) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def smoothing_formula(smoothing: Any, k: int, positive: bool | None = None) -> tuple[str, str, str]:
-    """(numerator symbol, denominator symbol, name) of the estimate under ``smoothing``, as the
-    notes write it: l in seed 000, m and p in seed 003, a and b in seed 002."""
-    if isinstance(smoothing, MEstimate):
-        p_sym = r"\tfrac{1}{K}" if smoothing.p is None else "p"
-        den = r"n_c + K\,m\,p" if smoothing.normalised and smoothing.p is not None else "n_c + m"
-        return rf"N_{{v,c}} + m\,{p_sym}", den, "m-estimate (seed 003)"
-    if isinstance(smoothing, BetaPrior):
-        return (r"N_{v,c} + a" if positive else r"N_{v,c} + b"), "n_c + a + b", "Beta(a, b) prior (seed 002)"
-    return r"N_{v,c} + l", "n_c + l K", "Lidstone l (seed 000, Eq. 7)"
-
-
-def _substituted(smoothing: Any, terms: CellTerms, k: int, positive: bool | None) -> tuple[str, str]:
-    """The same formula with the model's numbers: every number here is one the library returned."""
-    n_vc, n_c = num(terms.count), num(terms.n)
-    if isinstance(smoothing, MEstimate):
-        m = to_fraction(smoothing.m)
-        p = Fraction(1, k) if smoothing.p is None else to_fraction(smoothing.p)
-        shown_p = num(p) if smoothing.p is None else num(float(smoothing.p), digits=12)
-        top = rf"{n_vc} + {num(m)} \cdot {shown_p}"
-        if smoothing.normalised and smoothing.p is not None:
-            return top, rf"{n_c} + {k} \cdot {num(m)} \cdot {shown_p}"
-        return top, rf"{n_c} + {num(m)}"
-    if isinstance(smoothing, BetaPrior):
-        return rf"{n_vc} + {num(terms.pseudo)}", rf"{n_c} + {num(smoothing.a)} + {num(smoothing.b)}"
-    return rf"{n_vc} + {num(terms.pseudo)}", rf"{n_c} + {num(terms.pseudo)} \cdot {k}"
-
-
-def cell_latex(counts: pd.DataFrame, value: Any, cls: Any, smoothing: Any, *, left: str, decimal: float,
-               positive: bool | None = None) -> str:
-    """One smoothed cell as its smoothing formula, then with the counts substituted, then unreduced
-    (3/9) and reduced (1/3) and as a decimal; ``left`` is the cell's name in LaTeX, ``positive``
-    whether the value is a binary feature's 1 (the Beta prior's a) or its 0 (b)."""
-    k = len(counts.index)
+def cell_latex(counts: pd.DataFrame, value: Any, cls: Any, smoothing: Any, *, left: str, decimal: float) -> str:
+    """One smoothed cell as its smoothing formula, then with the counts substituted (both as the
+    smoothing writes them, nbapp.smoothing), then unreduced (3/9) and reduced (1/3) and as a
+    decimal; ``left`` is the cell's name in LaTeX."""
     terms = cell_terms_of(counts, value, cls, smoothing)
-    top_sym, den_sym, _ = smoothing_formula(smoothing, k, positive)
-    top, den = _substituted(smoothing, terms, k, positive)
+    formula = smoothing.cell_formula(terms, len(counts.index), _position(counts, value), number=_formula_number)
     if terms.value is None:
-        return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = \text{{undefined }} (0/0)"
+        return rf"{left} = {formula.latex()} = \text{{undefined }} (0/0)"
     raw = rf"\frac{{{num(terms.numerator)}}}{{{num(terms.denominator)}}}"
     reduced = num(terms.value)
     tail = raw if raw == reduced else rf"{raw} = {reduced}"
     if terms.value.denominator != 1 and np.isfinite(decimal):
         tail += rf" \approx {num(decimal)}"
-    return rf"{left} = \frac{{{top_sym}}}{{{den_sym}}} = \frac{{{top}}}{{{den}}} = {tail}"
+    return rf"{left} = {formula.latex()} = {tail}"
+
+
+def _formula_number(x: Any) -> str:
+    """A number inside a smoothing formula: a typed p or a as typed (up to 12 digits), counts exactly."""
+    return num(x, digits=12)
 
 
 def cpt_unreduced(counts: pd.DataFrame, smoothing: Any) -> pd.DataFrame:

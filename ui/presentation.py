@@ -14,27 +14,26 @@ tables) grow with it. Explain opens on the board when the work carries a board s
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from nbapp.errors import DataError
-from nbapp.smoothing import BetaPrior, MEstimate
 from ui import explained
 from ui.board import board_ui, chosen_step
 from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
-from ui.state import set_choice, set_query, set_settings, work
-from ui.teaching import display_classes, in_display_order, smoothing_symbol
+from ui.smoothing_control import smoothing_control
+from ui.state import set_choice, set_query, work
+from ui.teaching import display_classes, in_display_order
 from ui.text import fmt_number, md, md_table
 from ui.views import columns_where, grouped, view_of
 from ui.views.text import word_rows
 from ui.widgets import show_error, synced
 
 __all__ = ["PRESENTATION", "PRESENTATION_CSS", "FORMULA_CSS", "presenting", "presentation_ui", "formula_css_ui",
-           "PREDICTION_KEY", "CORNER_KEY", "smoothing_control_ui", "query_inputs_ui", "prediction_line",
+           "PREDICTION_KEY", "CORNER_KEY", "query_inputs_ui", "prediction_line",
            "explain_presentation_ui", "model_presentation_ui", "projected", "frame_ui", "TEACHING_PAGES"]
 
 #: The work's choice of presentation mode (on or off).
@@ -191,30 +190,6 @@ def formula_css_ui() -> None:
 # --------------------------------------------------------------------------- the controls in view
 
 
-def smoothing_control_ui(key: str = "present") -> None:
-    """The smoothing of the model in one or two inputs (l, or m and p, or a and b), so a change is
-    shown live without leaving the mode; written to the work as the Model page's inputs are."""
-    config = work().settings
-    smoothing = config.smoothing
-    if isinstance(smoothing, MEstimate):
-        synced(st.number_input, "m", key=f"_{key}_m", value=float(smoothing.m), min_value=0.0, step=0.5,
-               format="%g", on_set=lambda v: set_settings(smoothing=dataclasses.replace(smoothing, m=float(v))))
-        if smoothing.p is not None:
-            synced(st.number_input, "p", key=f"_{key}_p", value=float(smoothing.p), min_value=0.0, max_value=1.0,
-                   step=0.05, format="%g",
-                   on_set=lambda v: set_settings(smoothing=dataclasses.replace(smoothing, p=float(v))))
-    elif isinstance(smoothing, BetaPrior):
-        synced(st.number_input, "a", key=f"_{key}_beta_a", value=float(smoothing.a), min_value=0.0, step=0.5,
-               format="%g", on_set=lambda v: set_settings(smoothing=BetaPrior(float(v), smoothing.b)))
-        synced(st.number_input, "b", key=f"_{key}_beta_b", value=float(smoothing.b), min_value=0.0, step=0.5,
-               format="%g", on_set=lambda v: set_settings(smoothing=BetaPrior(smoothing.a, float(v))))
-    else:
-        alpha = config.alpha if smoothing is None else smoothing.l
-        synced(st.number_input, f"Smoothing {smoothing_symbol()}", key=f"_{key}_alpha", value=float(alpha),
-               min_value=0.0, step=0.5, format="%g",
-               on_set=lambda v: set_settings(alpha=float(v), smoothing=None))
-
-
 def query_inputs_ui(model: Any, *, per_line: int = 5) -> dict[str, Any]:
     """The Explain row's inputs (one per feature; a text column on a line of its own), the
     smoothing control first; returns the row (missing features as NaN, as the work marks them)."""
@@ -226,7 +201,7 @@ def query_inputs_ui(model: Any, *, per_line: int = 5) -> dict[str, Any]:
         for cell, (i, col, view) in zip(st.columns(per_line), narrow[start:start + per_line]):
             with cell:
                 if view is None:
-                    smoothing_control_ui()
+                    smoothing_control("present", compact=True)
                 elif col in current.missing:
                     st.markdown(f"{md(col)}: missing")
                 else:
@@ -362,7 +337,7 @@ def model_presentation_ui(model: Any, *, per_line: int = 2) -> None:
     are left to the page without the mode."""
     left, right = st.columns([1, 4], vertical_alignment="bottom")
     with left:
-        smoothing_control_ui("present_model")
+        smoothing_control("present_model", compact=True)
     right.markdown(f"**P(c) and P(x_a | c)**, predicting {md(model.target_)}: counts next to each fraction, "
                    "as the notes write them")
     order = display_classes(list(model.classes_))

@@ -3,18 +3,16 @@ the lecture-references switch, and the CSS that keeps long formulas inside their
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
-from nbapp.smoothing import BetaPrior, MEstimate
 from ui.presentation import formula_css_ui
+from ui.smoothing_control import smoothing_label
 from ui.state import remember_work, work
 from ui.text import md
 from ui.views import grouped, view_of
 from ui.widgets import lecture_toggle_ui
 
-__all__ = ["sidebar_summary", "smoothing_label"]
+__all__ = ["sidebar_summary"]
 
 
 def sidebar_summary() -> None:
@@ -62,14 +60,3 @@ def _kept_ui() -> None:
     else:
         st.caption("Your data, types and settings are kept in this page's address: a reload or a bookmark "
                    "brings them back.")
-
-
-def smoothing_label(config: Any) -> str:
-    """The model's smoothing in a few words (nbapp.Settings)."""
-    smoothing = config.smoothing
-    if isinstance(smoothing, MEstimate):
-        return smoothing.describe()
-    if isinstance(smoothing, BetaPrior):
-        return f"Beta({smoothing.a:g}, {smoothing.b:g}) for binary features, l = {config.alpha:g} elsewhere"
-    alpha = config.alpha if smoothing is None else smoothing.l
-    return "l = 0 (MLE, no smoothing)" if alpha == 0 else f"Lidstone l = {alpha:g}"

@@ -135,7 +135,7 @@ class PoissonBlock(Block):
     def __init__(self, columns: Sequence[str], specs: Sequence[Any], settings: Any, stats: PoissonStats) -> None:
         super().__init__(columns, specs, settings, stats)
         spec = self.specs[0]
-        default = float(settings.smoothing.l) if hasattr(settings.smoothing, "l") else 1.0
+        default = settings.smoothing.rate_pseudo_count()
         self.a = default if spec.a is None else float(spec.a)
         self.b = default if spec.b is None else float(spec.b)
 

@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from nbapp.errors import DataError, shown
 from nbapp.scale._aggregates import NotPushable, Refused, model_statistics
 
-__all__ = ["fit_sql", "sample_sql"]
+__all__ = ["fit_sql", "sample_sql", "fit_query", "sample_query"]
 
 # First words of a query (anything else is a table name).
 _QUERY_WORDS = ("select", "with", "values", "from", "table", "(")
@@ -37,23 +37,33 @@ def fit_sql(model: Any, source: str, target: str, url: Any = "duckdb://", weight
     kind, con, own = _connection(url)
     try:
         query, where = _query(source, "duckdb" if kind == "duckdb" else "postgres")
-        engine = _source(kind, con, query, where)
-        try:
-            stats, _ = model_statistics(model, engine, target, weight, progress=progress)
-        except _engine_errors() as exc:
-            raise DataError(f"The database cannot compute the statistics of {where}: {_first_line(exc)}") from None
-        except NotPushable as exc:
-            if kind != "duckdb":
-                raise DataError(f"{exc}: its statistics cannot be computed inside the database. Fit it from a file "
-                                "(nbapp.fit_file) or a DuckDB database, which stream such columns, or leave the "
-                                "column out of the model.") from None
-            return _fit_streamed(model, _batches(kind, con, query), target, weight, where, progress)
-        except Refused:
-            return _fit_streamed(model, _batches(kind, con, query), target, weight, where, progress)
-        return model.fit_stats(stats, target, weight)
+        return fit_query(model, kind, con, query, where, target, weight, progress)
     finally:
         if own:
             con.close()
+
+
+def fit_query(model: Any, kind: str, con: Any, query: str, where: str, target: str, weight: str | None,
+              progress: Any) -> Any:
+    """:func:`fit_sql` of a checked query (``kind``: "duckdb" or "postgres", ``con`` open;
+    ``where``: the rows in words for sentences)."""
+    engine = _source(kind, con, query, where)
+    try:
+        stats, _ = model_statistics(model, engine, target, weight, progress=progress)
+    except _engine_errors() as exc:
+        raise DataError(f"The database cannot compute the statistics of {where}: {_first_line(exc)}") from None
+    except NotPushable as exc:
+        if kind != "duckdb":
+            raise DataError(f"{exc}: {NOT_IN_POSTGRES}") from None
+        return _fit_streamed(model, _batches(kind, con, query), target, weight, where, progress)
+    except Refused:
+        return _fit_streamed(model, _batches(kind, con, query), target, weight, where, progress)
+    return model.fit_stats(stats, target, weight)
+
+
+# What fit_sql says of a column whose type states no aggregates, in a database that cannot stream it.
+NOT_IN_POSTGRES = ("its statistics cannot be computed inside the database. Fit it from a file (nbapp.fit_file) or "
+                   "a DuckDB database, which stream such columns, or leave the column out of the model.")
 
 
 def sample_sql(source: str, url: Any, n: int) -> Any:
@@ -62,14 +72,19 @@ def sample_sql(source: str, url: Any, n: int) -> Any:
     kind, con, own = _connection(url)
     try:
         query, where = _query(source, "duckdb" if kind == "duckdb" else "postgres")
-        _source(kind, con, query, where)          # a query the database cannot run is refused here, in words
-        sample = next(_batches(kind, con, f"SELECT * FROM ({query}) AS nbapp_sample LIMIT {int(n)}"), None)
-        if sample is None:
-            raise DataError(f"{where[0].upper()}{where[1:]} has no rows; nothing to fit.")
-        return sample
+        return sample_query(kind, con, query, where, n)
     finally:
         if own:
             con.close()
+
+
+def sample_query(kind: str, con: Any, query: str, where: str, n: int) -> Any:
+    """:func:`sample_sql` of a checked query (as :func:`fit_query`)."""
+    _source(kind, con, query, where)          # a query the database cannot run is refused here, in words
+    sample = next(_batches(kind, con, f"SELECT * FROM ({query}) AS nbapp_sample LIMIT {int(n)}"), None)
+    if sample is None:
+        raise DataError(f"{where[0].upper()}{where[1:]} has no rows; nothing to fit.")
+    return sample
 
 
 def _connection(url: Any) -> tuple[str, Any, bool]:

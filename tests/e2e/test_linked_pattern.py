@@ -9,15 +9,14 @@ while the server (its health endpoint, a second browser session) keeps answering
 
 from __future__ import annotations
 
-import threading
 import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import nbapp
 from nbapp.text import TextOptions
+from e2e.server_watch import ServerWatch
 from ui.remember import encode_work
 from ui.sources import Example
 from ui.work import Work
@@ -33,42 +32,10 @@ def hostile_link(app_url: str) -> str:
     return f"{app_url}/?example=sms_spam&target=label&work={encode_work(work)}"
 
 
-class HealthWatch:
-    """Asks /_stcore/health every 0.2 s from its own thread; counts the answers and keeps the
-    failures (a request unanswered for 30 s is one; before, the endpoint was silent for over
-    110 s). How fast it answers is printed by bench/bench_linked_pattern.py."""
-
-    def __init__(self, app_url: str) -> None:
-        self.url = f"{app_url}/_stcore/health"
-        self.answers = 0
-        self.failures: list[str] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                with urllib.request.urlopen(self.url, timeout=30) as response:
-                    ok = response.read().strip() == b"ok"
-            except OSError as err:
-                ok = False
-                self.failures.append(repr(err))
-            self.answers += ok
-            self._stop.wait(0.2)
-
-    def __enter__(self) -> "HealthWatch":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
 def test_a_link_with_a_hostile_pattern_waits_and_once_confirmed_is_stopped_while_the_server_answers(
         app, browser: Browser, app_url: str):
     page: Page = app.page
-    with HealthWatch(app_url) as health:
+    with ServerWatch(app_url) as health:
         page.goto(hostile_link(app_url))
         app.wait()
         expect(page.get_by_role("heading", name="Data", level=1)).to_be_visible()

@@ -40,7 +40,6 @@ class BernoulliView(CountedView):
         counts = self.counts_table(model, column)
         return formulas.cell_latex(counts, value, cls, model.smoothing_of(column),
                                    decimal=float(model.cpt(column).loc[value, cls]),
-                                   positive=value == positive(model, column),
                                    left=rf"P({latex_text(column)} = {latex_text(value)} \mid {latex_text(cls)})")
 
     def shown_value(self, model: Any, column: Any, value: Any) -> str:
