@@ -133,7 +133,7 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
         counts = ", ".join(f"{ui.md(name(c))}: {formulas.num(direct.loc[c, 'matches'])}" for c in classes
                            if c in direct.index)
         total = direct["total"].iloc[0] if len(direct) else 0
-        where = f" in the page's sample of {len(ui.frame()):,} rows" if work.source.reader == "path" else ""
+        where = f" in the page's sample of {len(ui.frame()):,} rows" if work.source.sampled else ""
         st.markdown(f"Rows equal to x on every given feature{where} (|B|): **{formulas.num(total)}**; "
                     f"by class (|C|): {counts}.")
         if total == 0:

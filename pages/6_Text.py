@@ -263,7 +263,7 @@ column = columns[0] if len(columns) == 1 else st.selectbox("Text column", column
                                                            key="text.column")
 df = ui.frame()
 held_patterns_ui("text")
-if ss.get("imported") is None:
+if ui.work().imported is None:
     with st.expander("Text preprocessing (the same settings as on the Model page)"):
         text_settings_ui([column], ui.work().features, prefix="text", heading=False)
 with st.spinner(f"Fitting the model on {len(df):,} documents…"):

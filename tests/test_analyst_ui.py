@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import import_model, no_exception, open_page, start, texts, unescape, upload
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
+from ui.sources import Example, LocalPath, ModelFile, Table
 
 
 def metric_labels(at: AppTest) -> list[str]:
@@ -112,8 +113,8 @@ def test_an_imported_model_sets_every_input_to_its_own_values():
     assert at.radio(key="_model_priors").value == "uniform"
     assert any("Lidstone l = 2" in s for s in texts(at, "markdown")), "the sidebar shows the model's l"
     # the settings fit the same model again: going back to fitting changes no number
-    imported = at.session_state["imported"].model
-    at.session_state["imported"] = None
+    imported = at.session_state["work"].imported.model
+    at.session_state["work"] = at.session_state["work"].replace(imported=None)
     open_page(at, "Model")
     refit = at.session_state["model"]
     assert refit.cpt("Outlook").equals(imported.cpt("Outlook"))
@@ -133,7 +134,7 @@ def test_a_model_opens_alone_and_predicts_a_new_file_without_its_data():
     at = start()
     at.selectbox(key="_data_example").set_value("gender").run()
     import_json(at, "tennis.json", tennis_model(alpha=1.0))
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     assert any("open without data" in s for s in texts(at, "info"))
     open_page(at, "Explain")
     assert at.metric[0].value in ("Yes", "No")
@@ -155,7 +156,7 @@ def test_a_model_alone_is_smoothed_again_from_its_own_counts():
     import_json(at, "tennis.json", tennis_model(alpha=0.0))
     at.number_input(key="_model_alpha").set_value(1.0).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    model = at.session_state["model"] if at.session_state["imported"] is None else None
+    model = at.session_state["model"] if at.session_state["work"].imported is None else None
     assert model is not None
     assert model.cpt("Outlook").equals(tennis_model(alpha=1.0).cpt("Outlook"))
 
@@ -170,7 +171,7 @@ def test_every_page_runs_on_a_model_opened_alone(key):
         load_example(key), target=ex.target, weight=ex.weight)
     at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
     import_json(at, f"{key}.json", model)
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     for name in ("Data", "Model", "Explain", "Evaluate"):
         open_page(at, name)
     for page in ("pages/6_Text.py", "pages/5_Lessons.py"):
@@ -213,7 +214,7 @@ def test_a_reload_restores_an_upload_its_target_and_types():
     fresh = reload(at)
     assert not any("Not everything" in w.value for w in fresh.warning)
     ss = fresh.session_state
-    assert ss["work"].source.name == "weather.csv" and ss["work"].source.reader == "table"
+    assert ss["work"].source.name == "weather.csv" and isinstance(ss["work"].source, Table)
     assert ss["frame"].equals(at.session_state["frame"])
     assert ss["work"].target == "windy"
     assert ss["work"].kinds == at.session_state["work"].kinds
@@ -224,7 +225,7 @@ def test_a_reload_restores_a_model_opened_alone_and_its_settings():
     import_json(at, "tennis.json", tennis_model(alpha=0.0))
     at.number_input(key="_model_alpha").set_value(1.5).run()
     fresh = reload(at)
-    assert fresh.session_state["work"].source.reader == "model"
+    assert isinstance(fresh.session_state["work"].source, ModelFile)
     assert fresh.session_state["work"].settings.alpha == 1.5
     open_page(fresh, "Explain")
     assert fresh.metric[0].value in ("Yes", "No")
@@ -379,10 +380,10 @@ def test_messages_show_numbers_as_numbers_not_python_types():
 
 def test_a_reload_restores_an_imported_model_beside_its_data():
     at = import_json(start(), "l2.json", tennis_model(alpha=2.0))
-    assert at.session_state["work"].source.reader == "example"
+    assert isinstance(at.session_state["work"].source, Example)
     fresh = reload(at)
-    assert fresh.session_state["imported"].name == "l2.json"
-    assert fresh.session_state["imported"].sha256 == at.session_state["imported"].sha256
+    assert fresh.session_state["work"].imported.name == "l2.json"
+    assert fresh.session_state["work"].imported.sha256 == at.session_state["work"].imported.sha256
     assert fresh.session_state["work"].settings.alpha == 2.0
 
 
@@ -403,7 +404,7 @@ def test_a_local_path_is_never_written_into_the_address_and_the_sidebar_says_so(
     at.radio(key="_data_mode").set_value("Open a local path").run()
     at.text_input(key="_data_path").set_value(str(path)).run()
     at.button(key="data.open_path").click().run()
-    assert at.session_state["work"].source.reader == "path"
+    assert isinstance(at.session_state["work"].source, LocalPath)
     assert not any(str(tmp_path) in str(at.query_params.get(k, "")) for k in at.query_params)
     assert any("A reload of this page loses this work" in w for w in texts(at, "warning"))
 

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import PAGES as APP_PAGES, open_page, start, unescape, upload
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
+from ui.sources import Example
 
 PAGES = {name: APP_PAGES[name] for name in ("Model", "Explain", "Evaluate")}     # the pages past Data
 
@@ -74,7 +75,7 @@ def test_a_bad_upload_is_refused_with_one_message_and_the_data_in_use_stays(name
     for phrase in phrases:
         assert phrase in shown[0], shown[0]
     # nothing lost: the example loaded before the upload is still the data in use, and the page says so
-    assert at.session_state["work"].source.reader == "example"
+    assert isinstance(at.session_state["work"].source, Example)
     assert any("Nothing of" in w.value and "is still" in w.value for w in at.warning)
 
 
@@ -82,7 +83,7 @@ def test_a_zip_bomb_corpus_is_refused_before_it_is_unpacked():
     at = upload(start(), "bomb.zip", _bomb(), "application/zip")
     shown = errors(at)
     assert len(shown) == 1 and "bomb.zip" in shown[0] and "zip bomb" in shown[0], shown
-    assert at.session_state["work"].source.reader == "example"
+    assert isinstance(at.session_state["work"].source, Example)
 
 
 def test_utf16_with_bom_loads_with_a_note_naming_the_encoding():
@@ -119,7 +120,7 @@ def test_a_pickle_model_file_is_refused_with_a_message():
     at.file_uploader(key="model.json_upload").set_value(("model.pkl", payload, "application/octet-stream")).run()
     assert not at.exception
     assert any("Pickle files are refused" in e for e in errors(at)), errors(at)
-    assert at.session_state["imported"] is None
+    assert at.session_state["work"].imported is None
 
 
 def test_a_pickle_renamed_to_json_is_refused_too():
@@ -128,7 +129,7 @@ def test_a_pickle_renamed_to_json_is_refused_too():
     at.file_uploader(key="model.json_upload").set_value(("model.json", payload, "application/json")).run()
     assert not at.exception
     assert any("Pickle" in e for e in errors(at)), errors(at)
-    assert at.session_state["imported"] is None
+    assert at.session_state["work"].imported is None
 
 
 def test_a_model_file_with_nan_literals_is_refused_by_name():
@@ -141,7 +142,7 @@ def test_a_model_file_with_nan_literals_is_refused_by_name():
     assert not at.exception
     shown = errors(at)
     assert any("nan.json" in e for e in shown), shown
-    assert at.session_state["imported"] is None
+    assert at.session_state["work"].imported is None
 
 
 # -- hostile names and labels --------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 import nbapp
 from apptest_helpers import clear_caches, import_model, open_page, start, table  # noqa: F401 (autouse fixture)
+from ui.sources import ModelFile
 
 LABELS = ["1", "'1'"]           # class_labels([1, "1"])
 
@@ -30,7 +31,7 @@ def model():
 def _opened(model):
     at = open_page(start(), "Model")
     import_model(at, "ones.json", model)          # tennis lacks these columns: the file opens alone
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     return open_page(at, "Model")
 
 

@@ -14,7 +14,8 @@ import nbapp
 from nbapp.examples import load_example
 from apptest_helpers import import_model, open_page, start, table
 from ui.remember import decode_work, encode_work
-from ui.work import Source, Work
+from ui.sources import ModelFile, Table
+from ui.work import Work
 
 GENDER = {"Height": "kde", "Weight": "discretized", "Foot_Size": "gaussian"}
 
@@ -113,7 +114,7 @@ def test_an_imported_model_file_restores_the_options():
 def test_the_options_round_trip_through_the_address_state():
     features = {"Outlook": nbapp.Categorical(categories=("Sunny", "Foggy"), unseen="error"),
                 "Height": nbapp.KDE(bandwidth=0.5), "Weight": nbapp.Discretized(bins=3), "Wind": "ignore"}
-    work = Work(source=Source(name="x.csv", sha256="0" * 64, reader="table"), target="Play", features=features)
+    work = Work(source=Table(name="x.csv", sha256="0" * 64), target="Play", features=features)
     blank = work.replace(features={c: "ignore" for c in features})
     back, notes = decode_work(json.loads(json.dumps(encode_work(work))), blank)
     assert not notes
@@ -194,13 +195,14 @@ def test_a_model_file_open_alone_takes_the_options_of_the_page():
     model = nbapp.NaiveBayes({"Height": nbapp.KDE(bandwidth=0.3), "Weight": nbapp.Discretized(bins=3),
                               "Foot_Size": "gaussian"}).fit(load_example("gender"), "Gender")
     import_model(at, "gender.json", model)
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     at = open_page(at, "Model")
     assert at.number_input(key="_colopt::Weight::bins").value == 3
-    assert len(at.session_state["imported"].model.cpt("Weight")) == 3
+    assert len(at.session_state["work"].source.model.cpt("Weight")) == 3      # the file's own model
+    assert len(at.session_state["model"].cpt("Weight")) == 3
     at.number_input(key="_colopt::Weight::bins").set_value(2).run()
     at.number_input(key="_colopt::Height::bandwidth").set_value(0.5).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["imported"] is None                          # refitted from the file's statistics
+    assert at.session_state["model"] is not at.session_state["work"].source.model   # refitted from its statistics
     assert len(at.session_state["model"].cpt("Weight")) == 2
     np.testing.assert_allclose(at.session_state["model"].parameters("Height")["h"].to_numpy(dtype=float), 0.5)

@@ -33,7 +33,7 @@ def _app():
     model = nbapp.NaiveBayes(TYPES, alpha=1).fit(FRAME, "label")
     import_model(at, "features.json", model)
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["imported"] is not None
+    assert at.session_state["work"].imported is not None
     at = open_page(at, "Model")
     at.session_state["model.choice_open"] = True          # the numeric-type comparison, opened
     at.session_state["model.dependence_open"] = True       # the check of the naive assumption, opened

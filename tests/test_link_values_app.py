@@ -25,7 +25,8 @@ from nbapp.text import TextOptions
 from ui.link_rules import shown_value
 from ui.remember import MAX_NOTES, decode_work, encode_work, pack, unpack
 from ui.state import HELD
-from ui.work import Source, Work
+from ui.sources import Example, ModelFile
+from ui.work import Work
 
 
 def plain(text: str) -> str:
@@ -172,19 +173,19 @@ def assert_pattern_held(at) -> None:
 def test_a_model_file_opened_alone_by_a_link_without_work_holds_its_token_pattern():
     at = open_page(start(), "Model")
     no_exception(import_model(at, "sms_model.json", pattern_model()))    # tennis has no column 'text': opened alone
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     fresh = start(query=address(at, "model", "name"))                     # no work=: the file's own options
-    assert fresh.session_state["work"].source.reader == "model"
+    assert isinstance(fresh.session_state["work"].source, ModelFile)
     assert_pattern_held(open_page(fresh, "Model"))
 
 
 def test_a_model_file_a_link_imports_beside_its_data_holds_its_token_pattern():
     at = open_page(start("sms_spam"), "Model")
     no_exception(import_model(at, "sms_model.json", pattern_model()))
-    assert at.session_state["imported"] is not None
+    assert at.session_state["work"].imported is not None
     link = address(at, "example", "target", "model", "model_name")       # no work=
     fresh = start(query=link)
-    assert fresh.session_state["imported"] is None                        # left behind until confirmed
+    assert fresh.session_state["work"].imported is None                        # left behind until confirmed
     assert_pattern_held(fresh)
     fresh.button(key="data.held.0.use").click().run()
     no_exception(fresh)
@@ -198,7 +199,7 @@ SETTINGS = nbapp.Settings().to_dict()
 
 
 def tennis_work() -> Work:
-    return Work(source=Source("tennis14.csv", "0" * 64, "example", example="tennis14"), target="Play",
+    return Work(source=Example("tennis14.csv", "0" * 64, example="tennis14"), target="Play",
                 features={"Outlook": "categorical"})
 
 

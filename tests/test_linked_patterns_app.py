@@ -16,13 +16,14 @@ from apptest_helpers import clear_caches, open_page, start  # noqa: F401 (autous
 from nbapp.text import TextOptions, matching
 from ui.remember import encode_work
 from ui.state import HELD
-from ui.work import Source, Work
+from ui.sources import Example
+from ui.work import Work
 
 HOSTILE = r"(?:\w+){1,40}!"
 
 
 def link(pattern: str) -> dict[str, str]:
-    work = Work(source=Source("sms_spam.csv", "0" * 64, "example", example="sms_spam"), target="label",
+    work = Work(source=Example("sms_spam.csv", "0" * 64, example="sms_spam"), target="label",
                 features={"text": nbapp.Text(options=TextOptions(token_pattern=pattern))})
     return {"example": "sms_spam", "target": "label", "work": encode_work(work)}
 

@@ -16,6 +16,7 @@ from nbapp import NaiveBayes
 from nbapp.explain import class_labels
 from ui import classes as classes_ui
 from ui.classes import MAX_SHOWN_CLASSES
+from ui.sources import ModelFile
 
 
 def many_classes(k: int, *, seed: int = 0) -> NaiveBayes:
@@ -152,7 +153,7 @@ def test_a_model_file_of_100000_classes_opens_on_model_and_explain():
     open_page(at, "Model")
     at.file_uploader(key="model.json_upload").set_value(("many.json", text, "application/json")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     note = "The model has 100,000 classes; this shows the 50 with the highest prior P(c)."
     assert any(note in c.value for c in at.caption)
     tables = [d.value for d in at.dataframe]

@@ -18,6 +18,7 @@ import nbapp
 from nbapp.examples import EXAMPLES, load_example
 from apptest_helpers import ROOT, import_model, metric, open_page, start, table, texts, upload
 from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
+from ui.sources import Example, ModelFile
 
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
           b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \
@@ -212,7 +213,7 @@ def test_a_model_json_upload_is_used():
     at.file_uploader(key="model.json_upload").set_value(("tennis.json", text.encode(), "application/json"))
     at.run()
     assert not at.exception and not at.error
-    assert at.session_state["imported"][0] == "tennis.json"
+    assert at.session_state["work"].imported.name == "tennis.json"
     assert json.loads(text)  # the download is valid JSON
 
 
@@ -269,13 +270,14 @@ def test_a_model_of_other_columns_opens_alone_and_the_data_comes_back_on_request
     import_model(at, "tennis.json", fitted("tennis14"))
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
-    assert at.session_state["work"].source.reader == "model"
-    assert at.session_state["imported"].name == "tennis.json"
+    assert isinstance(at.session_state["work"].source, ModelFile)
+    assert at.session_state["work"].source.name == "tennis.json"
+    assert at.session_state["work"].imported is None             # one route to the model: the source
     for name in ("Explain", "Evaluate", "Model"):
         open_page(at, name)
     open_page(at, "Data")
     at.button(key="data.leave_model").click().run()
-    assert at.session_state["work"].source.reader == "example"
+    assert isinstance(at.session_state["work"].source, Example)
     at.selectbox(key="_data_example").set_value("gender").run()
     open_page(at, "Model")
     assert at.get("plotly_chart"), "the Gaussian histograms are drawn from the data's columns"
@@ -290,7 +292,7 @@ def test_a_model_of_another_target_of_the_same_data_makes_that_column_the_target
     import_model(at, "windy.json", model)
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.session_state["work"].target == "windy"
-    assert at.session_state["imported"].model.target_ == "windy"
+    assert at.session_state["work"].imported.model.target_ == "windy"
     open_page(at, "Explain")
     assert metric(at, "Prediction (argmax)") in ("true", "false")
 
@@ -313,9 +315,9 @@ def test_an_imported_gaussian_model_gives_the_explain_inputs_its_own_means():
 def test_a_model_json_upload_is_keyed_by_its_content_not_its_name():
     at = open_page(start(), "Model")
     import_model(at, "m.json", fitted("tennis14"))
-    first = at.session_state["imported"]
+    first = at.session_state["work"].imported
     import_model(at, "m.json", fitted("tennis14", priors="uniform"))
-    second = at.session_state["imported"]
+    second = at.session_state["work"].imported
     assert first.name == second.name and first.sha256 != second.sha256
     assert second.model.priors == "uniform"
 

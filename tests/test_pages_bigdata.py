@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 import nbapp
 from apptest_helpers import open_page, start, texts, unescape, upload
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
+from ui.sources import Example
 
 TIMEOUT = 120     # seconds a run may take: twice the other AppTest files' (the files here are bigger)
 
@@ -122,7 +123,7 @@ def test_switching_from_a_path_to_uploads_does_not_claim_an_upload(tmp_path, dat
     assert not any("Loaded" in s for s in texts(at, "success"))
     assert any("local path" in s and "is in use" in s for s in texts(at, "info"))
     at.radio(key="_data_mode").set_value("Built-in example").run()
-    assert at.session_state["work"].source.reader == "example"
+    assert isinstance(at.session_state["work"].source, Example)
 
 
 def test_a_path_that_is_not_a_table_is_refused_in_place(tmp_path, data_root):
@@ -159,7 +160,7 @@ def test_with_a_data_root_local_paths_are_offered_and_confined_to_it(tmp_path, m
     for typed in (outside / "secret.csv", outside / "passwd", outside / "none.csv", str(outside / "passw[d]"),
                   inside / "link.csv", "../outside/secret.csv"):
         at = open_path(start(timeout=TIMEOUT), typed)
-        assert at.session_state["work"].source.reader == "example"
+        assert isinstance(at.session_state["work"].source, Example)
         refusals |= {s.replace("\\", "").replace(str(typed), "PATH") for s in texts(at, "error")}
     assert len(refusals) == 1 and "under this server's data folder" in refusals.pop()
     at = open_path(start(timeout=TIMEOUT), "ok.csv")          # relative to the data folder

@@ -29,11 +29,12 @@ def _mixed_csv(rows: int) -> bytes:
 # -- the shared caches ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["_parse", "_fit", "_refit_stats"])
-def test_the_shared_caches_of_files_and_models_are_bounded_in_entries_bytes_and_time(name):
-    import ui.state
+@pytest.mark.parametrize("module, name", [("upload", "_parse"), ("base", "_statistics"), ("base", "_fit"),
+                                          ("model_file", "_refit_stats")])
+def test_the_shared_caches_of_files_and_models_are_bounded_in_entries_bytes_and_time(module, name):
+    import importlib
 
-    info = getattr(ui.state, name)._info
+    info = getattr(importlib.import_module(f"ui.sources.{module}"), name)._info
     assert info.max_entries is not None and info.max_entries <= 32
     assert info.max_size_bytes is not None and info.max_size_bytes <= 64 << 20
     assert info.ttl is not None and pd.Timedelta(info.ttl).total_seconds() <= 3600
@@ -42,19 +43,19 @@ def test_the_shared_caches_of_files_and_models_are_bounded_in_entries_bytes_and_
 def test_an_upload_too_big_for_the_parsing_cache_is_read_without_it(monkeypatch):
     """A pickled frame is about twice its file: a file cached must fit the cache's byte bound
     with room for others, and a larger one never enters the shared cache (read on every call)."""
-    import ui.state
+    from ui.sources import Table, upload
 
-    assert 2.5 * ui.state.CACHE_MAX_BYTES <= ui.state._parse._info.max_size_bytes
+    assert 2.5 * upload.CACHE_MAX_BYTES <= upload._parse._info.max_size_bytes
     reads = []
-    read = ui.state._read
-    monkeypatch.setattr(ui.state, "_read", lambda *args: reads.append(args[0]) or read(*args))
+    read = upload._read
+    monkeypatch.setattr(upload, "_read", lambda source: reads.append(source.name) or read(source))
     small = _mixed_csv(50)
     big = _mixed_csv(1000)
-    while len(big) <= ui.state.CACHE_MAX_BYTES:
+    while len(big) <= upload.CACHE_MAX_BYTES:
         big += big[big.index(b"\n") + 1:]
     for _ in range(2):
-        ui.state.parse_upload(small, "small.csv", "table")
-        ui.state.parse_upload(big, "big.csv", "table")
+        upload.parse_upload(Table.of(small, "small.csv"))
+        upload.parse_upload(Table.of(big, "big.csv"))
     assert reads == ["small.csv", "big.csv", "big.csv"]
 
 

@@ -13,6 +13,7 @@ from ui.text import counted
 
 from apptest_helpers import ROOT, import_model, no_exception, open_page, start, texts, upload
 from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
+from ui.sources import ModelFile
 
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
           b"overcast,83,86,false,yes\nrainy,70,96,false,yes\nrainy,68,80,false,yes\n" \
@@ -70,7 +71,7 @@ def test_a_model_opened_alone_offers_no_tuning_on_development_data():
     model = nbapp.NaiveBayes(features=ex.features, alpha=1.0).fit(load_example("tennis14"), target=ex.target)
     at = upload(start(), "other.csv", b"a,b\n1,x\n2,y\n3,x\n")
     no_exception(import_model(open_page(at, "Model"), "tennis14_naive_bayes.json", model))
-    assert at.session_state["work"].source.reader == "model"
+    assert isinstance(at.session_state["work"].source, ModelFile)
     open_page(at, "Evaluate")
     assert not [b for b in at.button if b.key == "eval.three_run"]
     open_page(at, "Data")

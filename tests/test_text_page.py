@@ -249,7 +249,7 @@ def test_an_imported_text_model_is_explained_on_the_text_page():
     at = open_page(start("sms_spam"), "Model")
     at.file_uploader(key="model.json_upload").set_value(("spam.json", model.to_json().encode(), "application/json"))
     at.run()
-    assert at.session_state["imported"] is not None
+    assert at.session_state["work"].imported is not None
     at = open_page(at, "Text")
     words = words_table(at).set_index("term")
     assert words.loc[ABSENT, "status"] == "absent"

@@ -81,3 +81,60 @@ def test_no_page_or_app_module_compares_anything_with_a_type_name():
 def test_the_stricter_reading_finds_comparisons_however_written():
     tree = ast.parse('a = kind != "text"\nb = "gaussian" in kinds\nc = k not in {"kde", "x"}\nd = k == other\n')
     assert _compared_names(tree, set(feature_types())) == [1, 2, 3]
+
+
+# -- where the data comes from (issue 34, item 1): the pages ask the source, never its kind ----------
+
+#: A test of a source's kind by a tag: ``reader == "path"``, ``source.reader in ("example", ...)``.
+_READER = re.compile(r"\breader\s*(==|!=|\bin\b|\bnot in\b)\s|\.reader\b")
+
+
+def reader_tests(root: Path = ROOT) -> list[tuple[str, int, str]]:
+    """Lines of ui/, pages/ and app.py that test a source's kind by a string tag, or read a
+    ``.reader`` attribute (the tag a Source carried before ui/sources/)."""
+    found = []
+    for entry in ("ui", "pages", "app.py"):
+        path = root / entry
+        for file in ([path] if path.is_file() else sorted(path.rglob("*.py"))):
+            for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+                if _READER.search(line):
+                    found.append((file.relative_to(root).as_posix(), number, line.strip()))
+    return found
+
+
+def test_no_page_tests_a_source_by_its_reader():
+    assert reader_tests() == [], "ask the source (ui.sources.base.Source) instead of its kind"
+
+
+def test_the_source_check_finds_a_reader_test(tmp_path):
+    (tmp_path / "ui").mkdir()
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "app.py").write_text("import ui\n")
+    (tmp_path / "ui" / "a.py").write_text('if source.reader == "path":\n    pass\nreader_choice = 1\n')
+    (tmp_path / "pages" / "b.py").write_text('ok = reader in ("example", "path")\nx = work.source.reader\n')
+    assert sorted(reader_tests(tmp_path)) == [("pages/b.py", 1, 'ok = reader in ("example", "path")'),
+                                      ("pages/b.py", 2, "x = work.source.reader"),
+                                      ("ui/a.py", 1, 'if source.reader == "path":')]
+
+
+def test_no_page_or_app_module_tests_a_source_by_its_class():
+    """Nor by its class: outside ui/sources/, no isinstance on a source kind (the test-only source
+    of tests/new_source.py would otherwise be missed by that page)."""
+    from ui.sources import source_classes
+
+    names = {cls.__name__ for cls in source_classes()} | {"Upload", "Source"}
+    found = []
+    for entry in ("ui", "pages", "app.py"):
+        path = ROOT / entry
+        for file in ([path] if path.is_file() else sorted(path.rglob("*.py"))):
+            where = file.relative_to(ROOT).as_posix()
+            if where.startswith("ui/sources/"):
+                continue
+            for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                    kinds = node.args[1] if len(node.args) > 1 else None
+                    items = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+                    if any(isinstance(i, (ast.Name, ast.Attribute)) and getattr(i, "id", getattr(i, "attr", "")) in names
+                           for i in items):
+                        found.append((where, node.lineno))
+    assert found == [], "ask the source (its declarations and methods) instead of its class"

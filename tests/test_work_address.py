@@ -13,7 +13,8 @@ import nbapp
 from apptest_helpers import clear_caches, open_page, start, texts  # noqa: F401 (autouse fixture)
 from nbapp.text import TextOptions
 from ui.remember import decode_work, encode_work, pack
-from ui.work import Source, Work
+from ui.sources import Table
+from ui.work import Work
 
 
 def reload(at):
@@ -40,7 +41,7 @@ def test_the_specs_travel_as_the_model_file_writes_them():
     features = {"Outlook": nbapp.Categorical(categories=("Sunny", "Overcast", "Rain", "Fog"), unseen="smooth"),
                 "Temperature": "ignore", "Humidity": nbapp.Bernoulli(positive="High"),
                 "Wind": nbapp.Text(options=TextOptions(stem=True, ngram_range=(1, 2)), event_model="bernoulli")}
-    work = Work(source=Source("t.csv", "0" * 64, "table"), target="Play", features=features,
+    work = Work(source=Table("t.csv", "0" * 64), target="Play", features=features,
                 settings=nbapp.Settings(alpha=0.5, smoothing=nbapp.MEstimate(2.0, p=0.25),
                                         priors={"No": .3, "Yes": .7}),
                 query={"Outlook": "Fog", "Wind": "weak wind"}, missing={"Humidity"}, choices={"lessons.view": "prior"})

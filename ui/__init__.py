@@ -8,7 +8,7 @@ from ui.state import (
     DEFAULT_EXAMPLE,
     IGNORE,
     READERS,
-    Imported,
+    ModelFile,
     Source,
     Work,
     big_data_note,
@@ -24,6 +24,7 @@ from ui.state import (
     model_key,
     data_key,
     offer_change,
+    open_source,
     path_rows,
     refused,
     require_model,
@@ -50,9 +51,9 @@ from ui.sidebar import sidebar_summary
 from ui.smoothing_control import smoothing_label
 
 __all__ = [
-    "DEFAULT_EXAMPLE", "IGNORE", "READERS", "Imported", "Source", "Work", "big_data_note",
+    "DEFAULT_EXAMPLE", "IGNORE", "READERS", "ModelFile", "Source", "Work", "big_data_note",
     "class_list", "current_model", "download_bytes", "ensure_state", "frame", "import_model",
-    "load_example_into_state", "load_path_into_state", "load_upload_into_state", "model_key", "data_key", "offer_change",
+    "load_example_into_state", "load_path_into_state", "load_upload_into_state", "model_key", "data_key", "offer_change", "open_source",
     "path_rows", "refused",
     "require_model", "reset_query", "set_choice", "set_feature", "set_kinds", "set_query", "set_query_from_row",
     "set_settings", "set_target", "set_weight", "set_work", "settings", "sha256", "specs", "update_work", "work",

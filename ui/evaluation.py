@@ -90,7 +90,7 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     def progress(done: int, total: int, message: str) -> None:
         bar.progress(done / total, text=message)
 
-    if work.source.reader == "path":          # big data: k-fold over the whole file, out of core
+    if work.source.folds_where_stored:        # big data: k-fold where the rows are (out of core)
         return _run_on_path(key, make_model(), opts, bar)
     try:
         data = _evaluated_data()
@@ -123,9 +123,9 @@ def _cached(name: str, build: Any) -> Any:
 
 
 def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
-    """k-fold on every row of a local path in two streamed passes (folds by a hash of each row's
-    place; each fold's model is the total statistics minus the fold's)."""
-    from nbapp.scale import Stopped, cross_validate_file
+    """k-fold on every row where the source keeps them (a local path: two streamed passes, folds by
+    a hash of each row's place; each fold's model is the total statistics minus the fold's)."""
+    from nbapp.scale import Stopped
 
     work = ui.work()
     source = work.source
@@ -138,8 +138,7 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
         bar.progress(min(done / max(total, 1), 1.0), text=f"{k}-fold on every row: {step} ({done:,} of {total:,})")
 
     try:
-        result = cross_validate_file(model, ui.state.path_sources(source.files), work.target, k=k,
-                                     weight=work.weight, progress=progress)
+        result = source.cross_validate(model, work, k=k, progress=progress)
     except DataError as err:
         bar.empty()
         ui.show_error(err)
@@ -359,12 +358,12 @@ def evaluation_page_ui() -> None:
     of a new file, and seed 004's three-way split."""
     model = ui.require_model()
     ui.big_data_note()      # a local path fitted out of core: what the model saw, what the page shows
-    if ui.work().source.reader == "model":
+    if not ui.work().source.has_rows:
         st.info(f"The model file {ui.md(ui.work().source.name)} is open without its data: an evaluation needs "
                 "labelled rows (load them on the Data page). A new file can be predicted below.")
     else:
         options = _options_ui()
-        if ss.get("imported") is not None:
+        if ui.work().imported is not None:
             st.info("The imported model is used for batch prediction below; the evaluation refits the current "
                     "settings on the current data.")
         result = _run(options)
@@ -372,7 +371,7 @@ def evaluation_page_ui() -> None:
             _scores_ui(result)
     _batch_ui(model)
 
-    if ui.work().source.reader != "model":      # tuning needs labelled rows: a model opened alone has none
+    if ui.work().source.has_rows:      # tuning needs labelled rows: a model opened alone has none
         from ui import teaching      # seed 004's three-way split, a section of its own (issue 14)
 
         teaching.three_way_ui()

@@ -27,7 +27,7 @@ def show_references() -> bool:
     if work is None:
         return True
     chosen = work.choice(REFERENCES)
-    return bool(chosen) if chosen is not None else work.source.reader == "example"
+    return bool(chosen) if chosen is not None else work.source.lecture_references
 
 
 def ref(where: str) -> str:

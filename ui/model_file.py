@@ -37,9 +37,9 @@ def model_file_ui(model: Any) -> None:
             right.error(md(err))
         else:
             st.rerun()
-    if work().source.reader == "model":
+    if not work().source.has_rows:
         right.info(f"The model file {md(work().source.name)} is open without data: the settings above "
                    "smooth its own counts again; Evaluate predicts a new file with it.")
-    elif ss.get("imported") is not None:
-        right.info(f"Using the model imported from {md(ss['imported'].name)} (target "
-                   f"{md(ss['imported'].model.target_)}); change any setting or the data to go back to fitting.")
+    elif work().imported is not None:
+        right.info(f"Using the model imported from {md(work().imported.name)} (target "
+                   f"{md(work().imported.model.target_)}); change any setting or the data to go back to fitting.")

@@ -14,8 +14,8 @@ The address holds names and numbers only:
                                           pages' choices; specs and settings as the model file
                                           writes them (``nbapp.specs.spec_to_dict``, ``nbapp.Settings.to_dict``)
 
-This module depends on ``ui.work`` and ``ui.link_rules`` only; ``ui.state`` calls it to write and
-to restore the work.
+This module depends on ``ui.work`` and ``ui.link_rules`` only (a source writes its own part of the
+address, ``ui.sources``); ``ui.state`` calls it to write and to restore the work.
 
 A link may hold anything (issue 31, item 7): ``work=`` is refused when damaged or nested deeper
 than a work nests; each value in it is checked as the widget that shows it would
@@ -80,6 +80,14 @@ MAX_WORK_DEPTH = 16
 MAX_NOTES = 6
 _SHA = re.compile(r"[0-9a-f]{64}")
 _KEYS = ("example", "data", "name", "reader", "sheet", "model", "model_name", "target", "work")
+
+
+def _keys() -> tuple[str, ...]:
+    """The address's parameters: the built-in sources' and the target and work (_KEYS), and those
+    any other registered source writes (``Source.address_keys``)."""
+    from ui.sources.base import address_keys
+
+    return (*_KEYS, *(k for k in address_keys() if k not in _KEYS))
 
 
 class FileStore:
@@ -458,14 +466,14 @@ def _pairs(value: Any) -> list[list[Any]]:
 def _fits(base: Work, column: Any, spec: Any) -> bool:
     """A model file opened alone keeps its columns' types (its statistics are of those types);
     the options of a type may change."""
-    if base.source.reader != "model":
+    if not base.source.types_fixed:
         return True
     old = base.features.get(column)
     return getattr(old, "kind", old) == getattr(spec, "kind", spec)
 
 
 def _with_weight(work: Work, weight: Any, columns: dict[str, Any]) -> Work:
-    if isinstance(weight, str) and weight in columns and work.source.reader != "model":
+    if isinstance(weight, str) and weight in columns and work.source.has_rows:
         column = columns[weight]
         return work.replace(weight=column, features=work.features.set(column, IGNORE))
     return work
@@ -573,33 +581,20 @@ def held_note(held: dict[Any, dict[str, Any]] | None) -> str | None:
 # --------------------------------------------------------------------------- the address
 
 
-def address_of(work: Work, *, data_bytes: bytes | None, model_bytes: bytes | None,
-               imported: Any) -> tuple[dict[str, str], str | None]:
-    """The address of ``work``, and why it cannot be kept (None when it is). The bytes of the
-    upload or model file in use are kept in the file store, so the address can name them."""
+def address_of(work: Work) -> tuple[dict[str, str], str | None]:
+    """The address of ``work``, and why it cannot be kept (None when it is). The source writes its
+    own part (``ui.sources``), keeping the bytes of an upload or a model file in the file store so
+    the address can name them; then the target, a model file imported beside the data, the rest."""
     source = work.source
-    params: dict[str, str] = {}
     store = file_store()
-    if source.reader == "example":
-        params["example"] = str(source.example)
-    elif source.reader == "model":
-        if model_bytes is None or not store.keep(source.sha256, model_bytes):
-            return {}, "the model file is too big to keep"
-        params.update(model=source.sha256, name=source.name)
-    elif source.reader == "path":
-        return {}, "a local path is never written into the page's address; open it again on the Data page"
-    else:
-        if data_bytes is None:
-            return {}, "this data is not kept on the server"
-        if not store.keep(source.sha256, data_bytes):
-            return {}, "the file is too big to keep on the server"
-        params.update(data=source.sha256, name=source.name, reader=source.reader)
-        if source.sheet is not None:
-            params["sheet"] = str(source.sheet)
-    if source.reader != "model":
+    params, problem = source.address(store)
+    if problem is not None:
+        return {}, problem
+    params = dict(params)
+    if source.has_rows:
         params["target"] = str(work.target)
-        if imported is not None and model_bytes is not None and store.keep(imported.sha256, model_bytes):
-            params.update(model=imported.sha256, model_name=imported.name)
+        if work.imported is not None:
+            params.update(work.imported.address_beside(store))
     try:
         params["work"] = encode_work(work)
         if len(params["work"]) > MAX_WORK_CHARS:      # a long document in the Explain row: left out
@@ -613,14 +608,14 @@ def address_of(work: Work, *, data_bytes: bytes | None, model_bytes: bytes | Non
 
 def write_address(params: dict[str, str]) -> None:
     """Make ``params`` the page's address (only when it changed)."""
-    current = {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
+    current = {k: st.query_params.get(k) for k in _keys() if k in st.query_params}
     if current != params:
         st.query_params.from_dict(params)
 
 
 def read_address() -> dict[str, str]:
     """The parameters of the page's address that name a work (others are not read)."""
-    return {k: st.query_params.get(k) for k in _KEYS if k in st.query_params}
+    return {k: st.query_params.get(k) for k in _keys() if k in st.query_params}
 
 
 def kept_file(digest: str, name: Any, *, what: str) -> tuple[bytes, str]:

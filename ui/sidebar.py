@@ -8,7 +8,7 @@ import streamlit as st
 from ui.presentation import formula_css_ui
 from ui.smoothing_control import smoothing_label
 from ui.state import remember_work, work
-from ui.text import counted, md
+from ui.text import md
 from ui.views import grouped, view_of
 from ui.widgets import lecture_toggle_ui
 
@@ -29,14 +29,7 @@ def sidebar_summary() -> None:
         if ss.get("upload_error"):
             st.warning(f"The upload of {md(ss.get('upload_failed_name') or 'a file')} failed; the data below "
                        "is still in use.")
-        if source.reader == "model":
-            st.markdown(f"**Data:** none: the model file {md(source.name)} is open alone")
-        else:
-            kind = {"example": "built-in example", "path": "local path, fitted out of core"}.get(source.reader,
-                                                                                                  "upload")
-            rows = f"a sample of {counted(len(df), 'row')}" if source.reader == "path" else counted(len(df), "row")
-            st.markdown(f"**Data:** {md(source.name)} ({kind})  \n"
-                        f"{rows} × {counted(df.shape[1], 'column')}")
+        st.markdown(source.sidebar_line(df))
         st.markdown(f"**Target:** {md(current.target)}")
         described = ", ".join(f"{len(columns)} {view.kind}" for view, columns in grouped(current.specs)) or "none"
         st.markdown(f"**Features:** {described}")
@@ -50,8 +43,8 @@ def sidebar_summary() -> None:
             said = view_of(spec.kind).summary(spec)
             if said:
                 st.markdown(f"**{md(column)} ({md(spec.kind)}):** {md(said)}")
-        if ss.get("imported") is not None:
-            st.markdown(f"**Model:** imported from {md(ss['imported'].name)}")
+        if current.imported is not None:
+            st.markdown(f"**Model:** imported from {md(current.imported.name)}")
         _kept_ui()
     lecture_toggle_ui()
     formula_css_ui()

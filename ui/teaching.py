@@ -26,7 +26,7 @@ __all__ = ["current_example", "smoothing_symbol", "display_classes", "display_va
 def current_example() -> Example | None:
     """The built-in example in use, or None for an upload."""
     current = st.session_state.get("work")
-    key = current.source.example if current is not None else None
+    key = current.source.example_key if current is not None else None
     return example(key) if key else None
 
 
@@ -61,7 +61,7 @@ def three_way_ui() -> None:
     ss = st.session_state
     current = work()
     st.subheader(f"Training, development and test data{ref('seed 004')}")
-    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if current.source.reader == "path" else "")
+    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if current.source.sampled else "")
     st.caption("Training rows estimate the counts, development rows choose the smoothing "
                f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
     left, middle, right = st.columns(3)

@@ -1,6 +1,8 @@
 """The work: one value for what the user is working on (issue 22, design 3.2).
 
-A :class:`Work` holds the data reference, the target and weight, every column's feature
+A :class:`Work` holds the data reference (a source of ``ui.sources``: where the rows come from,
+how their statistics are computed, its part of the address), a model file imported beside the
+data (``imported``, or None), the target and weight, every column's feature
 type as the library's own spec object (``nbapp.Categorical(...)``, ``nbapp.KDE(bandwidth=...)``,
 ``nbapp.Text(options=...)``) or :data:`IGNORE`, the library's own model settings
 (:class:`nbapp.Settings`), the Explain page's row and the pages' choices that should survive a
@@ -21,7 +23,7 @@ from typing import Any
 import nbapp
 from nbapp.specs import parse_features
 
-__all__ = ["IGNORE", "Frozen", "Source", "Work"]
+__all__ = ["IGNORE", "Frozen", "Work"]
 
 #: A column left out of the model (the Data page's last type choice).
 IGNORE = "ignore"
@@ -65,28 +67,14 @@ class Frozen(Mapping):
 
 
 @dataclass(frozen=True)
-class Source:
-    """Where the data came from; ``sha256`` is of the file's bytes (and of the sheet read, for a
-    workbook sheet chosen by the user: two sheets are two datasets)."""
-
-    name: str
-    sha256: str
-    # "example", "table", "corpus", "path" (a local file, folder or glob fitted out of core) or
-    # "model" (a model file opened alone: no data)
-    reader: str
-    example: str | None = None
-    path: str | None = None  # for reader "path": what the user typed (sha256: of the files' names, sizes and times)
-    files: tuple[str, ...] = ()  # for reader "path": the files the path resolved to when opened, the files fitted
-    sheet: str | None = None  # the workbook sheet chosen on the Data page (None: the first)
-
-
-@dataclass(frozen=True)
 class Work:
     """Data, target, weight, a spec (or IGNORE) per non-target column, the model settings, the
     Explain page's row (``query`` values, ``missing`` columns) and the pages' ``choices``
-    (keyed "page.choice")."""
+    (keyed "page.choice"). ``source`` is a ``ui.sources.Source``; ``imported`` a
+    ``ui.sources.ModelFile`` that stands in for the fit until what the model depends on changes
+    (``ui.state.set_work`` leaves it behind then)."""
 
-    source: Source
+    source: Any
     target: Any
     features: Mapping[Any, Any] = field(default_factory=Frozen)
     settings: Any = field(default_factory=nbapp.Settings)
@@ -94,6 +82,7 @@ class Work:
     query: Mapping[Any, Any] = field(default_factory=Frozen)
     missing: frozenset = frozenset()
     choices: Mapping[str, Any] = field(default_factory=Frozen)
+    imported: Any = None
 
     def __post_init__(self) -> None:
         features = self.features
@@ -120,13 +109,13 @@ class Work:
 
     def model_key(self) -> tuple:
         """What the fitted model depends on (data, target, used specs, weight, settings): it keys
-        the fit cache. The Explain row and the page choices are not part of it."""
+        the fit cache. The Explain row, the page choices and an imported model are not part of it."""
         return (*self.stats_key(), self.settings)
 
     def stats_key(self) -> tuple:
         """What the model's statistics depend on: the model key less the settings (smoothing,
         priors and the Gaussian epsilon are applied to the statistics, not counted from the rows)."""
-        return (self.source.sha256, self.source.reader, self.target, tuple(self.specs.items()), self.weight)
+        return (self.source.key(), self.target, tuple(self.specs.items()), self.weight)
 
     def make_model(self) -> Any:
         """An unfitted NaiveBayes of these specs and settings (DataError for settings nbapp refuses)."""

@@ -18,7 +18,8 @@ import nbapp
 from nbapp.text import TextOptions
 from e2e.server_watch import ServerWatch
 from ui.remember import encode_work
-from ui.work import Source, Work
+from ui.sources import Example
+from ui.work import Work
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +27,7 @@ HOSTILE = r"(?:\w+){1,40}!"
 
 
 def hostile_link(app_url: str) -> str:
-    work = Work(source=Source("sms_spam.csv", "0" * 64, "example", example="sms_spam"), target="label",
+    work = Work(source=Example("sms_spam.csv", "0" * 64, example="sms_spam"), target="label",
                 features={"text": nbapp.Text(options=TextOptions(token_pattern=HOSTILE))})
     return f"{app_url}/?example=sms_spam&target=label&work={encode_work(work)}"
 

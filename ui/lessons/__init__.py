@@ -83,7 +83,7 @@ def seed_example(key: str, *, button_key: str) -> None:
     """When another dataset is loaded, a small offer to switch to the seed's own example of the view."""
     from nbapp.examples import example
 
-    if work().source.example == key:
+    if work().source.example_key == key:
         return
     ex = example(key)
     left, right = st.columns([3, 2], vertical_alignment="center")

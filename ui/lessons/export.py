@@ -11,8 +11,6 @@ from nbapp.errors import DataError
 from nbapp.lessons.worked_example import worked_example_latex, worked_example_markdown, worked_example_snippet
 from ui import lessons
 
-ss = st.session_state
-
 
 def render(model: Any) -> None:
     st.subheader("Export a worked example")
@@ -27,7 +25,7 @@ def render(model: Any) -> None:
         e = model.explain(row)
         text = ui.lecture.plain(worked_example_markdown(e, model=model, title=f"Worked example: {source.name}"))
         tex = worked_example_latex(e, model=model, title=f"Worked example: {source.name}")
-        example_key = source.example if source.reader == "example" and ss.get("imported") is None else None
+        example_key = source.example_key if ui.work().imported is None else None
         snippet = worked_example_snippet(model, row, example=example_key)
     except DataError as err:
         ui.show_error(err)

@@ -68,7 +68,7 @@ def _parameter_count_ui(model: Any) -> None:
 
 def _duplicate_ui(model: Any) -> None:
     st.markdown("**Duplicate a feature**")
-    if ui.work().source.example != "tennis14" or ui.settings().alpha != 1.0:
+    if ui.work().source.example_key != "tennis14" or ui.settings().alpha != 1.0:
         left, right = st.columns([3, 2], vertical_alignment="center")
         left.caption(f"The lecture's example for this idea: tennis with l = 1{ui.ref('seed 000 and 003')}, where the "
                      "posterior of x* is 0.56 and copies visibly push it towards 0 or 1.")

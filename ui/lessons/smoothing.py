@@ -37,7 +37,7 @@ def render(model: Any) -> None:
                               "tennis14", button_key="lessons.smoothing_load")
         return
     lessons.seed_example("tennis14", button_key="lessons.smoothing_load")
-    if ui.work().source.example != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
+    if ui.work().source.example_key != "stolen_cars":   # the Beta prior acts on Bernoulli features (seed 002)
         st.caption(f"The Beta(a, b) curve{ui.ref('seed 002')} is drawn on the stolen cars example: Bernoulli "
                    "with Red, SUV and Domestic as 1.")
         lessons.seed_example("stolen_cars", button_key="lessons.smoothing_load_beta")
