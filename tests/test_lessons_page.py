@@ -334,5 +334,5 @@ def test_incremental_view_keeps_rows_in_the_session_not_copies_of_the_model():
 
     held = [k for k in at.session_state.keys() if k != "model" and models_in(at.session_state[k])]
     assert held == []                               # issue 10: no model copy per click
-    assert len(at.session_state["lessons_inc_rows"]) == 3
+    assert len(at.session_state["kept"]["lessons.inc_rows"][1]) == 3
     assert at.session_state["model"].to_json() == before   # the other pages' model is untouched

@@ -404,9 +404,9 @@ def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
     assert file_name == "cpt_x_y_z.csv"
     data, _ = downloads["Download the model (JSON)"]
     assert data == at.session_state["model"].to_json().encode("utf-8")
-    built = at.session_state["download_cache"]["model_json"][1]
+    built = at.session_state["kept"]["download.model_json"][1]
     at.run()                                              # a rerun reuses the bytes, it does not rebuild them
-    assert at.session_state["download_cache"]["model_json"][1] is built
+    assert at.session_state["kept"]["download.model_json"][1] is built
     open_page(at, "Evaluate")
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
     from nbapp.diagnostics import predictions_with_inputs

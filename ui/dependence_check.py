@@ -13,6 +13,7 @@ from nbapp import choices, dependence      # through the modules: a test may cou
 from nbapp.errors import DataError
 from ui import charts
 from ui.classes import label_format
+from ui.kept import keep, kept, kept_or_build
 from ui.lecture import ref
 from ui.sampled import sample_caption, shown_rows
 from ui.state import data_key, frame, model_key, work
@@ -43,7 +44,6 @@ def _current_example(model: Any, df: pd.DataFrame) -> dict[str, Any]:
 
 @st.fragment
 def _dependence_body(model: Any) -> None:
-    ss = st.session_state
     st.caption("Naive Bayes assumes the features are independent given the class"
                f"{ref('seed 000, §2.2–2.5')}. The "
                "conditional mutual information, in nats, is 0 when a pair is; numbers are cut into 5 "
@@ -56,13 +56,11 @@ def _dependence_body(model: Any) -> None:
         st.caption(f"The check covers the first {MAX_CHECKED_FEATURES} of {len(model.features_):,} features "
                    "(pairs grow with the square of their number).")
     try:
-        if ss.get("model_cmi", (None,))[0] != data:
-            ss["model_cmi"] = (data, dependence.conditional_mutual_information(
-                shown_rows(df), model.target_, features, weight=model.weight_))
+        cmi = kept_or_build("model.cmi", data, lambda: dependence.conditional_mutual_information(
+            shown_rows(df), model.target_, features, weight=model.weight_))
     except (DataError, KeyError) as err:
         st.info(f"The check needs the training data: {md(err)}")
         return
-    cmi = ss["model_cmi"][1]
     if len(cmi) < 2:
         st.info("The check needs at least two (non-text) features.")
         return
@@ -79,12 +77,12 @@ def _dependence_body(model: Any) -> None:
                        key="model.cmi_drop")
     if right.button("Compare the model with and without it", key="model.cmi_compare"):
         try:
-            ss["model_drop"] = (key, drop, choices.compare_without(model, df, drop, _current_example(model, df)))
+            keep("model.drop", key, choices.compare_without(model, df, drop, _current_example(model, df)))
         except DataError as err:
             show_error(err)
-    stored = ss.get("model_drop")
-    if stored is not None and stored[0] == key:
-        _comparison_ui(model, stored[2])
+    stored = kept("model.drop", key)
+    if stored is not None:
+        _comparison_ui(model, stored)
 
 
 def _comparison_ui(model: Any, result: Any) -> None:

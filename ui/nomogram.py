@@ -35,6 +35,7 @@ from nbapp.blocks.base import COUNT
 from nbapp.nomogram import FeatureScale, NomogramRow, NomogramScales, nomogram_row, nomogram_scales
 from ui import charts
 from ui.charts import colour
+from ui.kept import kept
 from ui.text import plot_text
 
 __all__ = ["figure", "in_words", "read_probability", "picked_value", "images", "nomogram_ui", "cached_scales",
@@ -535,8 +536,7 @@ def _downloads_ui(fig: go.Figure, cls: Any, against: Any) -> None:
     key = (ui.model_key(), cls, against, work.query, work.missing)
     stem = f"{ui.state.data_stem()}_nomogram_{ui.file_stem(cls)}"
     names = (f"{stem}.png", f"{stem}.svg")
-    store = st.session_state.get("download_cache", {})
-    ready = all(store.get(n, (None,))[0] == key for n in names)
+    ready = all(kept(f"download.{n}", key) is not None for n in names)
     if not ready and st.button("Make a PNG and an SVG of this nomogram", key="explain.nomogram_export"):
         try:
             made = images(fig)
@@ -549,9 +549,5 @@ def _downloads_ui(fig: go.Figure, cls: Any, against: Any) -> None:
     if ready:
         left, right = st.columns(2)
         for cell, file, mime in ((left, names[0], "image/png"), (right, names[1], "image/svg+xml")):
-            cell.download_button(f"Download {file.rsplit('.', 1)[1].upper()}", _kept(file), file_name=file,
+            cell.download_button(f"Download {file.rsplit('.', 1)[1].upper()}", kept(f"download.{file}", key), file_name=file,
                                  mime=mime, on_click="ignore", key=f"explain.nomogram_{mime}")
-
-
-def _kept(file: str) -> bytes:
-    return st.session_state["download_cache"][file][1]

@@ -10,6 +10,7 @@ The session's keys, all of them (``tests/test_session_keys.py`` checks that no m
 another). Plain keys that no widget owns (widget keys start with "_" or hold a "." and belong to
 their page's widgets):
 
+  The work and what it makes
     work            the Work: data reference (its source, ui.sources), the model file imported
                     beside the data, target, weight, a spec per column, settings, the Explain row,
                     the pages' choices
@@ -17,34 +18,39 @@ their page's widgets):
                     frame of the model's columns for a model file opened alone)
     model           the model last fitted from the work; deleted when a fit fails, so no page ever
                     reads a model of an earlier work (an imported model is not stored here)
+    path_models     the local path's statistics key, rows and model (under the work's settings),
+                    fitted out of core
+    kept            name -> (key, result): what a page computed once per key (a model, a row, the
+                    settings), through ui.kept: the Model page's type comparison and dependence
+                    check, a lesson's rows typed in, downloads' bytes
+
+  Opening data (the Data page and the address)
     data_upload     the last upload (a ui.sources.Upload, its bytes in it), kept while a built-in
                     example is in use
     pending_upload  an upload received by the uploader's callback, read (with a progress bar) by the Data page
+    upload_error    the sentence of the last failed upload, or None
+    upload_failed_name
+                    the file of the last failed upload
     load_notes      sentences from the loader (delimiter, encoding, dropped rows)
     type_reasons    column -> why its type was proposed or chosen
-    path_models     the local path's statistics key, rows and model (under the work's settings),
-                    fitted out of core
+    data_mode, upload_reader, data_path, path_error, last_example
+                    the Data page's source mode, reader choice, typed path, its error, and the
+                    built-in example to go back to
     restore_note    what the page's address named but could not be restored (or a linked token pattern
                     waiting for the visitor's word), or None
     held_token_patterns
                     text column -> the token pattern a link carried, not run until the visitor confirms it
     work_not_kept   why a reload would lose the current work, or None
-    upload_error    the sentence of the last failed upload, or None
-    upload_failed_name
-                    the file of the last failed upload
+
+  Columns and their options
     option_errors   column -> (refused changes, the DataError's sentence) of a column option nbapp refused
     text_docs       text column -> the sample document typed on the Text page
-    download_cache  download name -> (key, bytes) built once per key
-    data_mode, upload_reader, data_path, path_error, last_example
-                    the Data page's source mode, reader choice, typed path, its error, and the
-                    built-in example to go back to
+
+  The pages' results and forms
     eval_result, eval_extras, eval_three_way
                     the Evaluate page's results, kept while their work is the same
-    lessons_inc_key, lessons_inc_rows
-                    the incremental-learning lesson's rows typed in, for one model
-    model_choice_plot, model_choice_cv, model_cmi, model_drop, model_priors_shown, model_prior_error,
-    model_upload_seen
-                    the Model page's results kept once per model, and its custom-prior form's state
+    model_priors_shown, model_prior_error, model_upload_seen
+                    the Model page's custom-prior form's state and the model file it last read
     explain_applied_row
                     the Explain page's row last clicked (so a later edit is kept)
 """
@@ -61,6 +67,7 @@ import streamlit as st
 
 from nbapp.errors import DataError
 from ui import remember, sources
+from ui.kept import kept_or_build
 from ui.sources import DEFAULT_EXAMPLE, READERS, Example, LocalPath, ModelFile, Source, Table
 from ui.sources.base import CACHE_TTL, first_row, is_missing, proposal_rows, proposed_work, row_query, scalar
 from ui.sources.local_path import DATA_ROOT_VARIABLE, data_root, path_sources
@@ -321,11 +328,7 @@ def download_bytes(name: str, key: Any, build: Callable[[], bytes]) -> bytes:
     and the browser's fetch cancels a deferred download (seen in bench/load_test.py), while
     building the bytes on every rerun would cost up to a second on big tables.
     """
-    store = st.session_state.setdefault("download_cache", {})
-    hit = store.get(name)
-    if hit is None or hit[0] != key:
-        store[name] = (key, build())
-    return store[name][1]
+    return kept_or_build(f"download.{name}", key, build)
 
 
 def current_model() -> Any:

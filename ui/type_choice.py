@@ -11,6 +11,7 @@ from nbapp.blocks.base import COUNT
 from nbapp import choices      # through the module: a test may count its calls
 from nbapp.errors import DataError
 from ui import charts
+from ui.kept import keep, kept, kept_or_build
 from ui.sampled import sample_caption, shown_rows
 from ui.state import frame, model_key
 from ui.text import md
@@ -35,25 +36,24 @@ def numeric_choice_ui(model: Any, columns: list[str]) -> None:
 
 
 def _numeric_choice_body(model: Any, columns: list[str], styles: dict[str, Any]) -> None:
-    ss = st.session_state
     col = st.selectbox("Numeric feature", columns, format_func=str, key="model.choice_feature")
     df = frame()
     key = (model_key(), col)
     try:
-        if ss.get("model_choice_plot", (None,))[0] != key:     # a one-column fit per type: once per model
-            ss["model_choice_plot"] = (key, choices.fit_comparison_plot(model, col, shown_rows(df)))
+        plot = kept_or_build("model.choice_plot", key,      # a one-column fit per type: once per model
+                             lambda: choices.fit_comparison_plot(model, col, shown_rows(df)))
     except (DataError, KeyError) as err:
         st.info(f"No comparison for this column: {md(err)}")
         return
-    charts.show(st, charts.fit_comparison(ss["model_choice_plot"][1], col, styles), key="model.choice_chart")
+    charts.show(st, charts.fit_comparison(plot, col, styles), key="model.choice_chart")
     sample_caption(df)
     if st.button("Cross-validate each choice (5 folds)", key="model.choice_cv"):
         try:
-            ss["model_choice_cv"] = (key, choices.compare_feature_types(model, df, col))
+            keep("model.choice_cv", key, choices.compare_feature_types(model, df, col))
         except DataError as err:
             show_error(err)
-    stored = ss.get("model_choice_cv")
-    if stored is not None and stored[0] == key:
-        st.dataframe(stored[1], key="model.choice_cv_table")
+    stored = kept("model.choice_cv", key)
+    if stored is not None:
+        st.dataframe(stored, key="model.choice_cv_table")
         st.caption("Log-loss −(1/n) Σ ln P(y_i | x_i) of the whole model, out of sample, with this column "
                    "typed each way (same folds); lower is better.")

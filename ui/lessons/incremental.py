@@ -13,11 +13,11 @@ from nbapp.errors import DataError
 from ui import lessons
 from ui.classes import label_format, labels_of
 from ui.formulas import show_counts
+from ui.kept import kept_or_build
 from ui.presentation import frame_ui
 from ui.teaching import display_classes
 from ui.views import views_of
 
-ss = st.session_state
 
 
 def render(model: Any) -> None:
@@ -27,10 +27,6 @@ def render(model: Any) -> None:
              f"{ui.ref('seed 001: Naive Bayes supports incremental learning')}. Add a row by hand and watch "
              "the counts, the CPT and the test example's posterior change "
              "(partial_fit on a copy of the model; the model of the other pages stays as it is).")
-    key = ui.model_key()
-    if ss.get("lessons_inc_key") != key:
-        ss["lessons_inc_key"] = key
-        ss["lessons_inc_rows"] = []          # only the rows typed in: the models are derived from them
     _incremental_fragment(model)
 
 
@@ -44,7 +40,7 @@ def with_rows(model: Any, rows: list[dict[str, Any]]) -> Any:
 
 @st.fragment
 def _incremental_fragment(base: Any) -> None:
-    rows = ss["lessons_inc_rows"]
+    rows = kept_or_build("lessons.inc_rows", ui.model_key(), list)   # only the rows typed in, for one model
     current = with_rows(base, rows)
     with st.form("lessons.inc_form", border=True):
         st.markdown("**A new training row**")
