@@ -23,6 +23,11 @@ __all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", 
            "fmt_count"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
+# An underscore, dot or hyphen between two letters or digits is no markup in CommonMark: "_" there
+# can neither open nor close emphasis, and "." and "-" begin a list or a rule only after a line's
+# start and before a space. Left bare, so a widget's accessible name (its label's markdown source,
+# as a screen reader says it) reads bill_length_mm, not bill\_length\_mm (issue 33, item 5).
+_INTRAWORD = re.compile(r"(?<=[^\W_])[_.\-](?=[^\W_])")
 
 # Streamlit's markdown rewrites some text *after* parsing, on the text nodes, where backslash
 # escapes are already gone: remark-gfm links bare addresses (http://x, https://x, www.x, a@b.c),
@@ -44,7 +49,12 @@ def md(value: Any) -> str:
     emoji, no arrow (issue 31, item 5)."""
     text = _REWRITTEN.sub(WORD_JOINER, str(value).replace("\n", " "))
     text = _SIGNS.sub(lambda sign: sign[0][0] + WORD_JOINER + sign[0][1:], text)
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_SPECIAL.sub(_escaped, text)
+
+
+def _escaped(special: re.Match) -> str:
+    bare = _INTRAWORD.match(special.string, special.start())
+    return special[0] if bare else "\\" + special[0]
 
 
 def md_table(frame: pd.DataFrame) -> pd.DataFrame:
