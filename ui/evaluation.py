@@ -17,6 +17,7 @@ from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
 from ui.link_rules import CHOICE_RULES
+from ui.numbers import number_columns
 from ui.text import counted
 
 __all__ = ["evaluation_page_ui", "METHODS", "MAX_LEAVE_ONE_OUT"]
@@ -205,8 +206,8 @@ def _log_loss_rows_ui(result: evaluate.Evaluation) -> None:
             return
         for advice in report.advice:
             st.warning(ui.md(advice))
-        st.dataframe(report.rows, hide_index=True, key="eval.log_loss_rows",
-                     column_config={"share": st.column_config.NumberColumn("share of the loss", format="percent")})
+        st.dataframe(report.rows, hide_index=True, key="eval.log_loss_rows", column_config=number_columns(
+            report.rows, {"share": st.column_config.NumberColumn("share of the loss", format="percent")}))
 
 
 def _confusion_ui(result: evaluate.Evaluation) -> None:
@@ -231,7 +232,7 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
             st.markdown("**Accuracy per fold**")
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
                                   "accuracy": result.fold_accuracy.to_numpy()})
-            st.dataframe(folds, hide_index=True, key="eval.folds")
+            st.dataframe(folds, hide_index=True, key="eval.folds", column_config=number_columns(folds))
 
 
 def _curves_ui(result: evaluate.Evaluation) -> None:
@@ -309,7 +310,7 @@ def _importance_ui(result: evaluate.Evaluation) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    st.dataframe(table, key="eval.importance_table")
+    st.dataframe(table, key="eval.importance_table", column_config=number_columns(table))
     st.caption("mean_abs_log_odds: how far the feature moves the log-odds between the predicted class and the "
                "runner-up, averaged over the rows. log_loss_increase: cross-validated log-loss without the "
                "feature minus with it (positive: the feature helps).")

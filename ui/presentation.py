@@ -26,6 +26,7 @@ from ui import explained
 from ui.board import board_ui, chosen_step
 from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
+from ui.numbers import number_columns
 from ui.state import set_choice, set_query, set_settings, work
 from ui.teaching import display_classes, in_display_order, smoothing_symbol
 from ui.text import fmt_number, md, md_table
@@ -173,7 +174,7 @@ def frame_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, 
     data grid is drawn on a canvas that the mode's CSS cannot enlarge, a table's text it can
     (issue 33, item 3). Column labels set by ``column_config`` are kept, lists read as text."""
     if not presenting():
-        where.dataframe(data, hide_index=hide_index, column_config=column_config, **kwargs)
+        where.dataframe(data, hide_index=hide_index, column_config=number_columns(data, column_config), **kwargs)
         return
     labels = {column: config["label"] for column, config in (column_config or {}).items()
               if isinstance(config, dict) and config.get("label")}

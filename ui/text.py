@@ -12,12 +12,13 @@ browser fetches). ``md`` and ``md_table`` make it plain text (issue 31, item 5).
 
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 from typing import Any
 
 import pandas as pd
+
+from nbapp.decimals import DIGITS, number_text
 
 __all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log",
            "fmt_count"]
@@ -111,19 +112,10 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
-def fmt_number(x: Any, digits: int = 4) -> str:
-    """A probability or density for people: 4 significant digits, 0 and 1 exact."""
-    if x is None:
-        return "–"
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    return f"{v:.{digits}g}"
+def fmt_number(x: Any, digits: int = DIGITS) -> str:
+    """A probability or density for people: 4 significant digits, 0 and 1 exact, 7e-15 (the
+    library's one rule, :func:`nbapp.decimals.number_text`)."""
+    return number_text(x, digits)
 
 
 def fmt_fraction(x: Fraction | None) -> str:
