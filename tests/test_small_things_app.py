@@ -62,7 +62,7 @@ def test_the_logistic_regression_toggle_stays_on_when_you_leave_evaluate():
     open_page(at, "Model")
     open_page(at, "Evaluate")
     assert at.toggle(key="eval.compare").value is True
-    assert any("Logistic regression" in " ".join(map(str, d.value.index)) for d in at.dataframe)
+    assert any("Logistic regression" in " ".join(map(str, d.value.index)) for d in at.table)
 
 
 def test_the_model_file_is_named_after_the_data(downloads):

@@ -288,14 +288,24 @@ def _comparison_ui(result: evaluate.Evaluation) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    left, right = st.columns([3, 2])
-    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
-                                        "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
-                                 for name, s in rows.items()}).T, key="eval.comparison")
-    left.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
-                 "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
-    right.markdown("**How the other classifiers read each column**")
-    right.dataframe(encodings, hide_index=True, key="eval.encodings")
+    # Tables of the page's width, their text wrapped: side by side in grids, the last scores and
+    # the encodings were cut at 1400 px (issue 33, item 5).
+    scores = pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
+                                  "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
+                           for name, s in rows.items()}).T
+    st.table(scores.style.format(ui.fmt_number))
+    st.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
+               "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
+    st.markdown("**How the other classifiers read each column**")
+    _small_table(encodings, key="eval.encodings")
+
+
+def _small_table(frame: pd.DataFrame, *, key: str, rows: int = 30) -> None:
+    """``frame`` as a table of wrapped text, nothing cut; a grid (which scrolls) beyond ``rows`` rows."""
+    if len(frame) <= rows:
+        st.table(ui.md_table(frame), hide_index=True)
+    else:
+        st.dataframe(frame, hide_index=True, key=key)
 
 
 def _importance_ui(result: evaluate.Evaluation) -> None:

@@ -58,12 +58,17 @@ TABS_KEY = "present.tabs"        # a widget key (a ".": the page's own, tests/te
 #: ".base" boxes there; display mode only forbids the break), and what cannot break (an aligned
 #: block wider than the column) scrolls, never cut (issue 23, item 6). Scaling the type to the
 #: column's width was tried (container query units): it shrank short formulas in narrow
-#: columns to 8 px, so a formula keeps its size and breaks instead.
+#: columns to 8 px, so a formula keeps its size and breaks instead. A multiselect's chips wrap
+#: onto more lines: in one, the last were cut at 1400 px (issue 33, item 5).
 FORMULA_CSS = """<style>
 .katex-display { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 .katex-display > .katex { white-space: normal; }
 .katex-display > .katex > .katex-html { white-space: normal; }
 .katex-display .base { margin: 0.12em 0; }
+[data-testid="stMultiSelectTagsContainer"]
+  { flex-wrap: wrap !important; height: auto !important; overflow: visible !important; row-gap: 0.2rem; }
+[data-testid="stMultiSelect"] div:has(> [data-testid="stMultiSelectTagsContainer"]) { height: auto !important; max-height: none !important; }
+[data-testid="stMultiSelectTagsContainer"] [data-tag] { max-width: 100% !important; }
 </style>"""
 
 #: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
