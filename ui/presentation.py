@@ -67,7 +67,8 @@ FORMULA_CSS = """<style>
 .katex-display .base { margin: 0.12em 0; }
 [data-testid="stMultiSelectTagsContainer"]
   { flex-wrap: wrap !important; height: auto !important; overflow: visible !important; row-gap: 0.2rem; }
-[data-testid="stMultiSelect"] div:has(> [data-testid="stMultiSelectTagsContainer"]) { height: auto !important; max-height: none !important; }
+[data-testid="stMultiSelect"] div:has(> [data-testid="stMultiSelectTagsContainer"])
+  { height: auto !important; max-height: none !important; }
 [data-testid="stMultiSelectTagsContainer"] [data-tag] { max-width: 100% !important; }
 </style>"""
 

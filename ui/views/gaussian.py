@@ -59,7 +59,8 @@ class GaussianView(TypeView):
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
         charts.show(st, charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
-        st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch", column_config=number_columns(fits))   # full width: nothing cut off
+        st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch",   # full width: nothing cut off
+                     column_config=number_columns(fits))
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
                            key="model.gauss_class")
         for equation in gaussian_latex(model, col, cls):
