@@ -14,6 +14,7 @@ import streamlit as st
 import ui
 from nbapp.blocks.base import COUNT
 from nbapp.choices import compare_feature_types, compare_without, fit_comparison_plot
+from nbapp.decimals import input_format
 from nbapp.dependence import conditional_mutual_information, strongest_pairs
 from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
@@ -167,7 +168,7 @@ def _custom_priors_ui(classes: list[Any]) -> None:
             if fresh or f"_model_prior::{i}" not in ss:
                 ss[f"_model_prior::{i}"] = float(given.get(c, 0.0))
             st.number_input(f"P({ui.md(label(c))})", key=f"_model_prior::{i}", min_value=0.0, max_value=1.0,
-                            step=0.01, format="%g")
+                            step=0.01, format=input_format(ss[f"_model_prior::{i}"]))
         use, scale = st.columns(2)
         use.form_submit_button("Use these priors", on_click=_submit_priors, args=(classes, False),
                                key="model.priors_use")

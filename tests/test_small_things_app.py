@@ -135,6 +135,14 @@ def test_explain_number_inputs_show_six_digits_of_the_exact_default():
     assert len(repr(mass.value)) > 10                  # the mixture's mean, exact, kept for computing
 
 
+def test_custom_prior_inputs_start_at_the_exact_priors_shown_with_six_digits():
+    at = open_page(start("penguins"), "Model")
+    at.radio(key="_model_priors").set_value("custom").run()
+    prior = at.number_input(key="_model_prior::0")
+    assert prior.value == at.session_state["model"].priors_.iloc[0] and len(repr(prior.value)) > 10   # 152/344
+    assert prior.proto.format == "%.6g"                # "%g" showed 0.4418604651162791
+
+
 def test_explain_and_the_exercises_write_whole_measurements_without_a_decimal_point():
     at = open_page(start("penguins"), "Explain")       # the query: flipper 217.0, body mass 5000.0
     values = [str(v) for d in at.dataframe if "value" in d.value.columns for v in d.value["value"]]
