@@ -24,11 +24,13 @@ __all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", 
            "fmt_count"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
-# An underscore, dot or hyphen between two letters or digits is no markup in CommonMark: "_" there
-# can neither open nor close emphasis, and "." and "-" begin a list or a rule only after a line's
-# start and before a space. Left bare, so a widget's accessible name (its label's markdown source,
-# as a screen reader says it) reads bill_length_mm, not bill\_length\_mm (issue 33, item 5).
-_INTRAWORD = re.compile(r"(?<=[^\W_])[_.\-](?=[^\W_])")
+# What is no markup where it stands is left bare, so a widget's accessible name (its label's
+# markdown source, as a screen reader says it) reads bill_length_mm, not bill\_length\_mm, and
+# "body mass (g)" (issue 33, item 5). In CommonMark an underscore between two letters or digits
+# can neither open nor close emphasis, and a dot or hyphen there starts no list or rule (those
+# need a line's start and a space after); a parenthesis is a link's only after "]" (always
+# escaped), or ends a list number ("1)"), so only ")" after a digit or first stays escaped.
+_BARE = re.compile(r"(?<=[^\W_])[_.\-](?=[^\W_])|\(|(?<=\D)\)")
 
 # Streamlit's markdown rewrites some text *after* parsing, on the text nodes, where backslash
 # escapes are already gone: remark-gfm links bare addresses (http://x, https://x, www.x, a@b.c),
@@ -54,7 +56,7 @@ def md(value: Any) -> str:
 
 
 def _escaped(special: re.Match) -> str:
-    bare = _INTRAWORD.match(special.string, special.start())
+    bare = _BARE.match(special.string, special.start())
     return special[0] if bare else "\\" + special[0]
 
 
