@@ -168,3 +168,16 @@ def test_no_grid_writes_a_tiny_number_with_all_its_decimals(example, page):
                     "type_config", {}).get("format"):
                 unformatted.append(column)
     assert not unformatted, unformatted
+
+
+def test_a_table_in_presentation_mode_writes_a_tiny_posterior_by_the_same_rule():
+    """st.table's own format has 4 decimals: the Text page's posterior of ham, 2e-08, read 0.0000."""
+    import pyarrow as pa
+
+    at = open_page(start("sms_spam"), "Text")
+    at.sidebar.toggle(key="_presentation").set_value(True).run()
+    table = [t for t in at.table if any("posterior" in c for c in t.value.columns)][-1]
+    shown = pa.ipc.open_stream(table.proto.arrow_data.styler.display_values).read_all().to_pandas()
+    posterior = dict(zip(shown.iloc[:, 0], shown.iloc[:, -1]))
+    expected = table.value.set_index(table.value.columns[0]).iloc[:, -1]
+    assert posterior == {"ham": f"{expected['ham']:.4g}", "spam": "1"} and "e-" in posterior["ham"]

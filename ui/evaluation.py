@@ -17,7 +17,7 @@ from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
 from ui.link_rules import CHOICE_RULES
-from ui.numbers import number_columns
+from ui.numbers import number_columns, number_styler
 from ui.text import counted
 
 __all__ = ["evaluation_page_ui", "METHODS", "MAX_LEAVE_ONE_OUT"]
@@ -293,7 +293,7 @@ def _comparison_ui(result: evaluate.Evaluation) -> None:
     scores = pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
                                   "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
                            for name, s in rows.items()}).T
-    st.table(scores.style.format(ui.fmt_number))
+    st.table(number_styler(scores))
     st.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
                "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
     st.markdown("**How the other classifiers read each column**")

@@ -26,7 +26,7 @@ from ui import explained
 from ui.board import board_ui, chosen_step
 from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
-from ui.numbers import number_columns
+from ui.numbers import number_columns, number_styler
 from ui.state import set_choice, set_query, set_settings, work
 from ui.teaching import display_classes, in_display_order, smoothing_symbol
 from ui.text import fmt_number, md, md_table
@@ -185,7 +185,7 @@ def frame_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, 
     labels = {column: config["label"] for column, config in (column_config or {}).items()
               if isinstance(config, dict) and config.get("label")}
     shown = data.head(rows).map(lambda v: " · ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-    where.table(md_table(shown.rename(columns=labels)), hide_index=hide_index)
+    where.table(number_styler(md_table(shown.rename(columns=labels))), hide_index=hide_index)
     if len(data) > rows:
         where.caption(f"The first {rows} of {len(data):,} rows; the page without the mode shows them all.")
 
