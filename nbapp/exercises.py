@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from nbapp.blocks.base import TEXT, ParameterCount
+from nbapp.decimals import number_text, value_text
 from nbapp.errors import DataError
 from nbapp.exact import exact_sum, to_fraction
 from nbapp.lessons.board import (DECISION, EVIDENCE, FACTOR, POSTERIOR, PRIOR, board_steps, decimal_text,
@@ -897,7 +898,7 @@ def _with_decimal(f: Fraction) -> tuple[str, str]:
 
 
 def _approx(value: Fraction, digits: int = 4) -> str:
-    return f"{float(value):.{digits}g}" if value != 0 else "0"
+    return number_text(float(value), digits)
 
 
 def _float_log(value: Fraction) -> float:
@@ -915,7 +916,7 @@ def _missing(value: Any) -> bool:
 
 def _short(value: Any) -> str:
     """A value of a row on one line, a document quoted and cut at 80 characters."""
-    text = " ".join(str(value).split())
+    text = " ".join(value_text(value).split())          # a flipper of 181 mm, not 181.0
     text = text if len(text) <= 80 else text[:77] + "..."
     return repr(text) if isinstance(value, str) and " " in text else text
 

@@ -108,8 +108,9 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def table(at: AppTest, where) -> pd.DataFrame:
-    """The last table on screen for which ``where(frame)`` holds (tables carry no key in AppTest)."""
-    found = [d.value for d in at.dataframe if where(d.value)]
+    """The last table on screen (a grid or an st.table) for which ``where(frame)`` holds (tables
+    carry no key in AppTest)."""
+    found = [d.value for d in [*at.dataframe, *at.table] if where(d.value)]
     assert found, "no such table on screen"
     return found[-1]
 

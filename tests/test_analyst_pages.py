@@ -73,7 +73,7 @@ def test_evaluate_draws_curves_with_a_threshold_and_compares_and_ranks(downloads
     at.toggle(key="eval.compare").set_value(True).run()
     at.toggle(key="eval.importance").set_value(True).run()
     assert not at.exception and not at.error
-    comparison = [d.value for d in at.dataframe if "log-loss, clipped" in d.value.columns][0]
+    comparison = [d.value for d in at.table if "log-loss, clipped" in d.value.columns][0]
     assert list(comparison.index) == ["Naive Bayes (nbapp)", "Logistic regression (every column, encoded as listed)"]
     importance = [d.value for d in at.dataframe if "mean_abs_log_odds" in d.value.columns][0]
     assert importance.index[0] == "precipitation"

@@ -190,3 +190,18 @@ def test_a_text_column_with_missing_cells_is_neutralised_without_a_pandas_warnin
         warnings.simplefilter("error")
         out = safe_csv_bytes(pd.DataFrame({"a": pd.Series(["=1", None, "x"], dtype=object)}))
     assert list(csv.reader(io.StringIO(out.decode("utf-8-sig")))) == [["a"], ["'=1"], [""], ["x"]]
+
+
+def test_a_huge_text_cell_is_exported_at_a_few_times_its_size_not_rows_times_it():
+    """Issue 33, item 5: pandas 2.3's astype(str) of Arrow text (how an upload holds its text)
+    built a fixed-width array, rows x the longest cell x 4 bytes: 1.2 GB for this 1 MB cell among
+    300 rows (5.7 GB for a 5 MB one) before a CSV download started."""
+    from peak_memory import peak_mb
+
+    cell = "=HYPERLINK(" + "x" * 1_000_000
+    arrow_text = pd.StringDtype("pyarrow", na_value=np.nan)
+    frame = pd.DataFrame({"note": pd.Series(["a", "=1+1", None] * 100 + [cell], dtype=arrow_text), "n": np.arange(301)})
+    peak, caught = peak_mb(lambda: safe_csv_bytes(frame))
+    assert caught is None and peak < 20, f"{peak:.0f} MiB"
+    rows = read_back(safe_csv_bytes(frame))
+    assert rows[2] == ["'=1+1", "1"] and rows[3] == ["", "2"] and rows[-1] == ["'" + cell, "300"]

@@ -74,7 +74,7 @@ def test_md_escapes_markdown_syntax_so_it_shows_literally():
     assert md("**b**") == r"\*\*b\*\*"
     assert md("$x$") == r"\$x\$"
     assert md("<img src=x>") == r"\<img src\=x\>"
-    assert md("[x](y)") == r"\[x\]\(y\)"
+    assert md("[x](y)") == r"\[x\](y)"              # no link: its brackets are escaped
 
 
 def test_md_adds_no_joiner_where_nothing_is_rewritten():
@@ -173,3 +173,14 @@ def test_the_exported_worked_example_shows_addresses_of_any_case_and_e_mails_as_
         prose = text_node("".join(text.split("$$")[0::2]))      # math is not linked
         assert value.replace(WORD_JOINER, "") in prose.replace(WORD_JOINER, ""), value
         assert not GFM_URL.search(prose) and not GFM_EMAIL.search(prose), (value, prose)
+
+
+def test_md_leaves_an_underscore_dot_or_hyphen_inside_a_word_bare():
+    """A widget's accessible name is its label's markdown source: a screen reader says
+    bill_length_mm, not bill\\_length\\_mm (issue 33, item 5). Inside a word these are no markup;
+    where they could be, they stay escaped."""
+    assert md("bill_length_mm") == "bill_length_mm"
+    assert md("Sepal.Length") == "Sepal.Length" and md("age-group") == "age-group" and md("3.5") == "3.5"
+    assert md("_x_") == r"\_x\_" and md("a__b") == r"a\_\_b" and md("1. x") == r"1\. x" and md("- a") == r"\- a"
+    assert md("a_*b*") == r"a\_\*b\*"
+    assert md("body mass (g)") == "body mass (g)" and md("1) x") == r"1\) x" and md(")") == r"\)"

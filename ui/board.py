@@ -46,7 +46,7 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
         return
     k = _step(len(steps))
     back, forward, everything, unreduced = st.columns([1, 1, 1, 2], vertical_alignment="center")
-    # A presenter's clicker sends Page Down / Page Up (issue 33, item 6)
+    # A presenter's clicker sends Page Down / Page Up (issue 33, item 6), or the arrows (ARROW_KEYS)
     back.button("Previous step", key=f"{key}.previous", icon=":material/arrow_back:", disabled=k == 0,
                 on_click=set_choice, args=(STEP, k - 1), width="stretch", shortcut="PageUp")
     forward.button("Next step", key=f"{key}.next", icon=":material/arrow_forward:", disabled=k == len(steps) - 1,
@@ -63,6 +63,30 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
     for step in steps[: k + 1]:
         st.latex(step.latex)
     st.caption(f"P(c | x) = P(c) ∏ P(x_a | c) / P(x), one factor at a time{ref('seed 000, Eq. 4-8')}.")
+    st.html(ARROW_KEYS, unsafe_allow_javascript=True)
+
+
+# A button takes one shortcut (Page Up / Page Down above); a clicker may send the arrow keys
+# instead (issue 33, item 6). Left and Right press "Previous step" and "Next step" of the board
+# on the page, except where the arrows already mean something: typing in an input, a select,
+# a slider, tabs, radio buttons, a data grid. One listener a page, whatever the reruns.
+ARROW_KEYS = """<script>
+if (!window.nbBoardArrows) {
+  window.nbBoardArrows = true;
+  const OWN_ARROWS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], [role=slider], '
+    + '[role=tab], [role=radio], [role=listbox], [role=option], [role=combobox], [role=spinbutton], '
+    + '[role=grid], [role=menu], [role=menuitem]';
+  document.addEventListener('keydown', (event) => {
+    const step = {ArrowLeft: 'previous', ArrowRight: 'next'}[event.key];
+    if (!step || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target instanceof Element && event.target.closest(OWN_ARROWS)) return;
+    const button = document.querySelector(`[class*="board-${step}"] button`);
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.click();
+  });
+}
+</script>"""
 
 
 def board_expander_ui(model: Any, row: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from nbapp.errors import DataError
+from nbapp.decimals import input_format
 from nbapp.priors import check_priors
 from ui.classes import MAX_SHOWN_CLASSES, label_format
 from ui.state import class_list, current_model, set_settings, settings
@@ -70,7 +71,7 @@ def _custom_priors_ui(classes: list[Any]) -> None:
             if fresh or f"_model_prior::{i}" not in ss:
                 ss[f"_model_prior::{i}"] = float(given.get(c, 0.0))
             st.number_input(f"P({md(label(c))})", key=f"_model_prior::{i}", min_value=0.0, max_value=1.0,
-                            step=0.01, format="%g")
+                            step=0.01, format=input_format(ss[f"_model_prior::{i}"]))
         use, scale = st.columns(2)
         use.form_submit_button("Use these priors", on_click=_submit_priors, args=(classes, False),
                                key="model.priors_use")

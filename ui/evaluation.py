@@ -17,6 +17,7 @@ from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
 from ui.link_rules import CHOICE_RULES
+from ui.numbers import number_columns, number_styler
 from ui.text import counted
 
 __all__ = ["evaluation_page_ui", "METHODS", "MAX_LEAVE_ONE_OUT"]
@@ -204,8 +205,8 @@ def _log_loss_rows_ui(result: evaluate.Evaluation) -> None:
             return
         for advice in report.advice:
             st.warning(ui.md(advice))
-        st.dataframe(report.rows, hide_index=True, key="eval.log_loss_rows",
-                     column_config={"share": st.column_config.NumberColumn("share of the loss", format="percent")})
+        st.dataframe(report.rows, hide_index=True, key="eval.log_loss_rows", column_config=number_columns(
+            report.rows, {"share": st.column_config.NumberColumn("share of the loss", format="percent")}))
 
 
 def _confusion_ui(result: evaluate.Evaluation) -> None:
@@ -230,7 +231,7 @@ def _confusion_ui(result: evaluate.Evaluation) -> None:
             st.markdown("**Accuracy per fold**")
             folds = pd.DataFrame({"fold": np.arange(1, len(result.fold_scores) + 1),
                                   "accuracy": result.fold_accuracy.to_numpy()})
-            st.dataframe(folds, hide_index=True, key="eval.folds")
+            st.dataframe(folds, hide_index=True, key="eval.folds", column_config=number_columns(folds))
 
 
 def _curves_ui(result: evaluate.Evaluation) -> None:
@@ -286,14 +287,24 @@ def _comparison_ui(result: evaluate.Evaluation) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    left, right = st.columns([3, 2])
-    left.dataframe(pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
-                                        "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
-                                 for name, s in rows.items()}).T, key="eval.comparison")
-    left.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
-                 "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
-    right.markdown("**How the other classifiers read each column**")
-    right.dataframe(encodings, hide_index=True, key="eval.encodings")
+    # Tables of the page's width, their text wrapped: side by side in grids, the last scores and
+    # the encodings were cut at 1400 px (issue 33, item 5).
+    scores = pd.DataFrame({name: {"accuracy": s.accuracy, "macro F1": s.macro_f1, "Cohen's kappa": s.kappa,
+                                  "log-loss": s.log_loss, "log-loss, clipped": s.log_loss_clipped}
+                           for name, s in rows.items()}).T
+    st.table(number_styler(scores))
+    st.caption(" ".join(f"{BASELINES[b][0]}: {BASELINES[b][1]}." for b in chosen) + " Cohen's kappa: agreement "
+               "with the truth beyond what the class shares alone give (0: chance, 1: every row right).")
+    st.markdown("**How the other classifiers read each column**")
+    _small_table(encodings, key="eval.encodings")
+
+
+def _small_table(frame: pd.DataFrame, *, key: str, rows: int = 30) -> None:
+    """``frame`` as a table of wrapped text, nothing cut; a grid (which scrolls) beyond ``rows`` rows."""
+    if len(frame) <= rows:
+        st.table(ui.md_table(frame), hide_index=True)
+    else:
+        st.dataframe(frame, hide_index=True, key=key)
 
 
 def _importance_ui(result: evaluate.Evaluation) -> None:
@@ -308,7 +319,7 @@ def _importance_ui(result: evaluate.Evaluation) -> None:
     except DataError as err:
         ui.show_error(err)
         return
-    st.dataframe(table, key="eval.importance_table")
+    st.dataframe(table, key="eval.importance_table", column_config=number_columns(table))
     st.caption("mean_abs_log_odds: how far the feature moves the log-odds between the predicted class and the "
                "runner-up, averaged over the rows. log_loss_increase: cross-validated log-loss without the "
                "feature minus with it (positive: the feature helps).")

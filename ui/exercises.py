@@ -153,12 +153,12 @@ def _verdict_ui(q: Question, typed: str) -> bool:
 def downloads_ui(exercise: ExerciseSet) -> None:
     """The sheet as Markdown and LaTeX, for the students (questions) and the teacher (answers)."""
     stem = f"exercises_{file_stem(work().source.name)}_seed{exercise.seed}"
-    cells = st.columns(4)
-    for cell, (label, data, name, mime) in zip(cells, [
+    row = st.container(horizontal=True)       # each button as wide as its label, wrapped to a new line
+    for label, data, name, mime in [
         ("Sheet (Markdown)", to_markdown(exercise), f"{stem}.md", "text/markdown"),
         ("Sheet with answers (Markdown)", to_markdown(exercise, answers=True), f"{stem}_answers.md", "text/markdown"),
         ("Sheet (LaTeX)", to_latex(exercise), f"{stem}.tex", "application/x-tex"),
         ("Sheet with answers (LaTeX)", to_latex(exercise, answers=True), f"{stem}_answers.tex", "application/x-tex"),
-    ]):
-        cell.download_button(label, data, file_name=name, mime=mime, key=f"exercises.download::{name}",
+    ]:
+        row.download_button(label, data, file_name=name, mime=mime, key=f"exercises.download::{name}",
                              icon=":material/download:")

@@ -24,6 +24,7 @@ from ui import explained
 from ui.board import board_ui, chosen_step
 from ui.classes import label_format, labels_of
 from ui.formulas import cpt_unreduced, prior_table, totals_rows
+from ui.numbers import number_columns, number_styler
 from ui.smoothing_control import smoothing_control
 from ui.state import set_choice, set_query, work
 from ui.teaching import display_classes, in_display_order
@@ -56,12 +57,18 @@ TABS_KEY = "present.tabs"        # a widget key (a ".": the page's own, tests/te
 #: ".base" boxes there; display mode only forbids the break), and what cannot break (an aligned
 #: block wider than the column) scrolls, never cut (issue 23, item 6). Scaling the type to the
 #: column's width was tried (container query units): it shrank short formulas in narrow
-#: columns to 8 px, so a formula keeps its size and breaks instead.
+#: columns to 8 px, so a formula keeps its size and breaks instead. A multiselect's chips wrap
+#: onto more lines: in one, the last were cut at 1400 px (issue 33, item 5).
 FORMULA_CSS = """<style>
 .katex-display { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 .katex-display > .katex { white-space: normal; }
 .katex-display > .katex > .katex-html { white-space: normal; }
 .katex-display .base { margin: 0.12em 0; }
+[data-testid="stMultiSelectTagsContainer"]
+  { flex-wrap: wrap !important; height: auto !important; overflow: visible !important; row-gap: 0.2rem; }
+[data-testid="stMultiSelect"] div:has(> [data-testid="stMultiSelectTagsContainer"])
+  { height: auto !important; max-height: none !important; }
+[data-testid="stMultiSelectTagsContainer"] [data-tag] { max-width: 100% !important; }
 </style>"""
 
 #: Fixed CSS (no user text is ever interpolated): hide the sidebar, the header and the toolbar,
@@ -172,12 +179,12 @@ def frame_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, 
     data grid is drawn on a canvas that the mode's CSS cannot enlarge, a table's text it can
     (issue 33, item 3). Column labels set by ``column_config`` are kept, lists read as text."""
     if not presenting():
-        where.dataframe(data, hide_index=hide_index, column_config=column_config, **kwargs)
+        where.dataframe(data, hide_index=hide_index, column_config=number_columns(data, column_config), **kwargs)
         return
     labels = {column: config["label"] for column, config in (column_config or {}).items()
               if isinstance(config, dict) and config.get("label")}
     shown = data.head(rows).map(lambda v: " · ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-    where.table(md_table(shown.rename(columns=labels)), hide_index=hide_index)
+    where.table(number_styler(md_table(shown.rename(columns=labels))), hide_index=hide_index)
     if len(data) > rows:
         where.caption(f"The first {rows} of {len(data):,} rows; the page without the mode shows them all.")
 

@@ -16,6 +16,7 @@ from nbapp.lessons.three_way import tune_on_development
 from nbapp.ordering import in_declared_order
 from nbapp.propose import check_target
 from ui.lecture import ref
+from ui.numbers import number_columns
 from ui.state import frame, work
 from ui.widgets import show_error
 
@@ -87,7 +88,7 @@ def three_way_ui() -> None:
     shown = result.table.rename_axis(symbol).rename(columns={
         "train_accuracy": "training accuracy", "dev_accuracy": "development accuracy",
         "dev_log_loss": "development log-loss"})
-    st.dataframe(shown, key="eval.three_table")
+    st.dataframe(shown, key="eval.three_table", column_config=number_columns(shown))
     c1, c2, c3 = st.columns(3)
     c1.metric(f"Chosen {symbol} (best on development)", f"{result.chosen:g}")
     c2.metric("Test accuracy (once, chosen model)", f"{result.test_accuracy:.3f}")

@@ -12,17 +12,25 @@ browser fetches). ``md`` and ``md_table`` make it plain text (issue 31, item 5).
 
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 from typing import Any
 
 import pandas as pd
 
+from nbapp.decimals import DIGITS, number_text
+
 __all__ = ["md", "md_table", "latex_text", "plot_text", "file_stem", "counted", "fmt_number", "fmt_fraction", "fmt_log",
            "fmt_count"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^])")
+# What is no markup where it stands is left bare, so a widget's accessible name (its label's
+# markdown source, as a screen reader says it) reads bill_length_mm, not bill\_length\_mm, and
+# "body mass (g)" (issue 33, item 5). In CommonMark an underscore between two letters or digits
+# can neither open nor close emphasis, and a dot or hyphen there starts no list or rule (those
+# need a line's start and a space after); a parenthesis is a link's only after "]" (always
+# escaped), or ends a list number ("1)"), so only ")" after a digit or first stays escaped.
+_BARE = re.compile(r"(?<=[^\W_])[_.\-](?=[^\W_])|\(|(?<=\D)\)")
 
 # Streamlit's markdown rewrites some text *after* parsing, on the text nodes, where backslash
 # escapes are already gone: remark-gfm links bare addresses (http://x, https://x, www.x, a@b.c),
@@ -44,7 +52,12 @@ def md(value: Any) -> str:
     emoji, no arrow (issue 31, item 5)."""
     text = _REWRITTEN.sub(WORD_JOINER, str(value).replace("\n", " "))
     text = _SIGNS.sub(lambda sign: sign[0][0] + WORD_JOINER + sign[0][1:], text)
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_SPECIAL.sub(_escaped, text)
+
+
+def _escaped(special: re.Match) -> str:
+    bare = _BARE.match(special.string, special.start())
+    return special[0] if bare else "\\" + special[0]
 
 
 def md_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -101,19 +114,10 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
-def fmt_number(x: Any, digits: int = 4) -> str:
-    """A probability or density for people: 4 significant digits, 0 and 1 exact."""
-    if x is None:
-        return "–"
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    return f"{v:.{digits}g}"
+def fmt_number(x: Any, digits: int = DIGITS) -> str:
+    """A probability or density for people: 4 significant digits, 0 and 1 exact, 7e-15 (the
+    library's one rule, :func:`nbapp.decimals.number_text`)."""
+    return number_text(x, digits)
 
 
 def fmt_fraction(x: Fraction | None) -> str:

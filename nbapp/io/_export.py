@@ -26,6 +26,7 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp._logspace import decide
+from nbapp.io._common import TEXT_DTYPE
 
 __all__ = ["safe_csv_bytes", "neutralise", "predictions_frame", "writable_path", "atomic_output"]
 
@@ -98,7 +99,9 @@ def _safe_column(column: pd.Series) -> pd.Series:
     if pd.api.types.infer_dtype(column, skipna=True) in ("string", "empty"):
         text = column.astype(object)
         risky = column.str.startswith(FORMULA_STARTS, na=False).to_numpy(dtype=bool)
-        return text.where(~risky, "'" + column.astype(str))
+        # TEXT_DTYPE, not astype(str): of Arrow text, pandas 2.3's astype(str) builds a fixed-width
+        # NumPy array, rows x the longest cell x 4 bytes (5.7 GB for a 5 MB cell among 300 rows)
+        return text.where(~risky, "'" + column.astype(TEXT_DTYPE))
     # Mixed objects (numbers next to text): only the str cells can carry a formula.
     return column.map(lambda v: neutralise(v) if isinstance(v, str) else v)
 

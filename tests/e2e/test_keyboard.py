@@ -1,7 +1,8 @@
 """The keyboard alone (issue 33, item 8): in Chromium, after the page has loaded, only
 ``page.keyboard`` is used. On Explain (tennis) Tab reaches each feature's input, typing a value and
 Enter changes it, and the prediction follows; the board opens from the keyboard and steps on with
-Page Down (its shortcut) and with Tab + Enter on "Next step"; on Exercises Tab reaches an answer
+Page Down (its shortcut), with the arrow keys (a presenter's clicker sends either) but not while
+the focus is in an input, and with Tab + Enter on "Next step"; on Exercises Tab reaches an answer
 box, the answer is typed and Enter submits it, and the verdict appears."""
 
 from __future__ import annotations
@@ -77,6 +78,30 @@ def test_the_board_opens_and_steps_from_the_keyboard(app: App):
     page.keyboard.press("Enter")
     app.wait()
     expect(page.get_by_text(re.compile(r"^Step 3 of \d+:"))).to_be_visible()
+
+
+def test_the_arrow_keys_step_the_board_but_not_from_an_input(app: App):
+    page = app.page
+    page.goto(f"{app.url}/Explain?example=tennis14")
+    app.wait()
+    tab_to(page, re.compile(r"The board, step by step"), testid="stExpander")
+    page.keyboard.press("Enter")
+    app.wait()
+    expect(page.get_by_text(re.compile(r"^Step 1 of \d+:"))).to_be_visible()
+    page.keyboard.press("ArrowRight")                  # the other clicker
+    app.wait()
+    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    app.wait()
+    expect(page.get_by_text(re.compile(r"^Step 3 of \d+:"))).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    app.wait()
+    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    page.get_by_role("combobox", name="Outlook", exact=True).focus()     # typing: the arrows move the caret
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Escape")
+    app.wait()
+    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
 
 
 def test_an_exercise_is_answered_and_submitted_from_the_keyboard(app: App):

@@ -21,9 +21,11 @@ import streamlit as st
 
 import nbapp.blocks as blocks
 from nbapp.blocks.base import CATEGORY, COUNT, NUMBER, TEXT
+from nbapp.decimals import input_format, value_text
 from nbapp.errors import DataError
 from ui import charts, formulas, teaching
 from ui.classes import labelled_rows, labels_of
+from ui.numbers import number_columns
 from ui.state import as_float, is_missing
 from ui.text import latex_text, md
 from ui.widgets import synced
@@ -134,7 +136,7 @@ class TypeView:
         except DataError:
             table = model.cpt(column)
             table = table.set_axis(labels_of(table.columns), axis=1)
-        st.dataframe(table, key=f"model.{self.kind}_table")
+        st.dataframe(table, key=f"model.{self.kind}_table", column_config=number_columns(table))
         figure = self._density_figure(model, column, frame)
         if figure is not None:
             charts.show(st, figure, key=f"model.{self.kind}_chart")
@@ -176,8 +178,8 @@ class TypeView:
         default = as_float(current, self._typical(model, column))
         if self.value_kind == COUNT:
             return synced(st.number_input, label, key=key, value=max(default, 0.0), min_value=0.0, step=1.0,
-                          format="%g", on_set=on_set)
-        return synced(st.number_input, label, key=key, value=default, format="%g", on_set=on_set)
+                          format=input_format(default), on_set=on_set)
+        return synced(st.number_input, label, key=key, value=default, format=input_format(default), on_set=on_set)
 
     def form_input(self, model: Any, column: Any, key: str) -> Any:
         """A plain input for one value inside a form (the incremental-learning lesson's new row)."""
@@ -274,6 +276,6 @@ def pick_column(columns: Sequence[Any], key: str) -> Any:
 def short(v: Any, limit: int = 40) -> str:
     if v is None or (not isinstance(v, str) and pd.isna(v)):
         return ""
-    s = str(v)
+    s = value_text(v)
     return s if len(s) <= limit else s[: limit - 1] + "…"
 

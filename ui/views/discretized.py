@@ -9,6 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from nbapp.blocks.discretized import MAX_INTERVALS
+from nbapp.decimals import input_format
+from ui.numbers import number_columns
 from ui.text import md
 from ui.views.base import CountedView, Store, pick_column
 from ui.widgets import synced
@@ -40,7 +42,8 @@ class DiscretizedView(CountedView):
         st.subheader("Discretised features: the intervals")
         col = pick_column(columns, "model.intervals_feature")
         spec = model.features_[col]
-        st.dataframe(model.parameters(col), key="model.intervals_table")
+        intervals = model.parameters(col)
+        st.dataframe(intervals, key="model.intervals_table", column_config=number_columns(intervals))
         how = {"quantile": f"{spec.bins} intervals of about equal weight",
                "uniform": f"{spec.bins} intervals of equal width",
                "mdl": "Fayyad & Irani's MDL cuts (as Weka's -D)"}[spec.strategy]
@@ -61,4 +64,4 @@ def _number_input(model: Any, column: Any, current: Any, key: str, on_set: Any) 
     from ui.state import as_float
 
     default = as_float(current, CountedView._typical(model, column))
-    return synced(st.number_input, md(column), key=key, value=default, format="%g", on_set=on_set)
+    return synced(st.number_input, md(column), key=key, value=default, format=input_format(default), on_set=on_set)

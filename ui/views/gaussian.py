@@ -17,6 +17,7 @@ from ui.classes import classes_note, label_format, labelled_rows, shown_model_cl
 from ui.formulas import num
 from ui.lecture import ref
 from ui.state import CACHE_TTL, as_float, data_key, set_settings, work
+from ui.numbers import number_columns
 from ui.text import fmt_number, latex_text, md
 from ui.views.base import TypeView, pick_column
 from ui.widgets import synced
@@ -58,7 +59,8 @@ class GaussianView(TypeView):
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
         plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
         charts.show(st, charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
-        st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch")   # full width: nothing cut off
+        st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch",   # full width: nothing cut off
+                     column_config=number_columns(fits))
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
                            key="model.gauss_class")
         for equation in gaussian_latex(model, col, cls):

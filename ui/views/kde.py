@@ -12,6 +12,7 @@ import streamlit as st
 from nbapp.blocks.kde import scott_bandwidth
 from ui.classes import labelled_rows
 from ui.formulas import num
+from ui.numbers import number_columns
 from ui.text import latex_text, md
 from ui.views.base import Store, TypeView, pick_column
 from ui.widgets import synced
@@ -40,7 +41,8 @@ class KDEView(TypeView):
     def model_section(self, model: Any, columns: Sequence[Any], frame: pd.DataFrame) -> None:
         st.subheader("Kernel densities p(x | c) = max(Σ w_i φ((x − x_i) / h_c) / (W_c h_c), ε_c)")
         col = pick_column(columns, "model.kde_feature")
-        st.dataframe(labelled_rows(model.parameters(col)), key="model.kde_table")
+        fits = model.parameters(col)
+        st.dataframe(labelled_rows(fits), key="model.kde_table", column_config=number_columns(fits))
         st.caption("Bandwidth h_c from the class's weighted spread s_c and effective size n_eff = W²/Σw²: Scott "
                    "h = s · n_eff^(−1/5), Silverman h = s · (3 n_eff / 4)^(−1/5) (scipy's gaussian_kde), or the "
                    "number given. The model stores a histogram of bin width w per class (mergeable statistics: "

@@ -14,6 +14,7 @@ from ui import charts
 from ui.classes import labelled_rows
 from ui.formulas import num
 from ui.state import CACHE_TTL, data_key
+from ui.numbers import number_columns
 from ui.text import fmt_number, latex_text
 from ui.views.base import TypeView, pick_column
 
@@ -33,7 +34,7 @@ class PoissonView(TypeView):
         charts.show(left, charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
                     key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
-        right.dataframe(labelled_rows(shown), key="model.poisson_table")
+        right.dataframe(labelled_rows(shown), key="model.poisson_table", column_config=number_columns(shown))
         right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
                       "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
 
