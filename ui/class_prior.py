@@ -7,8 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from nbapp.errors import DataError
 from nbapp.decimals import input_format
+from nbapp.errors import DataError
 from nbapp.priors import check_priors
 from ui.classes import MAX_SHOWN_CLASSES, label_format
 from ui.state import class_list, current_model, set_settings, settings
