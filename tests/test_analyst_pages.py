@@ -47,7 +47,7 @@ def test_evaluate_shows_exact_and_clipped_log_loss_and_the_row_behind_it():
     from sklearn.metrics import log_loss
 
     at = _weather_on_evaluate()
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     p = result.predictions[[f"P({c})" for c in result.classes]].fillna(0.0).to_numpy()
     clipped = log_loss(result.predictions["true"], p, labels=list(result.classes))
     assert metric(at, "Log-loss, clipped") == f"{clipped:.4g}"
@@ -65,7 +65,7 @@ def test_evaluate_draws_curves_with_a_threshold_and_compares_and_ranks(downloads
     at.slider(key="eval.threshold").set_value(0.3).run()
     assert not at.exception
     point = [d.value for d in at.dataframe if "TP" in d.value.columns][0]
-    c = at.session_state["eval_extras"]["curves::1"][1]
+    c = at.session_state["kept"]["evaluate.curves::1"][1]
     assert point.iloc[0]["TP"] == int(np.sum((c.score >= 0.3) & c.truth))
     assert len([ch for ch in at.get("plotly_chart")]) >= 3             # confusion, ROC, PR
     at.toggle(key="eval.confusion_normalise").set_value(True).run()

@@ -61,7 +61,7 @@ def test_the_comparison_uses_every_column_and_lists_its_encoding():
         "city": "Categorical", "temp": "Gaussian", "rain": "KDE", "visits": "Poisson", "hours": "Discretized",
         "note": "Text"}
     assert all(encodings["encoding"].str.len() > 0)
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     data = at.session_state["frame"]
     expected = logistic_regression_scores(result, data, at.session_state["work"].specs)
     shown = table(at, lambda t: "log-loss" in t.columns).loc["Logistic regression (every column, encoded as listed)"]

@@ -17,7 +17,7 @@ def test_the_comparison_offers_a_tree_and_nearest_neighbours_with_kappa_on_the_s
     at.toggle(key="eval.compare").set_value(True).run()
     at.multiselect(key="eval.baselines").set_value(["logistic", "tree", "knn"]).run()
     assert not at.exception, [e.value for e in at.exception]
-    result, data = at.session_state["eval_result"][1], at.session_state["frame"]
+    result, data = at.session_state["kept"]["evaluate.result"][1], at.session_state["frame"]
     shown = table(at, lambda t: "Cohen's kappa" in t.columns)
     assert shown.index[0] == "Naive Bayes (nbapp)"
     assert shown.loc["Naive Bayes (nbapp)", "Cohen's kappa"] == pytest.approx(result.scores.kappa, abs=1e-12)
@@ -31,7 +31,7 @@ def test_the_comparison_offers_a_tree_and_nearest_neighbours_with_kappa_on_the_s
 
 def test_three_classes_get_the_roc_summary_and_leave_one_out_tests_every_row_once():
     at = open_page(start("penguins"), "Evaluate")
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     summary = table(at, lambda t: "roc_auc" in t.columns)
     expected = roc_summary(result)
     assert list(summary.index[-2:]) == ["macro mean", "weighted mean"]
@@ -39,5 +39,5 @@ def test_three_classes_get_the_roc_summary_and_leave_one_out_tests_every_row_onc
     at = open_page(start(), "Evaluate")                     # tennis: 14 rows
     at.radio(key="_eval_method").set_value("loo").run()
     assert not at.exception, [e.value for e in at.exception]
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     assert result.n_splits == 14 and sorted(np.bincount(result.folds)) == [1] * 14

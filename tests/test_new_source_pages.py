@@ -60,7 +60,7 @@ def test_model_explain_and_evaluate_answer_from_the_source(at):
         assert float(factors.loc[column, "b decimal"]) == pytest.approx(float(e.probabilities.loc[column, "b"]),
                                                                         rel=1e-3)
     at = open_page(at, "Evaluate")
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     assert result.scores.n == 120 and result.method == "kfold"        # the page's default: k-fold on the rows
     again = evaluate.cross_validate(lambda: nbapp.NaiveBayes({"x": "gaussian", "colour": "categorical"}), frame,
                                     "label", k=CHOICE_RULES["evaluate.k"].default,

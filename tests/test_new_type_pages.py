@@ -80,7 +80,7 @@ def test_the_explain_page_asks_a_number_and_shows_its_factor(at):
 
 def test_the_evaluate_page_cross_validates_it_and_the_baseline_takes_its_own_transform(at):
     at = open_page(at, "Evaluate")
-    assert at.session_state["eval_result"][1].scores.n == 80
+    assert at.session_state["kept"]["evaluate.result"][1].scores.n == 80
     at.toggle(key="eval.compare").set_value(True).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     encodings = table(at, lambda t: list(t.columns) == ["column", "type", "encoding"])

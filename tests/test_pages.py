@@ -224,7 +224,7 @@ def test_holdout_evaluation_shows_scores():
     at = open_page(start(), "Evaluate")
     at.radio(key="_eval_method").set_value("holdout").run()
     assert not at.exception
-    assert at.session_state["eval_result"][1].method == "holdout"
+    assert at.session_state["kept"]["evaluate.result"][1].method == "holdout"
     assert metric(at, "Log-loss") == "∞"  # tennis at l = 0: some true class gets probability 0
 
 
@@ -411,7 +411,7 @@ def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
     from nbapp.diagnostics import predictions_with_inputs
 
-    assert data == safe_csv_bytes(predictions_with_inputs(at.session_state["eval_result"][1],
+    assert data == safe_csv_bytes(predictions_with_inputs(at.session_state["kept"]["evaluate.result"][1],
                                                           at.session_state["frame"]))
 
 

@@ -16,6 +16,7 @@ from nbapp.errors import DataError
 from nbapp.io import predictions_frame, safe_csv_bytes
 from ui import charts
 from ui.classes import label_format, labels_of
+from ui.kept import keep, kept, kept_key, kept_or_build
 from ui.link_rules import CHOICE_RULES
 from ui.numbers import number_columns, number_styler
 from ui.text import counted
@@ -29,6 +30,7 @@ METHODS = {"kfold": "k-fold cross-validation (stratified)", "loo": "leave-one-ou
 MAX_LEAVE_ONE_OUT = 2_000
 RULES = {name: CHOICE_RULES[f"evaluate.{name}"] for name in ("method", "k", "test_size", "seed")}   # a link's, checked
 DEFAULTS = {name: rule.default for name, rule in RULES.items()}
+RESULT = "evaluate.result"      # the evaluation in use (ui.kept), for its work and options
 COMPARE = "evaluate.compare"    # the work's choice: logistic regression beside Naive Bayes (kept across pages)
 
 
@@ -81,9 +83,9 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
     """Evaluate the current configuration; kept in session state until something changes."""
     work = ui.work()
     key = (work.model_key(), tuple(sorted(opts.items())))  # the evaluation refits the work, never an import
-    cached = ss.get("eval_result")
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    cached = kept(RESULT, key)
+    if cached is not None:
+        return cached
     target = work.target
     make_model = _model_factory()
     bar = st.progress(0.0, text="Evaluating…")
@@ -110,17 +112,12 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
         ui.show_error(err)
         return None
     bar.empty()
-    ss["eval_result"] = (key, result)
-    return result
+    return keep(RESULT, key, result)
 
 
 def _cached(name: str, build: Any) -> Any:
     """A result derived from the evaluation in use, computed once per evaluation."""
-    key = ss["eval_result"][0]
-    store = ss.setdefault("eval_extras", {})
-    if store.get(name, (None,))[0] != key:
-        store[name] = (key, build())
-    return store[name][1]
+    return kept_or_build(f"evaluate.{name}", kept_key(RESULT), build)
 
 
 def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
@@ -149,8 +146,7 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
     bar.empty()
     st.caption(f"Folds are assigned by a hash of each row's place in the files (the seed is not used); "
                f"the table of predictions keeps the first {len(result.predictions):,} of {result.scores.n:,} rows.")
-    ss["eval_result"] = (key, result)
-    return result
+    return keep(RESULT, key, result)
 
 
 def _scores_ui(result: evaluate.Evaluation) -> None:
@@ -178,7 +174,7 @@ def _scores_ui(result: evaluate.Evaluation) -> None:
     if in_memory:
         _comparison_ui(result)
         _importance_ui(result)
-    predictions_csv = ui.download_bytes("eval_predictions", ss["eval_result"][0], lambda: safe_csv_bytes(
+    predictions_csv = ui.download_bytes("eval_predictions", kept_key(RESULT), lambda: safe_csv_bytes(
         diagnostics.predictions_with_inputs(result, _evaluated_data()) if in_memory else result.predictions))
     st.download_button("Download the out-of-sample predictions (CSV)", predictions_csv,
                        file_name="evaluation_predictions.csv", mime="text/csv", key="eval.download")

@@ -13,7 +13,7 @@ from typing import Any, Callable, Hashable, TypeVar
 
 import streamlit as st
 
-__all__ = ["kept", "keep", "kept_or_build"]
+__all__ = ["kept", "keep", "kept_or_build", "kept_key"]
 
 T = TypeVar("T")
 
@@ -45,3 +45,9 @@ def kept_or_build(name: str, key: Hashable, build: Callable[[], T]) -> T:
     if hit is not None and _same(hit[0], key):
         return hit[1]
     return keep(name, key, build())
+
+
+def kept_key(name: str) -> Hashable | None:
+    """The key the result under ``name`` was kept for, or None (nothing kept)."""
+    hit = st.session_state.get(KEPT, {}).get(name)
+    return None if hit is None else hit[0]

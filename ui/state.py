@@ -21,8 +21,9 @@ their page's widgets):
     path_models     the local path's statistics key, rows and model (under the work's settings),
                     fitted out of core
     kept            name -> (key, result): what a page computed once per key (a model, a row, the
-                    settings), through ui.kept: the Model page's type comparison and dependence
-                    check, a lesson's rows typed in, downloads' bytes
+                    settings), through ui.kept: the Evaluate page's evaluation and what is drawn
+                    from it, the Model page's type comparison and dependence check, a lesson's rows
+                    typed in, downloads' bytes
 
   Opening data (the Data page and the address)
     data_upload     the last upload (a ui.sources.Upload, its bytes in it), kept while a built-in
@@ -46,9 +47,7 @@ their page's widgets):
     option_errors   column -> (refused changes, the DataError's sentence) of a column option nbapp refused
     text_docs       text column -> the sample document typed on the Text page
 
-  The pages' results and forms
-    eval_result, eval_extras, eval_three_way
-                    the Evaluate page's results, kept while their work is the same
+  The pages' forms
     model_priors_shown, model_prior_error, model_upload_seen
                     the Model page's custom-prior form's state and the model file it last read
     explain_applied_row

@@ -15,6 +15,7 @@ from nbapp.examples import Example, example
 from nbapp.lessons.three_way import tune_on_development
 from nbapp.ordering import in_declared_order
 from nbapp.propose import check_target
+from ui.kept import keep, kept
 from ui.lecture import ref
 from ui.numbers import number_columns
 from ui.state import frame, work
@@ -74,16 +75,15 @@ def three_way_ui() -> None:
         lidstone = dataclasses.replace(current.settings, smoothing=None)
         try:
             data, _ = check_target(frame(), current.target)
-            ss["eval_three_way"] = (key, tune_on_development(
+            keep("evaluate.three_way", key, tune_on_development(
                 lambda l: current.replace(settings=dataclasses.replace(lidstone, alpha=l)).make_model(), data,
                 current.target, dev_size=dev, test_size=test, seed=int(seed), weight=current.weight))
         except DataError as err:
             show_error(err)
             return
-    stored = ss.get("eval_three_way")
-    if stored is None or stored[0] != key:
+    result = kept("evaluate.three_way", key)
+    if result is None:
         return
-    result = stored[1]
     symbol = smoothing_symbol()
     shown = result.table.rename_axis(symbol).rename(columns={
         "train_accuracy": "training accuracy", "dev_accuracy": "development accuracy",
