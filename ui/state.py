@@ -24,6 +24,9 @@ their page's widgets):
     type_reasons    column -> why its type was proposed or chosen
     path_models     the local path's statistics key, rows and model (under the work's settings),
                     fitted out of core
+    database_models
+                    the database table's statistics key, rows and model (under the work's settings),
+                    fitted inside the database
     restore_note    what the page's address named but could not be restored (or a linked token pattern
                     waiting for the visitor's word), or None
     held_token_patterns
@@ -38,6 +41,8 @@ their page's widgets):
     data_mode, upload_reader, data_path, path_error, last_example
                     the Data page's source mode, reader choice, typed path, its error, and the
                     built-in example to go back to
+    db_connection, db_way, db_table, db_sql, db_error
+                    the Data page's database connection, table or typed SELECT, and its error
     eval_result, eval_extras, eval_three_way
                     the Evaluate page's results, kept while their work is the same
     lessons_inc_key, lessons_inc_rows
