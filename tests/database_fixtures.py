@@ -76,13 +76,14 @@ def visits(visits_table):
     return frame.astype({"age": float})
 
 
-def make_duckdb_file(folder) -> tuple[str, pd.DataFrame]:
-    """A DuckDB file ``shop.db`` in ``folder``: the table ``visits`` of 30,000 rows (made by DuckDB
-    from VISITS) with a weight ``w``, a sequence and a view; its url and its rows as pandas reads them."""
+def make_duckdb_file(folder, rows: int = 30_000) -> tuple[str, pd.DataFrame]:
+    """A DuckDB file ``shop.db`` in ``folder``: the table ``visits`` of ``rows`` rows (made by
+    DuckDB from VISITS) with a weight ``w``, a sequence and a view; its url and its rows as pandas
+    reads them."""
     path = folder / "shop.db"
     con = duckdb.connect(str(path))
     con.execute("SELECT setseed(0.5)")
-    con.execute(VISITS.replace(f"generate_series(0, {ROWS - 1}) AS i", "range(30000) AS t(i)"))
+    con.execute(VISITS.replace(f"generate_series(0, {ROWS - 1}) AS i", f"range({int(rows)}) AS t(i)"))
     con.execute("ALTER TABLE visits ADD COLUMN w INTEGER")
     con.execute("UPDATE visits SET w = 1 + id * 13 % 3")
     con.execute("CREATE SEQUENCE counter")

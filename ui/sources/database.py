@@ -195,7 +195,8 @@ class Database(Source):
             ui.synced(st.text_area, f"One SELECT on {md(name)} (read only, at most {connection.timeout:g} s)",
                       key="_db_sql", value=ss.get("db_sql", ""), on_set=lambda v: ss.update(db_sql=v),
                       placeholder="SELECT * FROM orders WHERE year = 2024", height=100)
-        st.button("Open", key="data.open_database", on_click=_open_database, args=(way,))
+        st.button("Open the table" if way == A_TABLE else "Open the query's rows", key="data.open_database",
+                  on_click=_open_database, args=(way,))
         st.caption(f"Types are proposed from the first {SAMPLE_ROWS:,} rows; the model is fitted on every row inside "
                    "the database (only its statistics leave it), and Evaluate cross-validates there too. The server's "
                    "operator names the connections and their tables.")
@@ -238,9 +239,10 @@ def _open_database(way: str) -> None:
 
     ss = st.session_state
     try:
-        connection = connections.connection(ss.get("db_connection") or "")
-        relation = (connection.relation(table=ss.get("db_table")) if way == A_TABLE
-                    else connection.relation(select=ss.get("db_sql", "")))
+        # the widgets' own values first: a text typed and not yet committed reaches this callback too
+        connection = connections.connection(ss.get("_db_connection") or ss.get("db_connection") or "")
+        relation = (connection.relation(table=ss.get("_db_table") or ss.get("db_table")) if way == A_TABLE
+                    else connection.relation(select=ss.get("_db_sql", ss.get("db_sql", ""))))
         ui.open_source(Database.of(relation))
     except DataError as err:
         ss["db_error"] = str(err)
