@@ -193,6 +193,8 @@ def test_the_link_reopens_the_same_table_and_is_refused_once_it_is_no_longer_off
     assert refused.session_state["restore_note"].startswith(
         "Not everything of this link could be restored: this server no longer offers the database connection 'shop'")
     assert_nothing_secret(refused, folder, "shop.db")
+    long = start(connections, query={**link, "table": "x" * 5000}).session_state["restore_note"]
+    assert f"no longer offers the table '{'x' * 80}…'" in long and len(long) < 300, "a link's name is cut short"
 
 
 def test_a_typed_select_is_opened_fitted_and_kept_in_the_link_where_the_connection_allows_it(duckdb_shop):

@@ -135,12 +135,12 @@ class Database(Source):
             return None
         offered = {c.name: c for c in connections.connections().offered}
         if name not in offered:
-            raise DataError(f"this server no longer offers the database connection {name!r}")
+            raise DataError(f"this server no longer offers the database connection {_linked(name)}")
         connection = offered[name]
         table, select = query.get("table"), query.get("sql")
         if table:
             if table not in connection.tables:
-                raise DataError(f"the connection {name!r} no longer offers the table {table!r}")
+                raise DataError(f"the connection {name!r} no longer offers the table {_linked(table)}")
             return cls.of(connection.relation(table=table))
         if select:
             if not connection.allow_sql:
@@ -208,6 +208,12 @@ class Database(Source):
             seen = f"all {rows:,} rows" if rows is not None else "every row"
             st.success(f"Opened {md(work.source.relation.where)}: the model is fitted on {seen} inside "
                        f"{work.source.label}; the tables below show the first {len(ss['frame']):,} rows.")
+
+
+def _linked(value: str, limit: int = 80) -> str:
+    """A name a link carried, quoted as a sentence shows it, at most ``limit`` characters of it (a
+    link may hold anything)."""
+    return repr(value if len(value) <= limit else value[:limit] + "…")
 
 
 def _table_ui(connection: Any) -> None:
