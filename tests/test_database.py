@@ -16,32 +16,11 @@ from nbapp.scale import (Connections, cross_validate_database, database_sample, 
                          parse_connections, read_connections)
 from nbapp.scale._database import FOLD, _with_folds
 
-import postgres_server
+from database_fixtures import ROWS, duckdb_file, postgres, visits, visits_table  # noqa: F401 (fixtures)
 from test_engines import assert_same_model
 
 TYPES = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian", "visits": "poisson",
          "n1": "multinomial", "n2": "multinomial"}
-ROWS = 1_000_000
-
-# The table PostgreSQL makes for itself: classes, a categorical with NULLs, a yes/no, a Gaussian
-# (Box-Muller) with NULLs, counts; nothing is sent but this statement.
-VISITS = f"""
-CREATE TABLE visits AS
-WITH r AS (SELECT i, random() AS u, random() AS u2, random() AS u3, random() AS u4, random() AS u5,
-                  random() AS u6, random() AS u7 FROM generate_series(0, {ROWS - 1}) AS i)
-SELECT i AS id,
-       CASE WHEN u < 0.3 THEN 'churn' WHEN u < 0.9 THEN 'stay' ELSE 'trial' END AS y,
-       CASE WHEN u2 < 0.05 THEN NULL WHEN u2 < 0.4 + 0.2 * (u < 0.3)::int THEN 'Leeds'
-            WHEN u2 < 0.8 THEN 'York' ELSE 'Bath' END AS city,
-       CASE WHEN u3 < 0.4 + 0.3 * (u >= 0.9)::int THEN 'yes' ELSE 'no' END AS member,
-       CASE WHEN u4 < 0.03 THEN NULL
-            ELSE round((40 + 12 * sqrt(-2 * ln(1 - u5)) * cos(2 * pi() * u6) + 5 * (u < 0.3)::int)::numeric, 2)::float8
-       END AS age,
-       floor(-ln(1 - u7) * 3)::int + 2 * (u >= 0.3 AND u < 0.9)::int AS visits,
-       (i::bigint * 7919 % 5) AS n1,
-       (floor(i / 3.0)::bigint % 3)::smallint AS n2
-FROM r
-"""
 
 
 def _secrets(url: str, **section) -> dict:
@@ -117,32 +96,6 @@ def test_a_visitor_gets_only_the_offered_tables_and_a_select_only_where_allowed(
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def postgres():
-    server = postgres_server.start()
-    try:
-        yield server
-    finally:
-        postgres_server.stop(server)
-
-
-@pytest.fixture(scope="module")
-def visits(postgres):
-    """The million rows, made inside PostgreSQL, and the same rows as pandas reads them."""
-    import psycopg
-
-    with psycopg.connect(postgres.url) as con:
-        con.execute("SELECT setseed(0.25)")
-        con.execute(VISITS)
-        con.execute('CREATE SCHEMA "Sales Data"')
-        con.execute('CREATE VIEW "Sales Data"."Older ""Ones""" AS SELECT * FROM visits WHERE age > 60')
-        con.execute("CREATE SEQUENCE counter")
-        con.commit()
-        rows = con.execute("SELECT * FROM visits ORDER BY id").fetchall()
-    frame = pd.DataFrame.from_records(rows, columns=["id", "y", "city", "member", "age", "visits", "n1", "n2"])
-    return frame.astype({"age": float})
-
-
 @pytest.fixture
 def no_streaming(monkeypatch):
     """Fail if any path streams the rows into summarize instead of asking the database."""
@@ -305,23 +258,6 @@ def test_postgres_typed_select_cannot_write(postgres, visits):
 
 
 # -- DuckDB --------------------------------------------------------------------------------------------------
-@pytest.fixture
-def duckdb_file(tmp_path):
-    """A DuckDB file of 30,000 rows (made by DuckDB) and the same rows as pandas reads them."""
-    path = tmp_path / "shop.db"
-    con = duckdb.connect(str(path))
-    con.execute("SELECT setseed(0.5)")
-    con.execute(VISITS.replace(f"generate_series(0, {ROWS - 1}) AS i", "range(30000) AS t(i)"))
-    con.execute("ALTER TABLE visits ADD COLUMN w INTEGER")
-    con.execute("UPDATE visits SET w = 1 + id * 13 % 3")
-    con.execute("CREATE SEQUENCE counter")
-    con.execute('CREATE VIEW "Old Ones" AS SELECT * FROM visits WHERE age > 60')
-    frame = con.execute("SELECT * FROM visits ORDER BY id").df()
-    con.close()
-    (tmp_path / "secret.csv").write_text("y,age\na,1\n", encoding="utf-8")
-    return f"duckdb:///{path}", frame, tmp_path
-
-
 def test_duckdb_file_is_listed_sampled_fitted_and_cross_validated_inside_it(duckdb_file, no_streaming):
     url, frame, _ = duckdb_file
     listed = database_tables(url, ["visits", '"Old Ones"', "missing"])

@@ -122,13 +122,14 @@ def _cached(name: str, build: Any) -> Any:
 
 def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
     """k-fold on every row where the source keeps them (a local path: two streamed passes, folds by
-    a hash of each row's place; each fold's model is the total statistics minus the fold's)."""
+    a hash of each row's place; a database: the folds' statistics one GROUP BY inside it; each
+    fold's model is the total statistics minus the fold's)."""
     from nbapp.scale import Stopped
 
     work = ui.work()
     source = work.source
     if opts["method"] != "kfold":
-        st.info("On a local path the Evaluate page cross-validates (k-fold); hold-out is for uploads.")
+        st.info(f"{source.evaluated_where} the Evaluate page cross-validates (k-fold); hold-out is for uploads.")
     k = int(opts["k"])
 
     def progress(done: int, total: int) -> None:
@@ -144,7 +145,7 @@ def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evalua
     except Stopped:
         st.stop()           # the session was closed: nobody waits for the scores
     bar.empty()
-    st.caption(f"Folds are assigned by a hash of each row's place in the files (the seed is not used); "
+    st.caption(f"Folds are assigned {source.folds_dealt} (the seed is not used); "
                f"the table of predictions keeps the first {len(result.predictions):,} of {result.scores.n:,} rows.")
     return keep(RESULT, key, result)
 

@@ -20,6 +20,9 @@ their page's widgets):
                     reads a model of an earlier work (an imported model is not stored here)
     path_models     the local path's statistics key, rows and model (under the work's settings),
                     fitted out of core
+    database_models
+                    the database table's statistics key, rows and model (under the work's settings),
+                    fitted inside the database
     kept            name -> (key, result): what a page computed once per key (a model, a row, the
                     settings), through ui.kept: the Evaluate page's evaluation and what is drawn
                     from it, the Model page's type comparison and dependence check, a lesson's rows
@@ -37,6 +40,8 @@ their page's widgets):
     data_mode, upload_reader, data_path, path_error, last_example
                     the Data page's source mode, reader choice, typed path, its error, and the
                     built-in example to go back to
+    db_connection, db_way, db_table, db_sql, db_error
+                    the Data page's database connection, table or typed SELECT, and its error
     restore_note    what the page's address named but could not be restored (or a linked token pattern
                     waiting for the visitor's word), or None
     held_token_patterns

@@ -63,7 +63,7 @@ def three_way_ui() -> None:
     ss = st.session_state
     current = work()
     st.subheader(f"Training, development and test data{ref('seed 004')}")
-    sample = (f" On the page's sample of {len(frame()):,} rows of the file." if current.source.sampled else "")
+    sample = f" On the page's sample of {len(frame()):,} rows." if current.source.sampled else ""
     st.caption("Training rows estimate the counts, development rows choose the smoothing "
                f"{smoothing_symbol()}, and the test rows are scored once, for the chosen value only.{sample}")
     left, middle, right = st.columns(3)

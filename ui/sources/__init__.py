@@ -4,6 +4,7 @@ offers them. A source that lives only in the tests registers itself the same way
 (``tests/new_source.py``)."""
 
 from ui.sources.base import Opened, Source, register_source, source_classes, unregister_source
+from ui.sources.database import Database
 from ui.sources.example import DEFAULT_EXAMPLE, Example
 from ui.sources.local_path import LocalPath
 from ui.sources.model_file import ModelFile
@@ -13,7 +14,8 @@ register_source(Example)
 register_source(Table)
 register_source(Corpus)
 register_source(LocalPath)
+register_source(Database)
 register_source(ModelFile)
 
-__all__ = ["DEFAULT_EXAMPLE", "READERS", "Corpus", "Example", "LocalPath", "ModelFile", "Opened", "Source", "Table",
+__all__ = ["DEFAULT_EXAMPLE", "READERS", "Corpus", "Database", "Example", "LocalPath", "ModelFile", "Opened", "Source", "Table",
            "Upload", "register_source", "source_classes", "unregister_source"]

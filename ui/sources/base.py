@@ -85,6 +85,10 @@ class Source:
     lecture_references: ClassVar[bool] = False
     #: Evaluate cross-validates where the rows are (:meth:`cross_validate`), not on the frame.
     folds_where_stored: ClassVar[bool] = False
+    #: On Evaluate, for such a source: where it cross-validates ("On a local path ...") and how
+    #: its rows are dealt to the folds ("Folds are assigned ...").
+    evaluated_where: ClassVar[str] = "On a local path"
+    folds_dealt: ClassVar[str] = "by a hash of each row's place in the files"
     #: How the sidebar names the kind of data.
     described: ClassVar[str] = "upload"
     #: The address parameters this kind writes beyond the built-in ones (``ui.remember._KEYS``).
