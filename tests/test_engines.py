@@ -21,6 +21,7 @@ from nbapp.scale._evaluate import hash_folds
 from nbapp.scale._sql import sample_sql
 
 import postgres_server
+from number_cells import CAST_ONLY_NUMBERS, HARD_CELLS, LEFT_TO_THE_EXACT_READ, PARSED_BY_THE_READER
 
 PUSHABLE = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian",
             "score": "gaussian", "visits": "poisson", "n1": "multinomial", "n2": "multinomial",
@@ -196,8 +197,6 @@ def test_fit_file_computes_every_pushable_type_in_duckdb(tmp_path, no_streaming)
     assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(parquet, "y", weight="w"), parquet)
 
 
-HARD_CELLS = ["007", "7", "12345678901234567", "NA", "", "1e5", "+3", " 4 ", "4", "inf", "1,5", "-", "?", "n/a",
-              "3.0", "-0", "1,500", "x"]
 
 
 @pytest.mark.parametrize("kept", [HARD_CELLS, [c for c in HARD_CELLS if c not in ("x", "007", "12345678901234567")],
@@ -434,7 +433,7 @@ def test_nbapp_fit_sql_fits_inside_the_database_named_by_url(duckdb_file, tmp_pa
     assert "not both" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("cell", ["+-1", "1_000", "-nan", "+nan", "nan(1)", "١٢", "１２"])
+@pytest.mark.parametrize("cell", CAST_ONLY_NUMBERS)
 def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path, cell):
     """DuckDB's cast reads '+-1' as -1, '1_000' as 1000 and '-nan', '+nan', 'nan(1)' as NaN;
     load_table's number pattern reads none of them (only 'nan' is missing to it), nor digits of
@@ -449,11 +448,9 @@ def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path,
         nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
 
 
-# Cells of a number column: DuckDB's reader parses the first group itself (the fast read); it
-# cannot parse the second, so the exact read (load_table's rule in SQL) takes the file over.
-PARSED_BY_THE_READER = ["1.5", " 4 ", "+3", "-0", ".5", "5.", "1e5", "1E-3", "0001.5", "inf", "-Infinity",
-                        "1e400", "1e-400", ""]
-LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   ", "nan", "NaN"]
+# Cells of a number column (tests/number_cells.py): DuckDB's reader parses PARSED_BY_THE_READER
+# itself (the fast read); it cannot parse LEFT_TO_THE_EXACT_READ, so the exact read (load_table's
+# rule in SQL) takes the file over.
 
 
 @pytest.mark.parametrize("cell", PARSED_BY_THE_READER + LEFT_TO_THE_EXACT_READ)
