@@ -66,8 +66,9 @@ class NumberForm:
     """How a file writes its numbers: the decimal mark and the thousands separator (the other mark).
 
     ``pattern`` is the whole grammar of a number cell in this form: a sign, then digits (in
-    groups of three after the first one to three when separated), a decimal mark and digits
-    (either side may be empty, not both), then an exponent."""
+    groups of three after a first group of one to three that does not start with 0, when
+    separated: '0.125' is no thousands-separated 125), a decimal mark and digits (either side
+    may be empty, not both), then an exponent."""
 
     decimal: str
     thousands: str
@@ -75,7 +76,7 @@ class NumberForm:
 
     def __post_init__(self) -> None:
         d, t = re.escape(self.decimal), re.escape(self.thousands)
-        digits = f"(?:{DIGIT}{{1,3}}(?:{t}{DIGIT}{{3}})+|{DIGIT}+)"
+        digits = f"(?:[1-9]{DIGIT}{{0,2}}(?:{t}{DIGIT}{{3}})+|{DIGIT}+)"
         text = f"{_SIGN}?(?:{digits}(?:{d}{DIGIT}*)?|{d}{DIGIT}+){_EXPONENT}?"
         object.__setattr__(self, "pattern", re.compile(text))
 
