@@ -99,3 +99,19 @@ def biopsy_like(rows: int = 699, seed: int = 0) -> pd.DataFrame:
     scores = {f"V{j}": np.clip(np.round(base + rng.normal(0, 2.0, rows)), 1, 10).astype(np.int64)
               for j in range(1, 10)}
     return pd.DataFrame({"ID": ids, **scores, "class": y})
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The one local Spark session of the tests (two cores, as the engines' benchmark), started
+    by the first test that asks for it; its Python workers run this interpreter."""
+    import sys
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("nbapp-tests")
+               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    yield session
+    session.stop()

@@ -20,7 +20,6 @@ from nbapp import DataError, NaiveBayes
 from nbapp.propose import check_target, propose_feature_types, propose_target
 from nbapp.scale import cross_validate_file, fit_file
 from nbapp.scale._files import sample_rows
-from test_scale import spark  # noqa: F401 (the local[2] session, one for this module)
 
 ROOT = Path(__file__).resolve().parents[1]
 NESTED = "holds {what} \\(several values in one cell\\); nbapp reads one value per cell: flatten it"
@@ -141,7 +140,7 @@ def test_dask_refuses_a_list_column_read_from_parquet(nested_parquet):
             nbapp.fit_dask(NaiveBayes({"tags": "categorical"}), dd.read_parquet(nested_parquet), "y")
 
 
-def test_spark_array_and_map_columns_are_named_from_the_schema_before_a_job(spark):  # noqa: F811
+def test_spark_array_and_map_columns_are_named_from_the_schema_before_a_job(spark):
     table = spark.createDataFrame([("x", [1, 2], {"k": 1}, "p"), ("z", [2], {"k": 2}, "q")],
                                   "a string, tags array<int>, scores map<string,int>, y string")
     for column, what in (("tags", "arrays"), ("scores", "maps")):

@@ -21,51 +21,9 @@ from nbapp.scale._evaluate import hash_folds
 from nbapp.scale._sql import sample_sql
 
 import postgres_server
-
-PUSHABLE = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian",
-            "score": "gaussian", "visits": "poisson", "n1": "multinomial", "n2": "multinomial",
-            "flag": "categorical", "rank": "categorical", "spend": "kde", "tenure": "discretized",
-            "days": nbapp.KDE()}
-
-
-def mixed_frame(n: int, seed: int = 0, *, holes: bool = True) -> pd.DataFrame:
-    """Every pushable type, with missing values of each kind the engines hold (NULL, NaN)."""
-    rng = np.random.default_rng(seed)
-    y = rng.choice(["churn", "stay", "trial"], n, p=[0.3, 0.6, 0.1])
-    frame = pd.DataFrame({
-        "y": y,
-        "city": rng.choice(["Leeds", "York", "Bath", "Ely"], n),
-        "member": rng.choice(["yes", "no"], n),
-        "age": np.round(rng.normal(40, 12, n) + 5 * (y == "churn"), 2),
-        "score": rng.normal(100, 15, n) + 3 * (y == "trial"),
-        "visits": rng.poisson(3, n) + 2 * (y == "stay"),
-        "n1": rng.integers(0, 5, n),
-        "n2": rng.integers(0, 3, n),
-        "flag": rng.random(n) < 0.4,
-        "rank": rng.integers(1, 6, n),
-        "spend": np.round(rng.gamma(2.0, 30.0, n) * (1 + (y == "churn")), 2),    # continuous: a level from the keys
-        "tenure": rng.normal(5, 2, n) + 1000.0 * (rng.random(n) < 0.001),        # far values: refined passes
-        "days": rng.integers(0, 30, n).astype(float),                            # few values: the values themselves
-        "w": rng.integers(1, 4, n).astype(float),
-    })
-    if holes:
-        frame["city"] = frame["city"].where(rng.random(n) > 0.05, None)
-        frame["age"] = frame["age"].where(rng.random(n) > 0.05, np.nan)
-        frame["score"] = frame["score"].where(rng.random(n) > 0.02, np.nan)
-    return frame
-
-
-def assert_same_model(got: nbapp.NaiveBayes, expected: nbapp.NaiveBayes, frame: pd.DataFrame) -> None:
-    assert got.classes_ == expected.classes_
-    np.testing.assert_array_equal(got.class_counts_, expected.class_counts_)
-    for column, spec in expected.features_.items():
-        if spec.kind in ("categorical", "bernoulli", "multinomial"):
-            pd.testing.assert_frame_equal(got.counts(column), expected.counts(column))
-        else:
-            pd.testing.assert_frame_equal(got.parameters(column), expected.parameters(column), rtol=1e-12)
-    np.testing.assert_allclose(got.predict_proba(frame).to_numpy(), expected.predict_proba(frame).to_numpy(),
-                               rtol=0, atol=1e-12)
-
+from mixed_data import PUSHABLE, pushable_frame
+from model_asserts import assert_same_model
+from number_cells import CAST_ONLY_NUMBERS, HARD_CELLS, LEFT_TO_THE_EXACT_READ, PARSED_BY_THE_READER
 
 @pytest.fixture
 def no_streaming(monkeypatch):
@@ -91,7 +49,7 @@ def reads(monkeypatch):
 @pytest.fixture(scope="module")
 def duckdb_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("duck") / "shop.db"
-    frame = mixed_frame(20_000)
+    frame = pushable_frame(20_000)
     with duckdb.connect(str(path)) as con:
         con.register("frame", frame)
         con.execute('CREATE TABLE "Shop Rows" AS SELECT * FROM frame')
@@ -182,7 +140,7 @@ def assert_exact_moments(got, frame: pd.DataFrame) -> None:
 
 # -- files -----------------------------------------------------------------------------------------------
 def test_fit_file_computes_every_pushable_type_in_duckdb(tmp_path, no_streaming):
-    frame = mixed_frame(3_000, seed=2)
+    frame = pushable_frame(3_000, seed=2)
     path = tmp_path / "mixed.csv"
     frame.to_csv(path, index=False)
     loaded = nbapp.load_table(path.read_bytes(), path.name).frame
@@ -196,8 +154,6 @@ def test_fit_file_computes_every_pushable_type_in_duckdb(tmp_path, no_streaming)
     assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(parquet, "y", weight="w"), parquet)
 
 
-HARD_CELLS = ["007", "7", "12345678901234567", "NA", "", "1e5", "+3", " 4 ", "4", "inf", "1,5", "-", "?", "n/a",
-              "3.0", "-0", "1,500", "x"]
 
 
 @pytest.mark.parametrize("kept", [HARD_CELLS, [c for c in HARD_CELLS if c not in ("x", "007", "12345678901234567")],
@@ -224,7 +180,7 @@ def test_fit_file_reads_hard_cells_as_load_table_does(tmp_path, kept, no_streami
 
 def test_cross_validate_file_takes_every_fold_from_one_grouped_query(tmp_path, no_streaming):
     """The fold hash computed by DuckDB is hash_folds' (file, data row): same folds, same scores."""
-    frames = [mixed_frame(700, seed=s, holes=False) for s in (3, 4)]
+    frames = [pushable_frame(700, seed=s, holes=False) for s in (3, 4)]
     for i, f in enumerate(frames):
         f.to_csv(tmp_path / f"part{i}.csv", index=False)
     features = {c: PUSHABLE[c] for c in ("city", "age", "visits")}
@@ -256,7 +212,7 @@ def shop_table(postgres):
     """A table of 1,000,000 rows loaded with COPY."""
     import psycopg
 
-    frame = mixed_frame(1_000_000, seed=11)
+    frame = pushable_frame(1_000_000, seed=11)
     frame["flag"] = frame["flag"].astype(bool)
     with psycopg.connect(postgres.url) as con:
         con.execute('CREATE TABLE shop (y text, city text, member text, age double precision, score double '
@@ -319,21 +275,6 @@ def test_fit_sql_on_postgres_reads_in_a_read_only_transaction_and_refuses_writin
 
 
 # -- Spark -------------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def spark():
-    import os
-    import sys
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("nbapp-engines")
-               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4").getOrCreate())
-    yield session
-    session.stop()
-
-
 @pytest.mark.parametrize("weight", ["w", None])
 def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, monkeypatch, weight):
     from nbapp.scale import _clusters as clusters
@@ -342,7 +283,7 @@ def test_fit_spark_computes_every_pushable_type_as_spark_sql_aggregates(spark, m
         raise AssertionError("summarised by nbapp on the executors instead of by Spark SQL")
 
     monkeypatch.setattr(clusters, "_spark_partition_statistics", refuse)
-    frame = mixed_frame(5_000, seed=5)
+    frame = pushable_frame(5_000, seed=5)
     got = nbapp.fit_spark(nbapp.NaiveBayes(PUSHABLE), spark.createDataFrame(frame).repartition(3), "y", weight=weight)
     assert_same_model(got, nbapp.NaiveBayes(PUSHABLE).fit(frame, "y", weight=weight), frame)
     assert not [t for t in spark.catalog.listTables() if t.name.startswith("nbapp_")]    # the view is dropped
@@ -434,7 +375,7 @@ def test_nbapp_fit_sql_fits_inside_the_database_named_by_url(duckdb_file, tmp_pa
     assert "not both" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("cell", ["+-1", "1_000", "-nan", "+nan", "nan(1)", "١٢", "１２"])
+@pytest.mark.parametrize("cell", CAST_ONLY_NUMBERS)
 def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path, cell):
     """DuckDB's cast reads '+-1' as -1, '1_000' as 1000 and '-nan', '+nan', 'nan(1)' as NaN;
     load_table's number pattern reads none of them (only 'nan' is missing to it), nor digits of
@@ -449,11 +390,9 @@ def test_fit_file_refuses_numbers_duckdb_reads_and_load_table_does_not(tmp_path,
         nbapp.fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
 
 
-# Cells of a number column: DuckDB's reader parses the first group itself (the fast read); it
-# cannot parse the second, so the exact read (load_table's rule in SQL) takes the file over.
-PARSED_BY_THE_READER = ["1.5", " 4 ", "+3", "-0", ".5", "5.", "1e5", "1E-3", "0001.5", "inf", "-Infinity",
-                        "1e400", "1e-400", ""]
-LEFT_TO_THE_EXACT_READ = ["NA", "N/A", "?", "-", "null", '"1,500"', "   ", "nan", "NaN"]
+# Cells of a number column (tests/number_cells.py): DuckDB's reader parses PARSED_BY_THE_READER
+# itself (the fast read); it cannot parse LEFT_TO_THE_EXACT_READ, so the exact read (load_table's
+# rule in SQL) takes the file over.
 
 
 @pytest.mark.parametrize("cell", PARSED_BY_THE_READER + LEFT_TO_THE_EXACT_READ)
@@ -476,7 +415,7 @@ def test_fit_file_fast_read_equals_load_table_or_leaves_the_file_to_the_exact_re
 def test_fit_file_drops_blank_rows_inside_duckdb(tmp_path, reads, no_streaming, cells, reads_wanted):
     """Rows whose every cell is blank are dropped as load_table drops them, without streaming:
     rows of empty cells by the fast read itself, rows of spaces by the exact read it hands over to."""
-    frame = mixed_frame(2_000, seed=5)
+    frame = pushable_frame(2_000, seed=5)
     blank = [",".join(cells[i % len(cells)] for i in range(frame.shape[1])), ""]   # and an empty line
     text = frame.to_csv(index=False).splitlines()
     text[700:700] = blank

@@ -81,9 +81,23 @@ def test_the_public_names_the_app_needs_come_from_the_packages():
     import nbapp.io
     import nbapp.scale
 
-    assert nbapp.io.distinct_counts.__module__ == "nbapp.io._nested"
-    assert nbapp.scale.resolve_sources.__module__ == "nbapp.scale._files"
-    assert nbapp.scale.sample_rows.__module__ == "nbapp.scale._files"
+    assert "distinct_counts" in nbapp.io.__all__ and callable(nbapp.io.distinct_counts)
+    assert {"resolve_sources", "sample_rows"} <= set(nbapp.scale.__all__)
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_app_imports_only_names_the_library_exports(path):
+    """What the app takes from a library module is public by name: listed in that module's
+    __all__ (or, in a module that lists none, a name without "_")."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if not (isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "nbapp"):
+            continue
+        exported = getattr(importlib.import_module(node.module), "__all__", None)
+        found += [f"{node.lineno}: {node.module}.{a.name}" for a in node.names
+                  if not _is_module(f"{node.module}.{a.name}")
+                  and (a.name.startswith("_") or (exported is not None and a.name not in exported))]
+    assert not found, f"{path.relative_to(ROOT)} imports names its library modules do not export: {found}"
 
 
 def test_no_feature_type_imports_the_model_files_module():

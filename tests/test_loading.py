@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from nbapp.errors import DataError
 from nbapp.io import Table, load_corpus, load_table
-from nbapp.io._common import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
+from nbapp._number_rule import INF_TOKENS, NA_TOKENS, TEXT_NA_TOKENS
 
 SMS = "/work/shared/data/sms_spam_collection.tsv"
 

@@ -14,26 +14,12 @@ import nbapp
 from nbapp import DataError, NaiveBayes
 
 from conftest import TENNIS_FEATURES
+from mixed_data import mixed_frame
 
 X_STAR = {"Outlook": "Overcast", "Temperature": "Hot", "Humidity": "High", "Wind": "Strong"}
 
 
-def mixed_frame(n: int = 200, seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    df = pd.DataFrame({
-        "colour": rng.choice(["red", "green", "blue"], n),
-        "height": rng.normal(y * 2.0, 1.0),
-        "w1": rng.poisson(1 + y, n), "w2": rng.poisson(3 - y, n),
-        "flag": rng.choice(["yes", "no"], n),
-        "label": np.array(["a", "b", "c"])[y],
-    })
-    df.loc[::9, "height"] = np.nan
-    df.loc[::11, "colour"] = None
-    return df
-
-
-MIXED = {"colour": "categorical", "height": "gaussian", "w1": "multinomial", "w2": "multinomial",
+MIXED = {"colour": "categorical", "size": "gaussian", "n1": "multinomial", "n2": "multinomial",
          "flag": "bernoulli"}
 
 
@@ -111,29 +97,29 @@ def test_missing_training_values_are_not_counted():
 
 
 def test_partial_fit_with_new_classes_and_categories_equals_fit():
-    df = mixed_frame()
-    one = NaiveBayes(MIXED).fit(df, target="label")
+    df = mixed_frame(0, 200)
+    one = NaiveBayes(MIXED).fit(df, target="y")
     parts = NaiveBayes(MIXED)
-    ordered = df.sort_values("label")      # later batches bring classes and values not seen before
+    ordered = df.sort_values("y")      # later batches bring classes and values not seen before
     for start in range(0, len(df), 45):
-        parts.partial_fit(ordered.iloc[start:start + 45], target="label")
+        parts.partial_fit(ordered.iloc[start:start + 45], target="y")
     assert parts.classes_ == one.classes_
     pd.testing.assert_frame_equal(parts.cpt("colour"), one.cpt("colour"), rtol=1e-12)
-    pd.testing.assert_frame_equal(parts.gaussian("height"), one.gaussian("height"), rtol=1e-12)
+    pd.testing.assert_frame_equal(parts.gaussian("size"), one.gaussian("size"), rtol=1e-12)
     np.testing.assert_allclose(parts.predict_proba(df), one.predict_proba(df), rtol=1e-10, atol=1e-14)
 
 
 def test_weights_equal_repeated_rows():
-    df = mixed_frame(60)
+    df = mixed_frame(0, 60)
     df["n"] = np.arange(60) % 3 + 1
-    weighted = NaiveBayes(MIXED).fit(df, target="label", weight="n")
-    repeated = NaiveBayes(MIXED).fit(df.loc[df.index.repeat(df["n"])], target="label")
+    weighted = NaiveBayes(MIXED).fit(df, target="y", weight="n")
+    repeated = NaiveBayes(MIXED).fit(df.loc[df.index.repeat(df["n"])], target="y")
     np.testing.assert_allclose(weighted.predict_proba(df), repeated.predict_proba(df), rtol=1e-10)
 
 
 def test_json_round_trip_is_exact_and_plain_json():
-    df = mixed_frame()
-    m = NaiveBayes(MIXED, alpha=0.5, priors="uniform").fit(df, target="label")
+    df = mixed_frame(0, 200)
+    m = NaiveBayes(MIXED, alpha=0.5, priors="uniform").fit(df, target="y")
     text = m.to_json()
     data = json.loads(text)
     assert data["format"] == "nbapp.NaiveBayes" and data["version"] == 3
@@ -156,7 +142,7 @@ def test_bad_model_files_are_refused_with_a_reason(payload, message):
 
 
 def test_tampered_counts_are_refused():
-    data = json.loads(NaiveBayes(MIXED).fit(mixed_frame(), target="label").to_json())
+    data = json.loads(NaiveBayes(MIXED).fit(mixed_frame(0, 200), target="y").to_json())
     data["blocks"][0]["stats"]["counts"][0][0] = -5
     with pytest.raises(DataError, match=r"counts\[0\]\[0\] is -5; counts cannot be negative"):
         NaiveBayes.from_json(json.dumps(data))
@@ -181,10 +167,10 @@ def test_errors_name_the_column_row_and_fix(features, frame, message):
 
 
 def test_failed_partial_fit_leaves_the_model_unchanged():
-    df = mixed_frame()
-    m = NaiveBayes(MIXED).fit(df, target="label")
+    df = mixed_frame(0, 200)
+    m = NaiveBayes(MIXED).fit(df, target="y")
     before = m.predict_proba(df)
-    bad = df.head(5).assign(height="tall")
+    bad = df.head(5).assign(size="tall")
     with pytest.raises(DataError):
         m.partial_fit(bad)
     pd.testing.assert_frame_equal(m.predict_proba(df), before)
@@ -231,26 +217,26 @@ def test_unbiased_variance_divides_by_n_minus_one(gender):
 
 
 def test_linear_form_reproduces_the_log_odds_with_missing_values():
-    df = mixed_frame()
-    two = df[df.label != "c"]
+    df = mixed_frame(0, 200)
+    two = df[df.y != "eggs"]
     for variance in ("pooled", "mle"):
-        m = NaiveBayes(MIXED, variance=variance).fit(two, target="label")
+        m = NaiveBayes(MIXED, variance=variance).fit(two, target="y")
         form = m.linear_form()
         assert form.quadratic == (variance == "mle")
         jll = m.joint_log_likelihood(two)
-        np.testing.assert_allclose(form.decision_function(two), jll["b"] - jll["a"], rtol=1e-9, atol=1e-9)
-        assert ((form.decision_function(two) > 0) == (m.predict(two) == "b")).all()
+        np.testing.assert_allclose(form.decision_function(two), jll["spam"] - jll["ham"], rtol=1e-9, atol=1e-9)
+        assert ((form.decision_function(two) > 0) == (m.predict(two) == "spam")).all()
 
 
 def test_sample_draws_rows_of_the_model_shape():
-    m = NaiveBayes(MIXED).fit(mixed_frame(), target="label")
+    m = NaiveBayes(MIXED).fit(mixed_frame(0, 200), target="y")
     rows = m.sample(500, random_state=1)
-    assert list(rows.columns) == ["label", *MIXED]
-    assert set(rows["label"]) <= set(m.classes_)
+    assert list(rows.columns) == ["y", *MIXED]
+    assert set(rows["y"]) <= set(m.classes_)
     assert set(rows["colour"]) <= {"red", "green", "blue"}
-    assert (rows[["w1", "w2"]] >= 0).all().all()
+    assert (rows[["n1", "n2"]] >= 0).all().all()
     # the sampled class shares follow the priors
-    shares = rows["label"].value_counts(normalize=True).reindex(m.classes_).to_numpy()
+    shares = rows["y"].value_counts(normalize=True).reindex(m.classes_).to_numpy()
     assert shares == pytest.approx(m.priors_.to_numpy(), abs=0.08)
 
 
@@ -277,13 +263,13 @@ def test_smoothing_of_names_the_estimator_of_each_column():
 @pytest.mark.parametrize("change", [dict(alpha=0.0), dict(alpha=2.5), dict(smoothing=nbapp.MEstimate(m=3)),
                                     dict(smoothing=nbapp.BetaPrior(a=2, b=1))])
 def test_with_smoothing_equals_a_refit_and_leaves_the_original(change):
-    df = mixed_frame()
-    df["doc"] = np.where(df["label"] == "a", "good fun day", "bad sad day")
+    df = mixed_frame(0, 200)
+    df["doc"] = np.where(df["y"] == "spam", "good fun day", "bad sad day")
     features = {**MIXED, "doc": "text"}
-    m = NaiveBayes(features, alpha=1.0).fit(df, target="label")
+    m = NaiveBayes(features, alpha=1.0).fit(df, target="y")
     before = m.predict_proba(df)
     moved = m.with_smoothing(**change)
-    refit = NaiveBayes(features, **{"alpha": 1.0, **change}).fit(df, target="label")
+    refit = NaiveBayes(features, **{"alpha": 1.0, **change}).fit(df, target="y")
     np.testing.assert_allclose(moved.predict_proba(df), refit.predict_proba(df), rtol=1e-12, atol=1e-15)
     pd.testing.assert_frame_equal(moved.cpt("colour"), refit.cpt("colour"))
     pd.testing.assert_frame_equal(m.predict_proba(df), before)
@@ -292,8 +278,8 @@ def test_with_smoothing_equals_a_refit_and_leaves_the_original(change):
 def test_typical_value_is_the_mixture_mean_or_the_count_per_row(gender):
     m = NaiveBayes({"Height": "gaussian"}).fit(gender, target="Gender")
     assert m.typical_value("Height") == pytest.approx(gender["Height"].mean())   # equal priors, equal n_c
-    counts = NaiveBayes(MIXED).fit(mixed_frame(), target="label")
-    assert counts.typical_value("w1") == pytest.approx(mixed_frame()["w1"].mean())
+    counts = NaiveBayes(MIXED).fit(mixed_frame(0, 200), target="y")
+    assert counts.typical_value("n1") == pytest.approx(mixed_frame(0, 200)["n1"].mean())
     with pytest.raises(DataError, match="no typical number"):
         counts.typical_value("colour")
 

@@ -15,6 +15,8 @@ import nbapp
 from nbapp import DataError, NaiveBayes, Text
 from nbapp.text import TextOptions
 
+from model_asserts import assert_same_model
+
 FEATURES = {"colour": "categorical", "size": "gaussian", "words": Text(TextOptions(min_df=2, max_features=8)),
             "n1": "multinomial", "n2": "multinomial", "visits": "poisson", "flag": "bernoulli"}
 
@@ -33,16 +35,6 @@ def make_frame(rows: int, seed: int = 0) -> pd.DataFrame:
         "w": rng.integers(1, 4, rows),
         "y": y,
     })
-
-
-def assert_same_model(a, b, frame):
-    assert a.classes_ == b.classes_
-    np.testing.assert_array_equal(a.class_counts_, b.class_counts_)
-    for column in ("colour", "n1", "flag", "words"):
-        pd.testing.assert_frame_equal(a.counts(column), b.counts(column))
-    pd.testing.assert_frame_equal(a.gaussian("size"), b.gaussian("size"), rtol=1e-12)
-    pd.testing.assert_frame_equal(a.parameters("visits"), b.parameters("visits"), rtol=1e-12)
-    np.testing.assert_allclose(a.predict_proba(frame).to_numpy(), b.predict_proba(frame).to_numpy(), rtol=0, atol=1e-12)
 
 
 @pytest.fixture(scope="module")
@@ -139,19 +131,6 @@ def test_a_bad_value_in_a_dask_partition_is_a_data_error(dask_client):
     ddf = dd.from_pandas(with_a_bad_size(make_frame(400, seed=3)), npartitions=4)
     with pytest.raises(DataError, match=r"Column 'size' is Gaussian but row 200 holds 'heavy'"):
         nbapp.fit_dask(NaiveBayes(FEATURES), ddf, "y")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("nbapp-tests")
-               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
-               .getOrCreate())
-    yield session
-    session.stop()
 
 
 def test_fit_spark_equals_fit_in_memory(spark):

@@ -6,7 +6,6 @@ project's other tests, so that they test the promise rather than the implementat
 from __future__ import annotations
 
 import json
-import math
 import re
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import pandas as pd
 import pytest
 
 import nbapp
+from model_asserts import assert_same_model
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,64 +82,6 @@ def load_concat(paths) -> pd.DataFrame:
     return nbapp.load_table((header + body).encode("utf-8"), "all.csv").frame
 
 
-def assert_json_close(a, b, path="$"):
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and set(a) == set(b), f"{path}: keys {set(a) ^ set(b)}"
-        for k in a:
-            assert_json_close(a[k], b[k], f"{path}/{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), f"{path}: lengths {len(a)} vs {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
-            assert_json_close(x, y, f"{path}[{i}]")
-    elif isinstance(a, float) or isinstance(b, float):
-        if a is None or b is None:
-            assert a == b, f"{path}: {a!r} vs {b!r}"
-            return
-        fa, fb = float(a), float(b)
-        if math.isnan(fa) or math.isnan(fb):
-            assert math.isnan(fa) and math.isnan(fb), f"{path}: {a} vs {b}"
-        elif fa.is_integer() and fb.is_integer():
-            assert fa == fb, f"{path}: count {a} vs {b}"
-        else:
-            assert math.isclose(fa, fb, rel_tol=1e-12, abs_tol=1e-15), f"{path}: {a!r} vs {b!r}"
-    else:
-        assert a == b, f"{path}: {a!r} vs {b!r}"
-
-
-def canonical(obj):
-    """The model JSON with the listed vocabulary (text 'terms', 'categories') in sorted
-    order and the per-term rows reordered alike: the order in which a streamed fit meets
-    the words is not part of the model (its counts / cpt / predictions are compared too)."""
-    if isinstance(obj, list):
-        return [canonical(x) for x in obj]
-    if not isinstance(obj, dict):
-        return obj
-    obj = {k: canonical(v) for k, v in obj.items()}
-    for key in ("terms", "categories"):
-        keys = obj.get(key)
-        if isinstance(keys, list) and keys and all(isinstance(k, (str, int, float)) for k in keys):
-            order = sorted(range(len(keys)), key=lambda i: (str(type(keys[i])), keys[i]))
-            for k, v in list(obj.items()):
-                if isinstance(v, list) and len(v) == len(keys):
-                    obj[k] = [v[i] for i in order]
-    return obj
-
-
-DISCRETE = ("cat", "bern", "cnt", "txt", "d")
-
-
-def assert_same_model(ref, got, data: pd.DataFrame, *, columns=DISCRETE, tol=1e-12, check_json=True):
-    assert list(ref.classes_) == list(got.classes_)
-    for c in columns:
-        pd.testing.assert_frame_equal(ref.counts(c), got.counts(c), check_exact=True, obj=f"counts({c})")
-    p_ref, p_got = ref.predict_proba(data), got.predict_proba(data)
-    assert list(p_ref.columns) == list(p_got.columns)
-    np.testing.assert_allclose(p_got.to_numpy(float), p_ref.to_numpy(float), rtol=0, atol=tol)
-    if check_json:
-        ja, jb = json.loads(ref.to_json()), json.loads(got.to_json())
-        assert_json_close(canonical(ja), canonical(jb))
-
-
 @pytest.fixture(scope="module")
 def mixed_csv(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("mixed")
@@ -152,7 +94,7 @@ def test_fit_file_csv_every_type_equals_in_memory_fit(mixed_csv):
     frame = load(mixed_csv)
     ref = nbapp.NaiveBayes(all_types()).fit(frame, "y")
     got = nbapp.fit_file(nbapp.NaiveBayes(all_types()), mixed_csv, "y", batch_rows=37)
-    assert_same_model(ref, got, frame)
+    assert_same_model(ref, got, frame, same_json=True)
     # the text vocabulary is the same (nbapp's own tokeniser on streamed batches)
     assert list(ref.counts("txt").index) == list(got.counts("txt").index)
 
@@ -162,14 +104,14 @@ def test_fit_file_refits_a_fitted_model_and_default_batch(mixed_csv):
     ref = nbapp.NaiveBayes(all_types()).fit(frame, "y")
     other = nbapp.NaiveBayes(all_types()).fit(frame.iloc[:50], "y")
     got = nbapp.fit_file(other, str(mixed_csv), "y")
-    assert_same_model(ref, got, frame)
+    assert_same_model(ref, got, frame, same_json=True)
 
 
 def test_fit_file_weight_column(mixed_csv):
     frame = load(mixed_csv)
     ref = nbapp.NaiveBayes(all_types()).fit(frame, "y", weight="w")
     got = nbapp.fit_file(nbapp.NaiveBayes(all_types()), mixed_csv, "y", weight="w", batch_rows=64)
-    assert_same_model(ref, got, frame)
+    assert_same_model(ref, got, frame, same_json=True)
     unweighted = nbapp.NaiveBayes(all_types()).fit(frame, "y")
     assert not ref.counts("cat").equals(unweighted.counts("cat"))  # the weight mattered
 
@@ -181,7 +123,7 @@ def test_fit_file_parquet_equals_in_memory_fit(tmp_path, mixed_csv):
     ref_frame = pd.read_parquet(pq)
     ref = nbapp.NaiveBayes(all_types()).fit(ref_frame, "y")
     got = nbapp.fit_file(nbapp.NaiveBayes(all_types()), pq, "y", batch_rows=50)
-    assert_same_model(ref, got, ref_frame)
+    assert_same_model(ref, got, ref_frame, same_json=True)
 
     # a folder of several Parquet files
     folder = tmp_path / "pqdir"
@@ -189,7 +131,7 @@ def test_fit_file_parquet_equals_in_memory_fit(tmp_path, mixed_csv):
     for i, part in enumerate(np.array_split(np.arange(len(frame)), 3)):
         frame.iloc[part].to_parquet(folder / f"part{i}.parquet", index=False)
     got2 = nbapp.fit_file(nbapp.NaiveBayes(all_types()), folder, "y", batch_rows=50)
-    assert_same_model(ref, got2, ref_frame)
+    assert_same_model(ref, got2, ref_frame, same_json=True)
 
 
 def test_fit_file_glob_and_folder_types_decided_over_all_files(tmp_path):
@@ -210,7 +152,7 @@ def test_fit_file_glob_and_folder_types_decided_over_all_files(tmp_path):
     assert "rare" in list(ref.classes_)
     for src in (str(folder / "*.csv"), folder):
         got = nbapp.fit_file(nbapp.NaiveBayes(all_types()), src, "y", batch_rows=40)
-        assert_same_model(ref, got, frame)
+        assert_same_model(ref, got, frame, same_json=True)
 
 
 def test_fit_file_progress_increases_to_total(mixed_csv):
@@ -307,12 +249,12 @@ def test_merge_and_summarize_add_equal_fit_of_all(mixed_csv):
     ref = nbapp.NaiveBayes(all_types()).fit(frame, "y", weight="w")
     merged = nbapp.merge([nbapp.NaiveBayes(all_types()).fit(a, "y", weight="w"),
                           nbapp.NaiveBayes(all_types()).fit(b, "y", weight="w")])
-    assert_same_model(ref, merged, frame, check_json=False)
+    assert_same_model(ref, merged, frame)
     m = nbapp.NaiveBayes(all_types())
     stats = m.summarize(a, "y", weight="w") + m.summarize(b, "y", weight="w")
     assert isinstance(stats, nbapp.ModelStats)
     built = nbapp.NaiveBayes(all_types()).fit_stats(stats, "y", weight="w")
-    assert_same_model(ref, built, frame)
+    assert_same_model(ref, built, frame, same_json=True)
 
 
 def test_total_minus_part_equals_fit_on_rest(mixed_csv):
@@ -326,8 +268,7 @@ def test_total_minus_part_equals_fit_on_rest(mixed_csv):
     got = nbapp.NaiveBayes(feats).fit_stats(diff, "y")
     ref = nbapp.NaiveBayes(feats).fit(rest, "y")
     assert list(got.classes_) == list(ref.classes_) == ["no", "yes"]
-    assert_same_model(ref, got, frame, columns=("cat", "bern", "cnt", "txt"), tol=1e-10,
-                      check_json=False)
+    assert_same_model(ref, got, frame, columns=("cat", "bern", "cnt", "txt"), atol=1e-10)
     pd.testing.assert_frame_equal(ref.parameters("g"), got.parameters("g"), rtol=1e-9)
 
 
@@ -415,7 +356,7 @@ def test_cli_fit_predict_explain(tmp_path, mixed_csv):
     feats = {"cat": "categorical", "bern": "bernoulli", "cnt": "multinomial", "g": "gaussian",
              "p": "poisson", "txt": "text"}
     ref = nbapp.NaiveBayes(feats).fit(frame, "y")
-    assert_same_model(ref, model, frame, columns=("cat", "bern", "cnt", "txt"), check_json=False)
+    assert_same_model(ref, model, frame, columns=("cat", "bern", "cnt", "txt"))
 
     proc = run_cli("predict", "model.json", mixed_csv, "--out", "predictions.csv", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -474,7 +415,7 @@ def test_fit_dask_and_predict_dask_equal_in_memory(mixed_csv):
                       dashboard_address=None) as cluster, Client(cluster):
         ddf = dd.from_pandas(frame, npartitions=4)
         got = nbapp.fit_dask(nbapp.NaiveBayes(all_types()), ddf, "y", weight="w")
-        assert_same_model(ref, got, frame)
+        assert_same_model(ref, got, frame, same_json=True)
         pred = nbapp.predict_dask(got, ddf).compute()
     pred = pred.set_index("id").loc[frame["id"]]
     cols = prob_columns(pred, ref.classes_)
@@ -482,28 +423,15 @@ def test_fit_dask_and_predict_dask_equal_in_memory(mixed_csv):
                                rtol=0, atol=1e-12)
 
 
-def test_fit_spark_and_predict_spark_equal_in_memory(mixed_csv, monkeypatch):
-    # executors must run the same interpreter as the driver (environment, not nbapp)
-    monkeypatch.setenv("PYSPARK_PYTHON", PY)
-    monkeypatch.setenv("PYSPARK_DRIVER_PYTHON", PY)
-    from pyspark.sql import SparkSession
+def test_fit_spark_and_predict_spark_equal_in_memory(mixed_csv, spark):
     frame = load(mixed_csv)
     feats = all_types()
     ref = nbapp.NaiveBayes(feats).fit(frame, "y", weight="w")
-    spark = (SparkSession.builder.master("local[2]").appName("nbapp-issue11")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", "3")
-             .getOrCreate())
-    try:
-        pdf = frame.astype(object).where(frame.notna(), None)
-        sdf = spark.createDataFrame(pdf).repartition(3)
-        got = nbapp.fit_spark(nbapp.NaiveBayes(feats), sdf, "y", weight="w")
-        assert_same_model(ref, got, frame)
-        pred = nbapp.predict_spark(got, sdf).toPandas()
-    finally:
-        spark.stop()
+    pdf = frame.astype(object).where(frame.notna(), None)
+    sdf = spark.createDataFrame(pdf).repartition(3)
+    got = nbapp.fit_spark(nbapp.NaiveBayes(feats), sdf, "y", weight="w")
+    assert_same_model(ref, got, frame, same_json=True)
+    pred = nbapp.predict_spark(got, sdf).toPandas()
     pred = pred.set_index("id").loc[frame["id"]]
     cols = prob_columns(pred, ref.classes_)
     np.testing.assert_allclose(pred[cols].to_numpy(float), ref.predict_proba(frame).to_numpy(float),

@@ -11,6 +11,8 @@ import pytest
 import nbapp
 from nbapp.scale import fit_file, predict_file
 
+from model_asserts import assert_same_model
+
 FEATURES = {
     "colour": "categorical",
     "member": nbapp.Bernoulli(positive="yes"),
@@ -48,24 +50,12 @@ def _mixed_csv(path: Path, n: int = 1500, seed: int = 0) -> Path:
     return path
 
 
-def _assert_same_model(streamed: nbapp.NaiveBayes, memory: nbapp.NaiveBayes, frame: pd.DataFrame) -> None:
-    assert streamed.classes_ == memory.classes_
-    np.testing.assert_array_equal(streamed.class_counts_, memory.class_counts_)
-    for column, spec in memory.features_.items():
-        if spec.kind in ("categorical", "bernoulli", "text", "multinomial"):
-            pd.testing.assert_frame_equal(streamed.counts(column), memory.counts(column))
-        else:
-            pd.testing.assert_frame_equal(streamed.parameters(column), memory.parameters(column), rtol=1e-12)
-    np.testing.assert_allclose(streamed.predict_proba(frame).to_numpy(), memory.predict_proba(frame).to_numpy(),
-                               rtol=0, atol=1e-12)
-
-
 def test_fit_file_equals_fit_on_load_table_for_every_feature_type(tmp_path):
     path = _mixed_csv(tmp_path / "mixed.csv")
     frame = _loaded(path)
     streamed = fit_file(nbapp.NaiveBayes(FEATURES), path, "y", batch_rows=128)
     memory = nbapp.NaiveBayes(FEATURES).fit(frame, "y")
-    _assert_same_model(streamed, memory, frame)
+    assert_same_model(streamed, memory, frame)
     assert streamed.classes_ == [1, 2, 3]          # "1" is the number 1, as load_table reads it
     assert "-" in streamed.counts("colour").index   # a text value, not missing, as in load_table
     assert "n/a" not in streamed.counts("colour").index
@@ -138,7 +128,7 @@ def test_fit_file_on_a_folder_and_a_glob_equals_fit_on_all_rows(tmp_path):
     frame = pd.concat([_loaded(p) for p in parts], ignore_index=True)
     memory = nbapp.NaiveBayes(FEATURES).fit(frame, "y")
     for source in (folder, str(folder / "part*.csv")):
-        _assert_same_model(fit_file(nbapp.NaiveBayes(FEATURES), source, "y", batch_rows=100), memory, frame)
+        assert_same_model(fit_file(nbapp.NaiveBayes(FEATURES), source, "y", batch_rows=100), memory, frame)
 
 
 def test_fit_file_refuses_a_folder_mixing_csv_and_parquet(tmp_path):
@@ -153,7 +143,7 @@ def test_fit_file_on_parquet_equals_fit_on_read_parquet(tmp_path):
     frame.to_parquet(tmp_path / "m.parquet")
     streamed = fit_file(nbapp.NaiveBayes(FEATURES), tmp_path / "m.parquet", "y", batch_rows=200)
     memory = nbapp.NaiveBayes(FEATURES).fit(pd.read_parquet(tmp_path / "m.parquet"), "y")
-    _assert_same_model(streamed, memory, frame)
+    assert_same_model(streamed, memory, frame)
 
 
 def test_fit_file_with_weights_equals_weighted_fit(tmp_path):
@@ -164,7 +154,7 @@ def test_fit_file_with_weights_equals_weighted_fit(tmp_path):
     features = {"x": "categorical", "h": "gaussian"}
     streamed = fit_file(nbapp.NaiveBayes(features), path, "y", weight="w", batch_rows=64)
     memory = nbapp.NaiveBayes(features).fit(_loaded(path), "y", weight="w")
-    _assert_same_model(streamed, memory, _loaded(path))
+    assert_same_model(streamed, memory, _loaded(path))
     assert streamed.weight_ == "w"
 
 

@@ -236,7 +236,8 @@ def test_bernoulli_weights_match_bernoullinb_sample_weight():
 # --------------------------------------------------------------------------------------
 
 
-def mixed_frame(seed: int, n: int = 300) -> pd.DataFrame:
+def sklearn_types_frame(seed: int, n: int = 300) -> pd.DataFrame:
+    """The frames of the four scikit-learn types side by side (one target): a mixed model's data."""
     g = gaussian_frame(seed, n)
     return pd.concat(
         [
@@ -251,7 +252,7 @@ def mixed_frame(seed: int, n: int = 300) -> pd.DataFrame:
 
 def test_mixed_model_is_product_of_separate_sklearn_models():
     # log P(c | x) = log P(c) + sum over blocks of log P(x_block | c) - log P(x)   [seed 000, Eq. 5, 22].
-    train, test = mixed_frame(40), mixed_frame(41, n=100)
+    train, test = sklearn_types_frame(40), sklearn_types_frame(41, n=100)
     alpha, var_smoothing = 0.7, 1e-3
     features = {**GAUSS, **CATS, **COUNTS, **BITS}
     m = fit(train, features, alpha=alpha, var_smoothing=var_smoothing)

@@ -46,7 +46,7 @@ from nbapp._numbers import numeric_column, scalar_number
 from nbapp.smoothing import check_alpha
 from nbapp.blocks.base import ParameterCount
 
-__all__ = ["Discretized", "DiscretizedBlock", "interval_labels", "STRATEGIES"]
+__all__ = ["Discretized", "DiscretizedBlock", "interval_labels", "STRATEGIES", "MAX_INTERVALS"]
 
 _KIND = "discretized"
 STRATEGIES = ("quantile", "uniform", "mdl")

@@ -28,18 +28,6 @@ csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 TEXT_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
 
 
-# Cells read as missing in a numeric column (compared after strip + lower-case).
-NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})
-
-
-# In a text column only these unambiguous ones are (R and Excel write them for missing);
-# "?", "-" and "none" can be real answers there, so they stay values, with a note.
-TEXT_NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "null", "nan"})
-
-
-INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
-
-
 BOOLEAN_WORDS = frozenset({"yes", "no", "true", "false", "y", "n", "t", "f"})
 
 
@@ -59,10 +47,6 @@ BINARY_CONTROL_SHARE = 0.005
 
 # Beyond this magnitude x**2 overflows float64 (sqrt of the largest double is ~1.34e154).
 VARIANCE_OVERFLOW = 1e154
-
-
-# float64 holds integers exactly up to 2**53 (about 9.007e15): longer digit strings stay text.
-MAX_EXACT_DIGITS = 15
 
 
 SHOWN = 5
@@ -88,25 +72,6 @@ MAX_SHEET_CELLS = 10_000_000
 
 
 XLSX_LIMITS = {"max_entries": 10_000, "max_total_bytes": 1 << 30, "max_ratio": 1000.0}
-
-
-# Digits are ASCII 0-9: Python's \d also matches other scripts' digits ('١٢', '１２'), which
-# neither Arrow nor pandas parse (a column of them crashed the loader); RE2, where DuckDB uses
-# these patterns, reads \d as 0-9 anyway. Such cells are text.
-DOT_NUMBER = re.compile(
-    r"[+-]?(?:(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-)
-
-
-COMMA_NUMBER = re.compile(
-    r"[+-]?(?:(?:[0-9]{1,3}(?:\.[0-9]{3})+|[0-9]+)(?:,[0-9]*)?|,[0-9]+)(?:[eE][+-]?[0-9]+)?"
-)
-
-
-LEADING_ZERO = r"[+-]?0[0-9]"
-
-
-INTEGER = r"[+-]?[0-9]+"
 
 
 _BINARY_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")

@@ -30,16 +30,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from nbapp.io._common import (
-    INF_TOKENS,
-    MAX_EXACT_DIGITS,
-    NA_TOKENS,
-    TEXT_DTYPE,
-    VARIANCE_OVERFLOW,
-    DOT_NUMBER,
-    RowNumbers,
-    _quoted,
-)
+from nbapp._number_rule import DOT, INF_TOKENS, INTEGER, MAX_EXACT_DIGITS, NA_TOKENS, SIGNS, ZERO
+from nbapp.io._common import TEXT_DTYPE, VARIANCE_OVERFLOW, RowNumbers, _quoted
 from nbapp.io._numbers import NumberReader
 from nbapp.io._tidy import _clean_names
 
@@ -52,7 +44,7 @@ FAST_MIN_BYTES = 1 << 20
 
 # The first cells of a column that decide which casts are worth trying (see _number_column).
 HEAD_CELLS = 64
-_WHOLE = re.compile(r"-?[0-9]+")        # what Arrow's integer cast reads (besides "0x" codes)
+_WHOLE = re.compile(INTEGER)            # a whole number of the loader's grammar
 
 # Arrow reads the file in blocks of this many bytes, one block per thread at a time.
 BLOCK_BYTES = 4 << 20
@@ -167,23 +159,18 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     four characters over the characters that matter and 300,000 longer random ones); cells that
     Arrow refuses send the column the careful way (a text column at its first cell)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     # A failed cast costs ~10 ms however early it fails, so the first cells choose what to try:
     # text columns are then no number at all, and a number column tries whole numbers only when
     # its first cells are whole.
     head = column.chunk(0).slice(0, HEAD_CELLS).to_pylist()
-    if not all(DOT_NUMBER.fullmatch(cell) for cell in head):
+    if not all(DOT.pattern.fullmatch(cell) for cell in head):
         return None
     whole_head = all(_WHOLE.fullmatch(cell) for cell in head)
-    kinds = [pa.int64(), pa.float64()] if whole_head else [pa.float64()]
-    for kind in kinds:
-        try:
-            parsed = pc.cast(column, kind)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            continue
-        break
-    else:
+    parsed = _whole_numbers(column) if whole_head else None
+    if parsed is None:
+        parsed = _cast(column, pa.float64())
+    if parsed is None:
         return None
     # One copy out of Arrow's read-only buffers: a new, writable column, as the careful path's.
     numbers = np.concatenate([chunk.to_numpy() for chunk in parsed.chunks])
@@ -193,6 +180,35 @@ def _number_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     if any(_written_as_code(chunk, whole) for chunk in column.chunks):
         return None
     return pd.Series(numbers, copy=False), []
+
+
+def _cast(column: Any, kind: Any) -> Any:
+    """The column cast by Arrow (the careful path's parser), or None when a cell does not parse."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        return pc.cast(column, kind)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+
+
+def _whole_numbers(column: Any) -> Any:
+    """The column as int64 when every cell is a whole number as the careful path reads them
+    (numbers.py: _as_integers): Arrow's integer cast, which takes no plus sign, so a plus sign
+    before a digit is dropped for it ("+-3" keeps its and fails)."""
+    import pyarrow.compute as pc
+
+    parsed = _cast(column, _int64())
+    if parsed is None and pc.any(pc.starts_with(column, SIGNS[0])).as_py():
+        parsed = _cast(pc.replace_substring_regex(column, "^" + re.escape(SIGNS[0]) + "([0-9])", r"\1"), _int64())
+    return parsed
+
+
+def _int64() -> Any:
+    import pyarrow as pa
+
+    return pa.int64()
 
 
 def _written_as_code(chunk: Any, whole: bool) -> bool:
@@ -212,7 +228,7 @@ def _written_as_code(chunk: Any, whole: bool) -> bool:
     values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
     starts = offsets[:-1]
     first = values[starts]
-    maybe = np.flatnonzero((first == ord("0")) | (first == ord("+")) | (first == ord("-")))
+    maybe = np.flatnonzero(np.isin(first, _BYTES[ZERO + SIGNS]))
     if len(maybe) and _leading_zero(values, starts[maybe], offsets[1:][maybe], first[maybe]):
         return True
     lengths = np.diff(offsets)
@@ -228,19 +244,30 @@ def _written_as_code(chunk: Any, whole: bool) -> bool:
 def _leading_zero(values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray) -> bool:
     """Whether a cell (values[starts[i]:ends[i]], first byte first[i]) is a sign or nothing, then
     "0", then a digit or "x" / "X": the loader's leading-zero pattern, and "0x" codes."""
-    digit = starts + (first != ord("0"))              # where the first digit is, after a sign
+    digit = starts + (first != ord(ZERO))             # where the first digit is, after a sign
     room = np.flatnonzero(digit + 1 < ends)           # cells with a byte after it
     digit = digit[room]
-    zero = digit[values[digit] == ord("0")]
+    zero = digit[values[digit] == ord(ZERO)]
     after = values[zero + 1]
-    return bool((((after - np.uint8(ord("0"))) <= 9) | ((after | np.uint8(0x20)) == ord("x"))).any())
+    return bool(np.isin(after, _BYTES[_AFTER_ZERO]).any())
 
 
 def _fraction_marks(cells: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """How many '.', 'e' or 'E' each cell holds (cells are cells[bounds[i]:bounds[i + 1]])."""
-    marks = (cells == ord(".")) | (cells == ord("e")) | (cells == ord("E"))
+    """How many fraction marks of the loader's number form ('.', 'e' or 'E') each cell holds
+    (cells are cells[bounds[i]:bounds[i + 1]])."""
+    marks = np.isin(cells, _BYTES[DOT.fraction_marks])
     running = np.concatenate([[0], np.cumsum(marks, dtype=np.int64)])
     return running[bounds[1:]] - running[bounds[:-1]]
+
+
+def _bytes(characters: str) -> np.ndarray:
+    return np.frombuffer(characters.encode("ascii"), dtype=np.uint8)
+
+
+# After a zero (and a sign or nothing): a digit makes the loader's leading zero (LEADING_ZERO), an
+# "x" one of the hexadecimal codes Arrow's casts read and the loader's pattern does not.
+_AFTER_ZERO = "0123456789xX"
+_BYTES = {characters: _bytes(characters) for characters in (ZERO + SIGNS, _AFTER_ZERO, DOT.fraction_marks)}
 
 
 # The careful reader runs on a column of distinct values under this name; its notes are then
@@ -256,7 +283,7 @@ def _text_column(column: Any) -> tuple[pd.Series, list[str]] | None:
     distinct = _strings(pc.unique(column))      # in order of first appearance, as pandas' unique
     stripped = distinct.str.strip()
     lower = stripped.str.lower()
-    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(DOT_NUMBER.pattern).any():
+    if lower.isin(NA_TOKENS | INF_TOKENS).any() or stripped.str.fullmatch(DOT.pattern.pattern).any():
         return None
     notes: list[str] = []
     text = NumberReader(pd.DataFrame({0: distinct}), _no_rows(), ",").convert(0, _PLACEHOLDER, notes)

@@ -5,21 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from nbapp.io._common import (
-    BOOLEAN_WORDS,
+from nbapp._number_rule import (
+    COMMA,
+    DOT,
     INF_TOKENS,
-    MAX_EXACT_DIGITS,
-    NA_TOKENS,
-    TEXT_NA_TOKENS,
-    VARIANCE_OVERFLOW,
-    COMMA_NUMBER,
-    DOT_NUMBER,
     INTEGER,
     LEADING_ZERO,
-    RowNumbers,
-    _names,
-    _quoted,
+    MAX_EXACT_DIGITS,
+    NA_TOKENS,
+    SIGNS,
+    TEXT_NA_TOKENS,
+    NumberForm,
 )
+from nbapp.io._common import BOOLEAN_WORDS, VARIANCE_OVERFLOW, RowNumbers, _names, _quoted
 from nbapp.io._spaces import _groups, spaces_note
 
 
@@ -46,8 +44,8 @@ class NumberReader:
             present = values[~values.str.lower().isin(NA_TOKENS)]
             if present.empty:
                 continue
-            comma = present.str.fullmatch(COMMA_NUMBER.pattern).all()
-            dot = present.str.fullmatch(DOT_NUMBER.pattern).all()
+            comma = present.str.fullmatch(COMMA.pattern.pattern).all()
+            dot = present.str.fullmatch(DOT.pattern.pattern).all()
             if comma and not dot:
                 clearly_comma = True
             elif dot and not comma:
@@ -73,8 +71,13 @@ class NumberReader:
             return self._text_column(raw, values, name, notes)
         return self._numbers(values, missing, infinite, name, notes)
 
+    @property
+    def form(self) -> NumberForm:
+        """How this file writes its numbers (nbapp._number_rule)."""
+        return COMMA if self.decimal_comma else DOT
+
     def _number_pattern(self) -> str:
-        return (COMMA_NUMBER if self.decimal_comma else DOT_NUMBER).pattern
+        return self.form.pattern.pattern
 
     @staticmethod
     def _kept_as_text(present: pd.Series) -> str:
@@ -119,18 +122,13 @@ class NumberReader:
 
     def _plain_decimals(self, cleaned: pd.Series, name: str) -> pd.Series:
         """Decimal point, no thousands separators, as a float parser reads them."""
-        if self.decimal_comma:
-            has_comma = bool(cleaned.str.contains(",", regex=False).any())
-            has_dot = bool(cleaned.str.contains(".", regex=False).any())
-            if has_comma:
-                self.decimal_columns.append(name)
-            if has_dot:
-                self.thousands_columns.append(name)
-                cleaned = cleaned.str.replace(".", "", regex=False)
-            return cleaned.str.replace(",", ".", regex=False) if has_comma else cleaned
-        if cleaned.str.contains(",", regex=False).any():
+        form = self.form
+        if cleaned.str.contains(form.thousands, regex=False).any():
             self.thousands_columns.append(name)
-            return cleaned.str.replace(",", "", regex=False)
+            cleaned = cleaned.str.replace(form.thousands, "", regex=False)
+        if form.decimal != "." and cleaned.str.contains(form.decimal, regex=False).any():
+            self.decimal_columns.append(name)
+            cleaned = cleaned.str.replace(form.decimal, ".", regex=False)
         return cleaned
 
     def _note_missing(self, values: pd.Series, missing: np.ndarray, name: str, notes: list[str]) -> None:
@@ -183,15 +181,25 @@ class NumberReader:
                 "Decimal commas read as decimal points in " + _names(self.decimal_columns) + " ('3,5' -> 3.5)."
             )
         if self.thousands_columns:
-            mark = "." if self.decimal_comma else ","
-            notes.append(f"Thousands separators ({_quoted(mark)}) removed in {_names(self.thousands_columns)}.")
+            notes.append(f"Thousands separators ({_quoted(self.form.thousands)}) removed in "
+                         f"{_names(self.thousands_columns)}.")
         return notes
 
 
 def _as_integers(cleaned: pd.Series) -> pd.Series | None:
-    """int64 when every value is a whole number written without a decimal point."""
+    """int64 when every value is a whole number (nbapp._number_rule.INTEGER: no decimal mark, no
+    exponent, a sign or none) that 64 bits hold. The values are numbers of the grammar, so a plus
+    sign is always followed by a digit or a point; Arrow's integer cast takes no plus sign, which
+    is dropped for it ("+3" is the whole number 3, as in DuckDB's reading)."""
     try:
         return _cast(cleaned, "int64")
+    except (ValueError, TypeError, OverflowError, ArithmeticError):
+        pass
+    signed = cleaned.str.startswith(SIGNS[0])
+    if not signed.any():
+        return None
+    try:
+        return _cast(cleaned.str.removeprefix(SIGNS[0]), "int64")
     except (ValueError, TypeError, OverflowError, ArithmeticError):
         return None
 

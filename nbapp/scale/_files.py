@@ -77,8 +77,9 @@ import pandas as pd
 from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io._export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
-from nbapp.io._common import (COMMA_NUMBER, DOT_NUMBER, INTEGER, LEADING_ZERO, INF_TOKENS, MAX_EXACT_DIGITS,
-                             NA_TOKENS, TEXT_DTYPE, TEXT_NA_TOKENS, RowNumbers)
+from nbapp._number_rule import (COMMA, DOT, INF_TOKENS, INTEGER, LEADING_ZERO, MAX_EXACT_DIGITS, NA_TOKENS,
+                                SPACES, TEXT_NA_TOKENS)
+from nbapp.io._common import TEXT_DTYPE, RowNumbers
 from nbapp.io._nested import arrow_nested, nested_error
 from nbapp.io._sniffing import CONTENT_BYTE
 from nbapp.scale._aggregates import MissingClass, NotPushable, Refused, Source, model_statistics
@@ -712,27 +713,29 @@ class _Cell:
         c = _ident(column)
         self.name = column
         self.raw = c
-        self.s = f"trim({c})"
-        self.lower = f"lower(trim({c}))"
+        self.s = _trimmed(c)
+        self.lower = f"lower({self.s})"
         self.absent = f"({c} IS NULL OR {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)})"
-        self.number = f"regexp_full_match({self.s}, {_literal(DOT_NUMBER.pattern)})"
-        self.comma_number = f"regexp_full_match({self.s}, {_literal(COMMA_NUMBER.pattern)})"
-        self.plain = f"replace({self.s}, ',', '')"
+        self.number = f"regexp_full_match({self.s}, {_literal(DOT.pattern.pattern)})"
+        self.comma_number = f"regexp_full_match({self.s}, {_literal(COMMA.pattern.pattern)})"
+        self.plain = f"replace({self.s}, {_literal(DOT.thousands)}, '')"
         self.guarded = " AND ".join(f"NOT contains({c}, {_literal(mark)})" for mark in marks) or "true"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
         in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
-        integer = _literal(INTEGER)          # load_table's rule (nbapp.io._common), as RE2 patterns
-        whole = f"regexp_full_match({self.plain}, {integer})"
-        comma = f"contains({self.s}, ',')"
+        integer = _literal(INTEGER)          # load_table's rule (nbapp._number_rule), as RE2 patterns
+        # a whole number as load_table's int64: one that a 64-bit integer holds (else a decimal)
+        whole = f"(regexp_full_match({self.plain}, {integer}) AND TRY_CAST({self.plain} AS BIGINT) IS NOT NULL)"
+        comma = f"contains({self.s}, {_literal(DOT.thousands)})"
         number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + LEADING_ZERO)}) "
                   f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
                   f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
                   f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
                 f"WHEN {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)} THEN {ABSENT} "
-                f"WHEN contains({self.raw}, ',') AND {self.comma_number} THEN {COMMA_DECIMAL} ELSE {TEXT} END")
+                f"WHEN contains({self.raw}, {_literal(COMMA.decimal)}) AND {self.comma_number} THEN {COMMA_DECIMAL} "
+                f"ELSE {TEXT} END")
 
     def as_double(self, commas: bool) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
@@ -765,6 +768,11 @@ class _Cell:
         return f"CASE WHEN {self.raw} IS NULL OR {self.lower} IN {_tokens(TEXT_NA_TOKENS)} THEN NULL ELSE {self.raw} END"
 
 
+def _trimmed(column: str) -> str:
+    """A VARCHAR column's cells stripped as load_table strips them (of SPACES, not only of spaces)."""
+    return f"trim({column}, {_literal(SPACES)})"
+
+
 def _decide(counts: dict[int, int], commas: bool) -> str:
     """load_table's choice for a column from its cell codes: 'int', 'float', 'text', 'empty', or
     'comma' for numbers whose comma may be a decimal mark (refused: fit_file does not guess)."""
@@ -792,7 +800,7 @@ class _Plan:
 def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str], others: list[str]) -> _Plan:
     """One pass over every file decides how each non-numeric column reads (its cell codes are
     computed once per cell, then counted); numeric features are numbers by their type."""
-    blank = " AND ".join(f"coalesce(trim({_ident(c)}), '') = ''" for c in columns)
+    blank = " AND ".join(f"coalesce({_trimmed(_ident(c))}, '') = ''" for c in columns)
     where = f"NOT ({blank})"
     profiled = [_Cell(c) for c in dict.fromkeys(others) if c not in numeric]
     codes = ", ".join(f"{cell.code()} AS k{i}" for i, cell in enumerate(profiled)) or "0 AS k0"
@@ -888,7 +896,7 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     wanted = list(dict.fromkeys([*numeric, *others]))
     where = repr(sources.files[0]) if len(sources.files) == 1 else f"the {len(sources.files)} files of {sources.files[0]!r}"
     if sources.kind == "csv":
-        blank = " AND ".join(f"{_ident(c)} IS NULL" if fast else f"coalesce(trim({_ident(c)}), '') = ''"
+        blank = " AND ".join(f"{_ident(c)} IS NULL" if fast else f"coalesce({_trimmed(_ident(c))}, '') = ''"
                              for c in columns)
         typed = list(dict.fromkeys(numeric)) if fast and not marks else []
         select = [f"{_finite(c) if c in typed else _Cell(c, marks).as_double(commas)} AS {_ident(c)}"
@@ -965,11 +973,11 @@ def _comma_numbers(values: pd.Series) -> bool:
     """Every present cell a number (a comma-decimal one included) and one with a comma: the
     choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
     present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
-    dot = present.str.fullmatch(DOT_NUMBER.pattern)
+    dot = present.str.fullmatch(DOT.pattern.pattern)
     code = dot & (present.str.match(LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
                                                      & present.str.fullmatch(INTEGER)))
-    comma = present.str.contains(",", regex=False)
-    comma_number = ~dot & comma & present.str.fullmatch(COMMA_NUMBER.pattern)
+    comma = present.str.contains(COMMA.decimal, regex=False)
+    comma_number = ~dot & comma & present.str.fullmatch(COMMA.pattern.pattern)
     text = (~dot & ~comma_number) | code
     return bool(len(present)) and not text.any() and bool(comma.any())
 
