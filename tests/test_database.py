@@ -17,7 +17,7 @@ from nbapp.scale import (Connections, cross_validate_database, database_sample, 
 from nbapp.scale._database import FOLD, _with_folds
 
 from database_fixtures import ROWS, duckdb_file, postgres, visits, visits_table  # noqa: F401 (fixtures)
-from test_engines import assert_same_model
+from model_asserts import assert_same_model
 
 TYPES = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian", "visits": "poisson",
          "n1": "multinomial", "n2": "multinomial"}

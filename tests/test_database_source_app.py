@@ -22,7 +22,7 @@ from ui.sources import Database
 
 from apptest_helpers import PAGES, clear_caches, no_exception, texts  # noqa: F401 (autouse fixture)
 from database_fixtures import ROWS, make_duckdb_file, postgres, visits_table  # noqa: F401 (fixtures)
-from test_engines import assert_same_model
+from model_asserts import assert_same_model
 
 ROOT = Path(__file__).resolve().parents[1]
 MODE = Database.mode
@@ -156,7 +156,7 @@ def test_a_duckdb_table_walks_data_model_explain_and_evaluate(duckdb_shop):
 
     # Evaluate: k-fold inside the database, as the library's own call on the same model
     at = open_page(at, "Evaluate")
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     direct = cross_validate_database(work.make_model(), connections["shop"]["url"], relation, "y", k=5,
                                      weight=work.weight)
     assert result.scores.n == direct.scores.n == 30_000 and len(result.fold_scores) == 5
@@ -261,7 +261,7 @@ def test_the_postgres_million_rows_are_fitted_and_evaluated_inside_the_server(vi
                    for i in texts(at, "info")), page
         assert_nothing_secret(at, PASSWORD, host, "postgresql:")
     at = open_page(at, "Evaluate")
-    result = at.session_state["eval_result"][1]
+    result = at.session_state["kept"]["evaluate.result"][1]
     assert result.scores.n == ROWS and len(result.fold_scores) == 5
     assert sum(f.n for f in result.fold_scores) == ROWS
     assert all(abs(f.n - ROWS / 5) < 5 * np.sqrt(ROWS / 5) for f in result.fold_scores)
