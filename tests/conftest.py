@@ -102,6 +102,19 @@ def biopsy_like(rows: int = 699, seed: int = 0) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="session")
+def postgres():
+    """One throwaway PostgreSQL server on loopback for the whole run (tests/postgres_server.py);
+    each test module makes its own tables in it."""
+    import postgres_server
+
+    server = postgres_server.start()
+    try:
+        yield server
+    finally:
+        postgres_server.stop(server)
+
+
+@pytest.fixture(scope="session")
 def spark():
     """The one local Spark session of the tests (two cores, as the engines' benchmark), started
     by the first test that asks for it; its Python workers run this interpreter."""

@@ -15,7 +15,6 @@ import duckdb
 import pandas as pd
 import pytest
 
-import postgres_server
 
 ROWS = 1_000_000
 
@@ -41,21 +40,15 @@ FROM r
 
 
 @pytest.fixture(scope="module")
-def postgres():
-    server = postgres_server.start()
-    try:
-        yield server
-    finally:
-        postgres_server.stop(server)
-
-
-@pytest.fixture(scope="module")
 def visits_table(postgres):
     """The million rows, made inside PostgreSQL (with a view under a quoted schema and a
-    sequence); the server."""
+    sequence), made again for each module that asks (the server is the session's); the server."""
     import psycopg
 
     with psycopg.connect(postgres.url) as con:
+        con.execute('DROP SCHEMA IF EXISTS "Sales Data" CASCADE')
+        con.execute("DROP TABLE IF EXISTS visits CASCADE")
+        con.execute("DROP SEQUENCE IF EXISTS counter")
         con.execute("SELECT setseed(0.25)")
         con.execute(VISITS)
         con.execute('CREATE SCHEMA "Sales Data"')

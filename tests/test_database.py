@@ -16,7 +16,7 @@ from nbapp.scale import (Connections, cross_validate_database, database_sample, 
                          parse_connections, read_connections)
 from nbapp.scale._database import FOLD, _with_folds
 
-from database_fixtures import ROWS, duckdb_file, postgres, visits, visits_table  # noqa: F401 (fixtures)
+from database_fixtures import ROWS, duckdb_file, visits, visits_table  # noqa: F401 (fixtures)
 from model_asserts import assert_same_model
 
 TYPES = {"city": "categorical", "member": nbapp.Bernoulli(positive="yes"), "age": "gaussian", "visits": "poisson",

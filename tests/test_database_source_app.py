@@ -21,7 +21,7 @@ from nbapp.scale import cross_validate_database, parse_connections
 from ui.sources import Database
 
 from apptest_helpers import PAGES, clear_caches, no_exception, texts  # noqa: F401 (autouse fixture)
-from database_fixtures import ROWS, make_duckdb_file, postgres, visits_table  # noqa: F401 (fixtures)
+from database_fixtures import ROWS, make_duckdb_file, visits_table  # noqa: F401 (fixtures)
 from model_asserts import assert_same_model
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,6 @@ from nbapp.scale import _aggregates as aggregates, _files as files
 from nbapp.scale._evaluate import hash_folds
 from nbapp.scale._sql import sample_sql
 
-import postgres_server
 from mixed_data import PUSHABLE, pushable_frame
 from model_asserts import assert_same_model
 from number_cells import CAST_ONLY_NUMBERS, HARD_CELLS, LEFT_TO_THE_EXACT_READ, PARSED_BY_THE_READER
@@ -198,15 +197,6 @@ def test_cross_validate_file_takes_every_fold_from_one_grouped_query(tmp_path, n
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def postgres():
-    server = postgres_server.start()
-    try:
-        yield server
-    finally:
-        postgres_server.stop(server)
-
-
 @pytest.fixture(scope="module")
 def shop_table(postgres):
     """A table of 1,000,000 rows loaded with COPY."""

@@ -18,11 +18,8 @@ their page's widgets):
                     frame of the model's columns for a model file opened alone)
     model           the model last fitted from the work; deleted when a fit fails, so no page ever
                     reads a model of an earlier work (an imported model is not stored here)
-    path_models     the local path's statistics key, rows and model (under the work's settings),
-                    fitted out of core
-    database_models
-                    the database table's statistics key, rows and model (under the work's settings),
-                    fitted inside the database
+    stored_models   the statistics key, rows and model (under the work's settings) of a source counted
+                    where its rows are (a local path out of core, a database table inside it)
     kept            name -> (key, result): what a page computed once per key (a model, a row, the
                     settings), through ui.kept: the Evaluate page's evaluation and what is drawn
                     from it, the Model page's type comparison and dependence check, a lesson's rows

@@ -20,7 +20,8 @@ import streamlit as st
 from nbapp.errors import DataError
 from nbapp.scale import Relation
 from ui import connections
-from ui.sources.base import PROPOSAL_ROWS, Opened, Source, proposed_work, two_columns
+from ui.sources.base import PROPOSAL_ROWS, Opened, proposed_work, two_columns
+from ui.sources.stored import CountedWhereStored
 from ui.text import counted, md
 from ui.work import Work
 
@@ -31,15 +32,13 @@ A_TABLE, A_SELECT = "An offered table", "One SELECT query"
 
 
 @dataclass(frozen=True)
-class Database(Source):
+class Database(CountedWhereStored):
     """The rows ``relation`` names (a connection's name and one of its tables, or a typed SELECT
     with its time limit); ``sha256`` is of that relation: what the fit's caches are keyed by."""
 
     relation: Relation
 
     mode: ClassVar[str] = "Open a database table"
-    sampled: ClassVar[bool] = True
-    folds_where_stored: ClassVar[bool] = True
     described: ClassVar[str] = "database, fitted inside it"
     address_keys: ClassVar[tuple[str, ...]] = ("connection", "table", "sql")
     evaluated_where: ClassVar[str] = "On a database table"
@@ -65,27 +64,7 @@ class Database(Source):
         work, reasons = proposed_work(self, df)
         return Opened(df, notes, work, reasons)
 
-    def opened(self) -> None:
-        """Opened (again): the next fit reads the database now, not a model of an earlier opening."""
-        st.session_state.pop("database_models", None)
-
-    # -- statistics: counted inside the database, once per stats key ------------------------------
-    def fit(self, work: Work, frame: pd.DataFrame) -> Any:
-        """The model computed inside the database: its statistics counted once per stats key (kept in
-        the session), the model under the work's settings built from them (a click on l or the
-        priors does not ask the database again)."""
-        store = st.session_state.setdefault("database_models", {})
-        if store.get("stats_key") != work.stats_key():
-            store.clear()                                  # one database model per session at a time
-            model, rows = self._fit(work.make_model(), work)
-            store.update(stats_key=work.stats_key(), rows=rows, model_key=work.model_key(), model=model)
-        elif store["model_key"] != work.model_key():
-            base = store["model"]
-            store.update(model_key=work.model_key(),
-                         model=work.make_model().fit_stats(base.stats_, base.target_, base.weight_))
-        return store["model"]
-
-    def _fit(self, model: Any, work: Work) -> tuple[Any, int]:
+    def count(self, model: Any, work: Work) -> tuple[Any, int]:
         """fit_database with a progress bar; the model and the rows it saw."""
         bar = st.progress(0.0, text=f"Fitting on every row of {md(self.relation.where)} ({self.label} computes "
                                     "the statistics)…")
@@ -101,17 +80,6 @@ class Database(Source):
         finally:
             bar.empty()
         return model, seen[0] or int(model.class_counts_.sum())
-
-    def rows_fitted(self, work: Work) -> int | None:
-        store = st.session_state.get("database_models", {})
-        return store["rows"] if store.get("stats_key") == work.stats_key() else None
-
-    def classes(self, work: Work, frame: pd.DataFrame) -> list[Any]:
-        """The fitted model's classes (every row's), else the sample's."""
-        store = st.session_state.get("database_models", {})
-        if store.get("stats_key") == work.stats_key():
-            return list(store["model"].classes_)
-        return super().classes(work, frame)
 
     def cross_validate(self, model: Any, work: Work, *, k: int, progress: Callable[[int, int], None]) -> Any:
         """k-fold on every row inside the database: each fold's statistics one GROUP BY with the fold

@@ -14,7 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from nbapp.errors import DataError
-from ui.sources.base import Opened, Source, proposed_work, two_columns
+from ui.sources.base import Opened, proposed_work, two_columns
+from ui.sources.stored import CountedWhereStored
 from ui.text import md
 from ui.work import Work
 
@@ -50,7 +51,7 @@ def path_sources(path: str | tuple[str, ...]) -> Any:
 
 
 @dataclass(frozen=True)
-class LocalPath(Source):
+class LocalPath(CountedWhereStored):
     """``path`` as the user typed it; ``files`` the files it resolved to when opened, the files
     fitted (``sha256``: of the files' names, sizes and times)."""
 
@@ -58,8 +59,6 @@ class LocalPath(Source):
     files: tuple[str, ...] = ()
 
     mode: ClassVar[str] = "Open a local path"
-    sampled: ClassVar[bool] = True
-    folds_where_stored: ClassVar[bool] = True
     described: ClassVar[str] = "local path, fitted out of core"
 
     @classmethod
@@ -80,23 +79,8 @@ class LocalPath(Source):
         work, reasons = proposed_work(self, df)
         return Opened(df, notes, work, reasons)
 
-    # -- statistics: counted where the files are, once per stats key --------------------------------
-    def fit(self, work: Work, frame: pd.DataFrame) -> Any:
-        """The out-of-core model: its statistics counted once per stats key (kept in the session),
-        the model under the work's settings built from them (a click on l or the priors does not
-        read the file again; a click that changes nothing refits nothing)."""
-        store = st.session_state.setdefault("path_models", {})
-        if store.get("stats_key") != work.stats_key():
-            store.clear()                                  # one big model per session at a time
-            model, rows = self._fit(work.make_model(), work)
-            store.update(stats_key=work.stats_key(), rows=rows, model_key=work.model_key(), model=model)
-        elif store["model_key"] != work.model_key():
-            base = store["model"]
-            store.update(model_key=work.model_key(),
-                         model=work.make_model().fit_stats(base.stats_, base.target_, base.weight_))
-        return store["model"]
-
-    def _fit(self, model: Any, work: Work) -> tuple[Any, int]:
+    # -- statistics: counted where the files are (CountedWhereStored keeps them) -----------------
+    def count(self, model: Any, work: Work) -> tuple[Any, int]:
         """fit_file with a progress bar: DuckDB computes the statistics where the file is (its share
         done shown as rows; the last report is the rows read); the model and the rows it saw."""
         from nbapp.scale import Stopped, fit_file
@@ -115,10 +99,6 @@ class LocalPath(Source):
         finally:
             bar.empty()
         return model, seen[0]
-
-    def rows_fitted(self, work: Work) -> int | None:
-        store = st.session_state.get("path_models", {})
-        return store["rows"] if store.get("stats_key") == work.stats_key() else None
 
     def cross_validate(self, model: Any, work: Work, *, k: int, progress: Callable[[int, int], None]) -> Any:
         """k-fold on every row in two streamed passes (folds by a hash of each row's place; each
