@@ -1,0 +1,52 @@
+"""Tables that change with a click: static tables, not data grids (issue 32, item 3).
+
+A data grid (``st.dataframe``) draws on a canvas and keeps an accessible mirror of its cells; in
+Chromium here each grid of Explain took 0.5-0.7 s to redraw after a click, after the script had
+ended, while an ``st.table`` of the same rows redraws with the rest of the page. So a table of at
+most :data:`MAX_STATIC_ROWS` rows that a click changes (Explain's posterior, factors and totals,
+Model's priors and CPT) is a static table; a grid stays where a person browses rows (longer
+tables, the row picker). A static table renders its labels and text cells as markdown: the user
+text goes through :func:`ui.text.md_table` (tests/test_markdown_text.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from ui.formulas import highlight
+from ui.presentation import frame_ui, presenting
+from ui.text import md, md_table
+
+__all__ = ["MAX_STATIC_ROWS", "table_ui"]
+
+#: The most rows drawn as a static table; a longer table is a data grid a person scrolls.
+MAX_STATIC_ROWS = 50
+
+
+def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None,
+             formats: Mapping[Any, Callable[[Any], str]] | None = None, mask: np.ndarray | None = None,
+             key: str | None = None) -> None:
+    """``data`` in ``where`` (``st`` or a column): a static table up to :data:`MAX_STATIC_ROWS`
+    rows, else a data grid under ``key``. ``formats``: per column, how its numbers are written
+    (the values stay numbers); ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`)."""
+    shown = md_table(data)
+    if len(data) > MAX_STATIC_ROWS or not (shown.index.is_unique and shown.columns.is_unique):
+        # a grid: rows to browse, or labels that read the same as text (a style needs them apart)
+        if presenting():
+            frame_ui(where, data, hide_index=hide_index)
+        else:
+            where.dataframe(_styled(data, formats, mask), hide_index=hide_index, key=key)
+        return
+    where.table(_styled(shown, {md(c): f for c, f in (formats or {}).items()}, mask), hide_index=hide_index)
+
+
+def _styled(data: pd.DataFrame, formats: Mapping[Any, Callable[[Any], str]] | None, mask: np.ndarray | None) -> Any:
+    if not formats and mask is None:
+        return data
+    style = data.style if mask is None else highlight(data, mask)
+    if formats:
+        style = style.format({c: f for c, f in formats.items() if c in data.columns})
+    return style
