@@ -27,10 +27,14 @@ PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pag
 
 @pytest.fixture(autouse=True)
 def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
+    """Streamlit's caches are global to the process: start every test from empty ones (a row's
+    explanation is kept in st.cache_resource per model and row: a test that patches a type sees
+    its own)."""
     st.cache_data.clear()
+    st.cache_resource.clear()
     yield
     st.cache_data.clear()
+    st.cache_resource.clear()
 
 
 def no_exception(at: AppTest) -> AppTest:

@@ -4,10 +4,12 @@ log-odds as a waterfall. pages/3_Explain.py calls :func:`row_picker_ui` and :fun
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 import ui
@@ -26,6 +28,47 @@ ss = st.session_state
 HEADLINE = 4  # classes shown as metrics; the table below lists them (up to classes_ui.MAX_SHOWN_CLASSES)
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
 PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
+
+
+@dataclass(frozen=True)
+class Explained:
+    """One row's explanation and the tables and equations the panel shows of it."""
+
+    key: tuple                    # ui.model_key()
+    row_key: str                  # explorer.row_key(row)
+    e: Any                        # the model's Explanation of the row
+    classes: list[Any]            # the classes shown, in the notes' order (Yes before No); the most probable
+    posterior: pd.DataFrame       # the classes by posterior, the predicted one first
+    factors: pd.DataFrame
+    totals: pd.DataFrame
+    equations: list[str]
+    words: dict[Any, pd.DataFrame]
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _explained(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -> Explained:
+    """The row explained once per model (``key``) and row, shared by every rerun and session and
+    never changed after it is made: a class clicking through the same rows, or a person going
+    back to a value, computes nothing again (issue 32, item 4)."""
+    e = _model.explain(_row)
+    classes = classes_ui.shown_classes(e)
+    table = classes_ui.posterior_table(e)
+    if e.undetermined:       # P(x) = 0: the prior stands in for the 0/0 posterior
+        table = table.rename(columns={"P(c | x)": "prior P(c) (stands in for 0/0)", "log P(c | x)": "log P(c)"})
+    return Explained(key, row_key, e, classes, table, explained.factor_rows(_model, e, classes),
+                     formulas.totals_rows(e, classes), list(explained.explain_equations(_model, e, classes)),
+                     {col: word_rows(_model, col, words, classes) for col, words in e.words.items()})
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _contributions(key: tuple, row_key: str, a: Any, b: Any, title: str, _e: Any) -> tuple[pd.Series, go.Figure | None]:
+    """The contributions of ``a`` against ``b`` (a class or "rest") and their waterfall, ending in
+    the model's own log-odds (none when no factor is finite), once per model, row and pair."""
+    contrib = _e.contributions(a, b)
+    finite = _finite(contrib)
+    decided = len(finite) < len(contrib)        # a factor that decides alone: the log-odds is ±∞, no total bar
+    total = None if decided else float(contrib.attrs["log_odds"])
+    return contrib, charts.waterfall(finite, title=title, total=total) if len(finite) else None
 
 
 def row_picker_ui(df: pd.DataFrame) -> None:
@@ -66,8 +109,9 @@ def _query_ui(model: Any) -> dict[str, Any]:
     return row
 
 
-def _result_ui(e: Any) -> None:
+def _result_ui(shown: Explained) -> None:
     """The prediction and the classes by posterior, the predicted one first; every class in the table."""
+    e = shown.e
     ranked = classes_ui.ranked_classes(e)
     head = ranked[:HEADLINE]
     cols = st.columns(len(head) + 1)
@@ -82,32 +126,27 @@ def _result_ui(e: Any) -> None:
         st.caption(classes_ui.classes_note(len(ranked), "posterior") + " The predicted class comes first:")
     elif len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
-    table = classes_ui.posterior_table(e)
-    shown = "prior P(c) (stands in for 0/0)" if e.undetermined else "P(c | x)"
-    table = table.rename(columns={"P(c | x)": shown, "log P(c | x)": "log P(c)" if e.undetermined else "log P(c | x)"})
-    table_ui(st, table, hide_index=True, key="explain.posterior",
-             formats={shown: "{:.4g}".format, table.columns[-1]: "{:.5g}".format})
+    table_ui(st, shown.posterior, hide_index=True, key="explain.posterior")
     for note in e.notes:
         st.info(ui.md(ui.lecture.plain(note)))
     if underflow := explained.underflow_note(e):
         st.info(underflow)
 
 
-def _factors_ui(model: Any, e: Any, classes: list[Any]) -> None:
+def _factors_ui(shown: Explained) -> None:
     """The factor table and the totals, each factor as counted (3/9), reduced (1/3), as a decimal
     and as a log, side by side for every class (seed 000, Eq. 5 and 22)."""
     st.markdown("**Factors** P(x_a | c): as counted, reduced, decimal and log (a density for Gaussian features)")
-    factors = explained.factor_rows(model, e, classes)
-    table_ui(st, factors, key="explain.factors")
-    table_ui(st, formulas.totals_rows(e, classes), key="explain.totals")
+    table_ui(st, shown.factors, key="explain.factors")
+    table_ui(st, shown.totals, key="explain.totals")
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
                "posterior = joint / P(x).")
-    if len(classes) < len(e.classes):     # the evidence still sums every class's joint
-        st.caption(classes_ui.classes_note(len(e.classes), "posterior"))
+    if len(shown.classes) < len(shown.e.classes):     # the evidence still sums every class's joint
+        st.caption(classes_ui.classes_note(len(shown.e.classes), "posterior"))
 
 
-def _latex_ui(model: Any, e: Any, classes: list[Any]) -> None:
-    for eq in explained.explain_equations(model, e, classes):
+def _latex_ui(shown: Explained) -> None:
+    for eq in shown.equations:
         st.latex(eq)
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
                f"features only{ui.ref('seed 000, Eq. 22')}.")
@@ -140,9 +179,10 @@ def _direct_ui(e: Any, classes: list[Any]) -> None:
                 f"{ui.md(name(c))} {direct.loc[c, 'estimate']}" for c in classes if c in direct.index))
 
 
-def _waterfall_ui(e: Any) -> None:
+def _waterfall_ui(shown: Explained) -> None:
     """The log-odds of the current prediction against the runner-up, or a pair / one class
     against the rest on request (reset to the default whenever a new row is picked)."""
+    e = shown.e
     ranked = classes_ui.ranked_classes(e)[:classes_ui.MAX_SHOWN_CLASSES]   # the choices: the most probable
     name = classes_ui.label_format(e.classes)
     modes = list(classes_ui.PAIR_MODES)
@@ -161,16 +201,15 @@ def _waterfall_ui(e: Any) -> None:
         b = right.selectbox("against class", others, index=0, format_func=name, key="explain.wf_b")
     elif mode == "rest":
         a = st.selectbox("Class", ranked, index=0, format_func=name, key="explain.wf_one")
-        _one_vs_rest_ui(e, a)
+        _one_vs_rest_ui(shown, a)
         return
-    _pair_chart_ui(e, a, b)
+    _pair_chart_ui(shown, a, b)
 
 
-def _pair_chart_ui(e: Any, a: Any, b: Any) -> None:
-    contrib = e.contributions(a, b)
-    name = classes_ui.label_format(e.classes)
+def _pair_chart_ui(shown: Explained, a: Any, b: Any) -> None:
+    name = classes_ui.label_format(shown.e.classes)
     a_shown, b_shown = name(a), name(b)
-    _contributions_ui(e, contrib, f"Contributions to log P({a_shown} | x) / P({b_shown} | x)")
+    contrib = _contributions_ui(shown, a, b, f"Contributions to log P({a_shown} | x) / P({b_shown} | x)")
     for factor, v in contrib.drop(_finite(contrib).index).items():
         if np.isnan(v):
             st.warning(f"{ui.md(factor)} has probability 0 under both {ui.md(a_shown)} and {ui.md(b_shown)}, so it "
@@ -185,37 +224,35 @@ def _finite(contrib: pd.Series) -> pd.Series:
     return contrib[np.isfinite(contrib.to_numpy(dtype=float))]
 
 
-def _contributions_ui(e: Any, contrib: pd.Series, title: str) -> None:
+def _contributions_ui(shown: Explained, a: Any, b: Any, title: str) -> pd.Series:
     """The contributions as a waterfall ending in the model's own log-odds, and the sentence that
     says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
-    finite = _finite(contrib)
-    decided = len(finite) < len(contrib)
-    total = float(contrib.attrs["log_odds"])
-    if len(finite):
-        # a factor that decides alone makes the log-odds ±∞ (no total bar)
-        charts.show(st, charts.waterfall(finite, title=title, total=None if decided else total),
-                    key=f"explain.waterfall::{contrib.attrs['method']}")
-    st.markdown(explained.adds_up(contrib, classes_ui.label_format(e.classes)))
+    contrib, figure = _contributions(shown.key, shown.row_key, a, b, title, shown.e)
+    if figure is not None:
+        charts.show(st, figure, key=f"explain.waterfall::{contrib.attrs['method']}")
+    st.markdown(explained.adds_up(contrib, classes_ui.label_format(shown.e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))
+    return contrib
 
 
-def _one_vs_rest_ui(e: Any, a: Any) -> None:
-    table, total = classes_ui.one_vs_rest(e, a)
-    shown = classes_ui.label_format(e.classes)(a)
-    st.metric(f"log P({ui.md(shown)} | x) / P(not {ui.md(shown)} | x)", ui.fmt_log(total))
-    _contributions_ui(e, e.contributions(a, "rest"), f"Contributions to log P({shown} | x) / P(not {shown} | x)")
-    st.caption(f"Each factor's log-odds of {ui.md(shown)} against every other class (a column per class, the "
+def _one_vs_rest_ui(shown: Explained, a: Any) -> None:
+    table, total = classes_ui.one_vs_rest(shown.e, a)
+    label = classes_ui.label_format(shown.e.classes)(a)
+    st.metric(f"log P({ui.md(label)} | x) / P(not {ui.md(label)} | x)", ui.fmt_log(total))
+    _contributions_ui(shown, a, "rest", f"Contributions to log P({label} | x) / P(not {label} | x)")
+    st.caption(f"Each factor's log-odds of {ui.md(label)} against every other class (a column per class, the "
                "most probable first): against one class at a time the factors add up by themselves.")
     table_ui(st, table.map(ui.fmt_log), key="explain.one_vs_rest")
 
 
-def _words_ui(model: Any, e: Any, classes: list[Any]) -> None:
+def _words_ui(shown: Explained) -> None:
     """One factor per word: its fraction, training count and status per class (UNK is per class,
     seed 004), open by default for a short document."""
-    for col, words in e.words.items():
-        with st.expander(f"Words of {ui.md(col)}: one factor per word, per class", expanded=len(words) <= 20):
-            table_ui(st, word_rows(model, col, words, classes), hide_index=True, key=f"explain.words::{col}")
+    for col, rows in shown.words.items():
+        with st.expander(f"Words of {ui.md(col)}: one factor per word, per class",
+                         expanded=len(shown.e.words[col]) <= 20):
+            table_ui(st, rows, hide_index=True, key=f"explain.words::{col}")
 
 
 @st.fragment
@@ -224,23 +261,23 @@ def explain_ui(model: Any) -> None:
     above it, which a click does not change: a row picked there reruns the page)."""
     row = _query_ui(model)
     ui.state.remember_work()       # a panel's rerun skips the page's start, which writes the address
+    key = ui.model_key()
     try:
-        e = model.explain(row)
+        shown = _explained(key, explorer.row_key(row), model, row)
     except DataError as err:
         ui.show_error(err)
         return
-    classes = classes_ui.shown_classes(e)  # the order the example's notes use (Yes before No); the most probable
-    explorer.explorer_ui(model, row, ui.model_key())
+    explorer.explorer_ui(model, row, key)
     st.subheader("Posterior")
-    _result_ui(e)
-    _factors_ui(model, e, classes)
-    _latex_ui(model, e, classes)
+    _result_ui(shown)
+    _factors_ui(shown)
+    _latex_ui(shown)
     board.board_expander_ui(model, row)
-    _direct_ui(e, classes)
+    _direct_ui(shown.e, shown.classes)
     st.subheader("Which feature pushed where")
-    _waterfall_ui(e)
-    _words_ui(model, e, classes)
-    _nomogram_section_ui(model, e)
+    _waterfall_ui(shown)
+    _words_ui(shown)
+    _nomogram_section_ui(model, shown.e)
 
 
 def _nomogram_section_ui(model: Any, e: Any) -> None:

@@ -11,14 +11,14 @@ text goes through :func:`ui.text.md_table` (tests/test_markdown_text.py).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ui.formulas import highlight
 from ui.presentation import frame_ui, presenting
-from ui.text import md, md_table
+from ui.text import md_table
 
 __all__ = ["MAX_STATIC_ROWS", "table_ui"]
 
@@ -26,27 +26,18 @@ __all__ = ["MAX_STATIC_ROWS", "table_ui"]
 MAX_STATIC_ROWS = 50
 
 
-def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None,
-             formats: Mapping[Any, Callable[[Any], str]] | None = None, mask: np.ndarray | None = None,
+def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, mask: np.ndarray | None = None,
              key: str | None = None) -> None:
     """``data`` in ``where`` (``st`` or a column): a static table up to :data:`MAX_STATIC_ROWS`
-    rows, else a data grid under ``key``. ``formats``: per column, how its numbers are written
-    (the values stay numbers); ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`)."""
-    shown = md_table(data)
-    if len(data) > MAX_STATIC_ROWS or not (shown.index.is_unique and shown.columns.is_unique):
+    rows, else a data grid under ``key``; ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`).
+    Numbers are written as Streamlit writes them (four decimals, or down to the first digit of a
+    smaller number); a pandas Styler for other formats would cost about 10 ms of CPU a table."""
+    shown = md_table(data) if len(data) <= MAX_STATIC_ROWS else None
+    if shown is None or (mask is not None and not (shown.index.is_unique and shown.columns.is_unique)):
         # a grid: rows to browse, or labels that read the same as text (a style needs them apart)
         if presenting():
             frame_ui(where, data, hide_index=hide_index)
         else:
-            where.dataframe(_styled(data, formats, mask), hide_index=hide_index, key=key)
+            where.dataframe(data if mask is None else highlight(data, mask), hide_index=hide_index, key=key)
         return
-    where.table(_styled(shown, {md(c): f for c, f in (formats or {}).items()}, mask), hide_index=hide_index)
-
-
-def _styled(data: pd.DataFrame, formats: Mapping[Any, Callable[[Any], str]] | None, mask: np.ndarray | None) -> Any:
-    if not formats and mask is None:
-        return data
-    style = data.style if mask is None else highlight(data, mask)
-    if formats:
-        style = style.format({c: f for c, f in formats.items() if c in data.columns})
-    return style
+    where.table(shown if mask is None else highlight(shown, mask), hide_index=hide_index)
