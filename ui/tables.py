@@ -32,6 +32,8 @@ def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, 
     rows, else a data grid under ``key``; ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`).
     Numbers are written as Streamlit writes them (four decimals, or down to the first digit of a
     smaller number); a pandas Styler for other formats would cost about 10 ms of CPU a table."""
+    if mask is not None and not mask.any():     # nothing to mark: no Styler (about 10 ms of CPU a table)
+        mask = None
     shown = md_table(data) if len(data) <= MAX_STATIC_ROWS else None
     if shown is None or (mask is not None and not (shown.index.is_unique and shown.columns.is_unique)):
         # a grid: rows to browse, or labels that read the same as text (a style needs them apart)
