@@ -20,21 +20,29 @@ from ui.formulas import highlight
 from ui.presentation import frame_ui, presenting
 from ui.text import md_table
 
-__all__ = ["MAX_STATIC_ROWS", "table_ui"]
+__all__ = ["MAX_STATIC_ROWS", "MAX_STATIC_COLUMNS", "table_ui"]
 
 #: The most rows drawn as a static table; a longer table is a data grid a person scrolls.
 MAX_STATIC_ROWS = 50
+#: The most columns (the index included) drawn as a static table. A wider one may scroll sideways,
+#: and Streamlit 1.67 makes a static table's scrolling box keyboard-focusable only when given a
+#: size in pixels (axe: scrollable-region-focusable, tests/e2e/test_accessibility.py); a grid is.
+#: Eleven: tennis's factor table (the factor, value, status and four columns per class of two) fits.
+MAX_STATIC_COLUMNS = 11
 
 
 def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, mask: np.ndarray | None = None,
              key: str | None = None) -> None:
     """``data`` in ``where`` (``st`` or a column): a static table up to :data:`MAX_STATIC_ROWS`
-    rows, else a data grid under ``key``; ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`).
+    rows and :data:`MAX_STATIC_COLUMNS` columns (the index counted), else a data grid under ``key``;
+    ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`).
     Numbers are written as Streamlit writes them (four decimals, or down to the first digit of a
     smaller number); a pandas Styler for other formats would cost about 10 ms of CPU a table."""
     if mask is not None and not mask.any():     # nothing to mark: no Styler (about 10 ms of CPU a table)
         mask = None
-    shown = md_table(data) if len(data) <= MAX_STATIC_ROWS else None
+    columns = data.shape[1] + (0 if hide_index else data.index.nlevels)
+    small = len(data) <= MAX_STATIC_ROWS and columns <= MAX_STATIC_COLUMNS
+    shown = md_table(data) if small else None
     if shown is None or (mask is not None and not (shown.index.is_unique and shown.columns.is_unique)):
         # a grid: rows to browse, or labels that read the same as text (a style needs them apart)
         if presenting():
