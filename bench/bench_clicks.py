@@ -1,5 +1,5 @@
 """Click to settled page, in a real browser: the app's clicks against a bare Streamlit page
-measured in the same run (issue 25, item 1).
+measured in the same run (issue 25, item 1; the last change of the page: issue 32, item 3).
 
     python bench/bench_clicks.py [--clicks 8] [--only explain,model,evaluate,text,visits]
                                  [--skip-million] [--million-via upload|path]
@@ -11,16 +11,17 @@ median and the 95th percentile (linear interpolation: with 8 clicks, near the sl
 seconds from click to settled page, the number of clicks measured, the 1-minute load average
 (os.getloadavg) before and after the action's clicks, and the ratios to the bare page's figures.
 
-Settled: Streamlit's script state `[data-testid='stApp'][data-test-script-state='notRunning']`,
-no `stSkeleton`, and no element container marked stale (Streamlit 1.67 renders
-`data-stale="true"` on `stElementContainer` while an element waits for the run to redraw it),
-after a script run that started after the click (the state was seen `running`; a fragment's
-rerun counts), held for QUIET_MS with no new message from the server (a second rerun restarts
-the wait). A script in the page (installed before Streamlit's own) times it with
-performance.now(): from the click's first pointerdown or keydown (so Playwright's own checks
-before a click are not counted) to the DOM change that made the page settled. A first load is timed from the navigation's start. If the page never showed the
-state `running` although the server answered (React may draw two quick states as one), the end
-is the last DOM change after the server's messages, and the row says how many clicks that was.
+Settled means the page's LAST change (issue 32, item 3): a MutationObserver on the whole
+document (every element, attribute and text node, subtree, shadow roots included: components
+draw there) records the time of every DOM change after the click; the page is settled once
+Streamlit's script state is `notRunning`, no element is stale or a skeleton, and neither a DOM
+change nor a server message came for QUIET_MS (1 s). The time reported is that last DOM change
+minus the click's first pointerdown or keydown (so Playwright's own checks before a click are
+not counted): everything the person sees redraw (markdown, KaTeX, charts, tables, the grids'
+canvas and cell mirror drawn after the script ended) is inside it. A script in the page,
+installed before Streamlit's own, does the timing with performance.now(). A first load is timed
+from the navigation's start to its last change. A row notes how many clicks showed no `running`
+state (React may draw two quick states as one; the server's messages then stand for the run).
 
 The bare page (the floor): a selectbox that changes a small st.table (2 x 3) and an st.latex
 formula; the same with st.dataframe; a second page reached by the sidebar's link (the floor of
@@ -124,7 +125,7 @@ BARE_SECOND_PAGE = "Grid"
 
 # -- timing -------------------------------------------------------------------------------------
 
-QUIET_MS = 500            # settled this long, with no message from the server, ends the wait
+QUIET_MS = 1000           # no DOM change and no server message this long ends the wait
 CLICK_TIMEOUT_S = 120     # one click, until settled
 LOAD_TIMEOUT_S = 900      # an upload of 1,000,000 rows and its fit, on a busy machine
 TABLE_ROWS, MILLION_ROWS = 1_500, 1_000_000
@@ -135,39 +136,46 @@ QUIET_SERVER = ["--server.headless=true", "--browser.gatherUsageStats=false", "-
                 "--server.address=127.0.0.1"]
 GROUPS = ("explain", "model", "evaluate", "text", "visits")
 
-# Installed in every page before Streamlit's own scripts: times a click (or a load) to settled.
+# Installed in every page before Streamlit's own scripts: times a click (or a load) to the page's
+# last change. A MutationObserver watches the whole document (every node, attribute and text, in
+# shadow roots too: components draw there); the page is settled once the script is not running,
+# nothing is stale and no mutation and no server message came for QUIET_MS; the end is the last
+# mutation.
 PROBE_JS = r"""
 (() => {
   if (window.__bench) return;
-  const B = window.__bench = {tArm: 0, tInput: 0, runs: 0, msgs: 0, lastMsg: -1e9, settledAt: null};
+  const B = window.__bench = {tArm: 0, tInput: null, runs: 0, msgs: 0, lastMsg: -1e9, lastMut: -1e9, muts: 0};
   const app = () => document.querySelector("[data-testid='stApp']");
   const state = () => { const a = app(); return a ? a.getAttribute("data-test-script-state") : null; };
   B.settled = () => state() === "notRunning"
     && !document.querySelector("[data-testid='stSkeleton']")
     && !document.querySelector("[data-testid='stElementContainer'][data-stale='true']");
-  // event: a DOM change or a server message (a poll from quiet() only looks)
-  const check = (event) => {
-    if (state() === "running") B.runs += 1;
-    if (!B.settled()) { B.settledAt = null; return; }
-    if (B.runs > 0) { if (B.settledAt === null) B.settledAt = performance.now(); }
-    else if (B.msgs > 0 && event) B.settledAt = performance.now();  // no 'running' seen: the last change after the answer
-  };
-  B.arm = () => { B.tArm = performance.now(); B.tInput = null; B.runs = 0; B.msgs = 0; B.settledAt = null; };
-  B.quiet = (ms) => { check(false); const now = performance.now();
-    return B.settledAt !== null && now - B.settledAt >= ms && now - B.lastMsg >= ms; };
-  B.result = () => ({start: B.tInput === null ? B.tArm : B.tInput, end: B.settledAt, runs: B.runs, msgs: B.msgs,
-                     state: state()});
+  const start = () => B.tInput === null ? B.tArm : B.tInput;
+  B.arm = () => { B.tArm = performance.now(); B.tInput = null; B.runs = 0; B.msgs = 0; B.muts = 0;
+                  B.lastMut = -1e9; };
+  B.quiet = (ms) => { const now = performance.now();
+    return (B.runs > 0 || B.msgs > 0) && B.settled() && now - B.lastMut >= ms && now - B.lastMsg >= ms; };
+  B.result = () => ({start: start(), end: B.lastMut > start() ? B.lastMut : start(), runs: B.runs, msgs: B.msgs,
+                     muts: B.muts, state: state()});
   const input = () => { if (B.tInput === null) B.tInput = performance.now(); };
   for (const t of ["pointerdown", "mousedown", "keydown"]) window.addEventListener(t, input, true);
   const Socket = window.WebSocket;
   window.WebSocket = class extends Socket {
     constructor(...args) {
       super(...args);
-      this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); check(true); });
+      this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); });
     }
   };
-  new MutationObserver(() => check(true)).observe(document, {subtree: true, childList: true, attributes: true,
-    attributeFilter: ["data-test-script-state", "data-stale", "data-testid"]});
+  const changed = () => {
+    const now = performance.now();
+    if (state() === "running") B.runs += 1;
+    if (now >= start()) { B.lastMut = now; B.muts += 1; }
+  };
+  const watch = (root) => new MutationObserver(changed).observe(root, {subtree: true, childList: true,
+    attributes: true, characterData: true});
+  watch(document);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (...args) { const root = attach.apply(this, args); watch(root); return root; };
 })();
 """
 
@@ -306,7 +314,7 @@ def shown(page: Page, message: re.Pattern[str], when: str) -> None:
 
 def settle(page: Page, what: str, timeout_s: float = CLICK_TIMEOUT_S) -> tuple[float, bool]:
     """Wait until the page is settled after the armed action; the seconds it took, and whether
-    the script state was seen running (else the fallback end, see the module's docstring)."""
+    the script state was seen running (else only server messages were seen)."""
     try:
         page.wait_for_function(f"() => window.__bench.quiet({QUIET_MS})", timeout=timeout_s * 1000)
     except PlaywrightTimeout:

@@ -1,7 +1,7 @@
 """A class on one server: N students' sessions speaking Streamlit's own websocket protocol, no
 browsers (issue 32, item 4).
 
-    python bench/classroom.py [--sessions 60] [--arrive 3] [--clicks 5] [--gap 0.5 4]
+    python bench/classroom.py [--sessions 60] [--arrive 3] [--clicks 5] [--gap 0.5 4] [--pages Explain,Model]
                               [--query "example=tennis14"] [--url http://127.0.0.1:8501] [--seed 0]
 
 Without --url it starts `streamlit run app.py` itself (headless, 127.0.0.1, a free port) and
@@ -12,7 +12,7 @@ students saw.
 Each session opens ``/_stcore/stream`` (subprotocol ``streamlit``) at a random moment within
 --arrive seconds and asks for a page on the lecture link (``BackMsg.rerun_script`` with the
 link's query string and the page's name), as a browser does when the link is opened; half the
-class lands on Explain, half on Model. Then, every --gap seconds (uniform), it clicks the server
+class lands on Explain, half on Model (--pages chooses). Then, every --gap seconds (uniform), it clicks the server
 path of its page: Explain's Outlook select box (a fragment rerun, as the browser sends it, with
 the widget's id and fragment id read from the page's own messages) and Model's smoothing l
 (a number input, a whole-page rerun). A first visit or a click is timed from the message sent
@@ -116,7 +116,8 @@ class Session:
 
 
 async def student(i: int, url: str, args: argparse.Namespace, figures: Figures, rng: random.Random) -> None:
-    click = CLICKS[i % len(CLICKS)]
+    clicks = [c for c in CLICKS if c.page in args.pages]
+    click = clicks[i % len(clicks)]
     await asyncio.sleep(rng.uniform(0, args.arrive))
     stream = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
     try:
@@ -179,7 +180,7 @@ def spread(values: list[float]) -> str:
 
 
 def report(args: argparse.Namespace, figures: Figures, load: tuple[float, float], server: dict[str, float]) -> None:
-    print(f"{args.sessions} sessions arriving within {args.arrive:g} s on ?{args.query}, "
+    print(f"{args.sessions} sessions arriving within {args.arrive:g} s on ?{args.query} ({', '.join(args.pages)}), "
           f"{args.clicks} clicks each {args.gap[0]:g}-{args.gap[1]:g} s apart")
     print(f"  first visit  {spread(figures.visits)}")
     print(f"  click        {spread(figures.clicks)}")
@@ -194,7 +195,7 @@ def report(args: argparse.Namespace, figures: Figures, load: tuple[float, float]
 
 def measure(url: str, args: argparse.Namespace, pid: int | None) -> int:
     # one untimed student first: the server's imports and caches are warm, as before a lecture
-    warm = argparse.Namespace(**{**vars(args), "sessions": len(CLICKS), "arrive": 0.0, "clicks": 1})
+    warm = argparse.Namespace(**{**vars(args), "sessions": len(args.pages), "arrive": 0.0, "clicks": 1})
     asyncio.run(classroom(url, warm))
     server: dict[str, float] = {}
     if pid is not None:
@@ -222,7 +223,13 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds one run may take")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds the whole class may take")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pages", default=",".join(c.page for c in CLICKS),
+                        help="the pages the class lands on, in turn (default: Explain,Model); one page alone gives "
+                             "that page's CPU per run")
     args = parser.parse_args()
+    args.pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    if not args.pages or set(args.pages) - {c.page for c in CLICKS}:
+        parser.error(f"--pages takes some of {', '.join(c.page for c in CLICKS)}")
     if args.url:
         return measure(args.url, args, None)
     log = ROOT / "test-artifacts" / "classroom-server.log"

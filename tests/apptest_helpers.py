@@ -27,10 +27,14 @@ PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pag
 
 @pytest.fixture(autouse=True)
 def clear_caches():
-    """Streamlit's caches are global to the process: start every test from empty ones."""
+    """Streamlit's caches are global to the process: start every test from empty ones (a row's
+    explanation is kept in st.cache_resource per model and row: a test that patches a type sees
+    its own)."""
     st.cache_data.clear()
+    st.cache_resource.clear()
     yield
     st.cache_data.clear()
+    st.cache_resource.clear()
 
 
 def no_exception(at: AppTest) -> AppTest:
@@ -82,7 +86,7 @@ def import_model(at: AppTest, name: str, model) -> AppTest:
 def unescape(text: str) -> str:
     """Markdown backslash escapes and word joiners removed (ui.md escapes user text before it is
     shown, and puts a word joiner where markdown would make a link, an emoji or an arrow)."""
-    return re.sub(r"\\([^\w\s])", r"\1", text).replace("\u2060", "")
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")   # CommonMark: "_" too
 
 
 def shown_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -107,10 +111,18 @@ def metric(at: AppTest, label: str) -> str:
     return values[0]
 
 
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """Every table of the main area in page order, data grids (``st.dataframe``) and static tables
+    (``st.table``, as the reader sees them: :func:`shown_table`) alike: a table of up to 50 rows
+    that a click changes is static (ui/tables.py), a longer one a grid."""
+    return [node.value if node.type == "dataframe" else shown_table(node.value)
+            for node in at.main if node.type in ("dataframe", "table")]
+
+
 def table(at: AppTest, where) -> pd.DataFrame:
-    """The last table on screen (a grid or an st.table) for which ``where(frame)`` holds (tables
-    carry no key in AppTest)."""
-    found = [d.value for d in [*at.dataframe, *at.table] if where(d.value)]
+    """The last table on screen, grid or static, for which ``where(frame)`` holds (tables carry
+    no key in AppTest)."""
+    found = [frame for frame in tables(at) if where(frame)]
     assert found, "no such table on screen"
     return found[-1]
 

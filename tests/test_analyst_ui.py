@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import import_model, no_exception, open_page, start, texts, unescape, upload
+from apptest_helpers import import_model, no_exception, open_page, start, tables, texts, unescape, upload
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
 from ui.sources import Example, LocalPath, ModelFile, Table
 
@@ -58,7 +58,7 @@ def test_nineteen_classes_are_all_listed_with_the_prediction_first():
     open_page(at, "Explain")
     at.session_state["explain.rows"] = {"selection": {"rows": [7], "columns": [], "cells": []}}
     at.run()
-    posterior = [d.value for d in at.dataframe if "P(c | x)" in d.value.columns][0]
+    posterior = [t for t in tables(at) if "P(c | x)" in t.columns][0]
     assert len(posterior) == 19
     assert posterior["class"].iloc[0] == at.metric[0].value == "c01"
     assert posterior["P(c | x)"].is_monotonic_decreasing
@@ -82,7 +82,7 @@ def test_one_class_against_the_rest_gives_the_exact_total():
     at.radio(key="_explain_pair_mode").set_value("rest").run()
     assert not at.exception
     label = [m for m in at.metric if m.label.startswith("log P(")][0]
-    posterior = [d.value for d in at.dataframe if "P(c | x)" in d.value.columns][0]
+    posterior = [t for t in tables(at) if "P(c | x)" in t.columns][0]
     p = posterior["P(c | x)"].to_numpy()
     assert 0 < p[0] < 1
     assert float(label.value) == pytest.approx(np.log(p[0] / p[1:].sum()), rel=1e-4, abs=1e-4)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import nbapp
-from apptest_helpers import clear_caches, import_model, open_page, start, table  # noqa: F401 (autouse fixture)
+from apptest_helpers import clear_caches, import_model, open_page, start, table, tables  # noqa: F401 (autouse fixture)
 from ui.sources import ModelFile
 
 LABELS = ["1", "'1'"]           # class_labels([1, "1"])
@@ -40,7 +40,7 @@ def test_the_model_page_keeps_1_and_the_text_1_apart(model):
     priors = table(at, lambda t: "n_c" in t.columns)
     assert list(priors.index) == LABELS
     assert list(priors["n_c"]) == ["4", "4"]
-    counts, cpt = [d.value for d in at.dataframe if d.value.index.name == "colour"]
+    counts, cpt = [t for t in tables(at) if t.index.name == "colour"]
     assert list(counts.columns) == list(cpt.columns) == LABELS
     assert (counts.loc["red", "1"], counts.loc["red", "'1'"]) == ("4", "0")
     assert (cpt.loc["red", "1"], cpt.loc["red", "'1'"]) == ("5/6", "1/6")

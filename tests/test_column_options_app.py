@@ -12,7 +12,7 @@ import pytest
 
 import nbapp
 from nbapp.examples import load_example
-from apptest_helpers import import_model, open_page, start, table
+from apptest_helpers import import_model, open_page, start, table, tables
 from ui.remember import decode_work, encode_work
 from ui.sources import ModelFile, Table
 from ui.work import Work
@@ -164,7 +164,7 @@ def _all_text(at) -> str:
             parts.append(str(proto))
     walk(at.main)
     walk(at.sidebar)
-    parts += [d.value.to_string() + " " + " ".join(map(str, d.value.index)) for d in at.dataframe]
+    parts += [t.to_string() + " " + " ".join(map(str, t.index)) for t in tables(at)]      # grids and static tables
     return "\n".join(parts)
 
 

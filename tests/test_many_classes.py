@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import nbapp.priors
-from apptest_helpers import clear_caches, open_page, start  # noqa: F401 (autouse fixture)
+from apptest_helpers import clear_caches, open_page, start, tables as on_screen  # noqa: F401 (autouse fixture)
 from nbapp import NaiveBayes
 from nbapp.explain import class_labels
 from ui import classes as classes_ui
@@ -156,13 +156,13 @@ def test_a_model_file_of_100000_classes_opens_on_model_and_explain():
     assert isinstance(at.session_state["work"].source, ModelFile)
     note = "The model has 100,000 classes; this shows the 50 with the highest prior P(c)."
     assert any(note in c.value for c in at.caption)
-    tables = [d.value for d in at.dataframe]
+    tables = on_screen(at)
     priors = next(t for t in tables if list(t.columns) == ["n_c", "P(c)", "decimal"])
     assert len(priors) == MAX_SHOWN_CLASSES and "class000000" in priors.index      # the one of 3 rows
     assert all(max(t.shape) <= MAX_SHOWN_CLASSES for t in tables), [t.shape for t in tables]
     open_page(at, "Explain")
     assert not at.error, [e.value for e in at.error]
-    tables = [d.value for d in at.dataframe]
+    tables = on_screen(at)
     posterior = next(t for t in tables if "rank" in t.columns)
     assert len(posterior) == MAX_SHOWN_CLASSES and posterior["rank"].tolist() == list(range(1, 51))
     assert all(t.shape[0] <= MAX_SHOWN_CLASSES for t in tables), [t.shape for t in tables]

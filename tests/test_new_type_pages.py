@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apptest_helpers import clear_caches, open_page, start, table, upload  # noqa: F401 (autouse fixture)
+from apptest_helpers import clear_caches, open_page, start, table, tables as on_screen, upload  # noqa: F401 (autouse fixture)
 from nbapp.blocks import register, unregister
 from nbapp.blocks.categorical import Categorical, CategoricalBlock
 from nbapp.errors import DataError
@@ -117,7 +117,7 @@ def test_a_category_type_without_counts_shows_its_table_and_its_values(tabled):
     at.selectbox(key="_type::0").set_value(tabled).run()          # region
     at = open_page(at, "Model")
     model = at.session_state["model"]
-    tables = [d.value for d in at.dataframe if d.value.index.name == "region"]
+    tables = [t for t in on_screen(at) if t.index.name == "region"]
     assert len(tables) == 1, "its table of P(x = v | c), and no table of counts"
     assert list(tables[0].columns) == ["high", "low"]
     assert tables[0].loc["north", "high"] == str(model.cpt("region", exact=True).loc["north", "high"])

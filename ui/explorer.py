@@ -33,7 +33,7 @@ import ui
 from nbapp.errors import DataError
 from nbapp.ordering import python_scalar
 
-__all__ = ["ExplorerCard", "explorer_card", "settled_row", "explorer_ui", "COMPONENT_NAME"]
+__all__ = ["ExplorerCard", "explorer_card", "settled_row", "row_key", "explorer_ui", "COMPONENT_NAME"]
 
 COMPONENT_NAME = "nbapp_explorer"
 
@@ -397,12 +397,16 @@ def _settled() -> None:
             return
 
 
+def row_key(row: Mapping[str, Any]) -> str:
+    """A row as a cache key: each value's repr (NaN, 1 and "1" stay apart), by column."""
+    return json.dumps({repr(c): repr(v) for c, v in row.items()}, sort_keys=True)
+
+
 def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
     """The explorer: an input per feature and each class's posterior, recomputed in the browser;
     a settled row comes back to the page (:func:`_settled`)."""
-    row_key = json.dumps({c: repr(v) for c, v in row.items()}, sort_keys=True)
     try:
-        card = _cached_card(key, row_key, model, row)
+        card = _cached_card(key, row_key(row), model, row)
     except DataError as err:          # the row's own refusal: explain says it above
         ui.show_error(err)
         return

@@ -14,6 +14,7 @@ from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, teaching
 from ui.classes import classes_note, label_format, labels_of, shown_model_classes
 from ui.state import download_bytes, model_key, remember_work, set_choice, settings, work
+from ui.tables import table_ui
 from ui.text import file_stem, md
 from ui.views import view_of
 from ui.widgets import synced
@@ -35,7 +36,7 @@ def prior_table_ui(model: Any) -> None:
         st.caption(note)
     left, right = st.columns([3, 2])
     charts.show(left, charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
-    right.dataframe(table, key="model.priors_table")
+    table_ui(right, table, key="model.priors_table")
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
     right.latex(formulas.prior_latex(model, cls, settings()))
@@ -72,10 +73,10 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
     if table is not None:
         counts = teaching.in_display_order(table.reindex(columns=classes), col)
         left.markdown("Counts N(v, c)")
-        left.dataframe(formulas.highlight(_labelled(formulas.show_counts(counts)), counts.to_numpy(dtype=float) == 0),
-                       key="model.counts_table")
+        table_ui(left, _labelled(formulas.show_counts(counts)), mask=counts.to_numpy(dtype=float) == 0,
+                 key="model.counts_table")
     right.markdown(f"P(v | c), {shown_as}")
-    right.dataframe(formulas.highlight(_labelled(shown), zero), key="model.cpt_table")
+    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table")
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
@@ -111,7 +112,7 @@ def _mode_ui(model: Any, col: str, counts: pd.DataFrame) -> None:
     st.markdown(f"**Posterior mean and mode of θ = P({md(col)} = {md(counts.index[-1])} | c)** "
                 "under the Beta(a, b) prior")
     ordered = teaching.in_display_order(counts)
-    st.dataframe(formulas.beta_mean_and_mode(ordered, model.smoothing_of(col)), key="model.beta_mode")
+    table_ui(st, formulas.beta_mean_and_mode(ordered, model.smoothing_of(col)), key="model.beta_mode")
     st.caption("Seed 002 names (N + a)/(N + a + b) the MAP estimate; strictly it is the mean of the Beta posterior, "
                "and the model uses it. The MAP estimate proper is the posterior's mode, (N + a − 1)/(N + a + b − 2); "
                "the two agree as the counts grow, and with a = b = 1 the mode is the MLE N / n_c.")

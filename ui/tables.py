@@ -1,0 +1,53 @@
+"""Tables that change with a click: static tables, not data grids (issue 32, item 3).
+
+A data grid (``st.dataframe``) draws on a canvas and keeps an accessible mirror of its cells; in
+Chromium here each grid of Explain took 0.5-0.7 s to redraw after a click, after the script had
+ended, while an ``st.table`` of the same rows redraws with the rest of the page. So a table of at
+most :data:`MAX_STATIC_ROWS` rows that a click changes (Explain's posterior, factors and totals,
+Model's priors and CPT) is a static table; a grid stays where a person browses rows (longer
+tables, the row picker). A static table renders its labels and text cells as markdown: the user
+text goes through :func:`ui.text.md_table` (tests/test_markdown_text.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ui.formulas import highlight
+from ui.presentation import frame_ui, presenting
+from ui.text import md_table
+
+__all__ = ["MAX_STATIC_ROWS", "MAX_STATIC_COLUMNS", "table_ui"]
+
+#: The most rows drawn as a static table; a longer table is a data grid a person scrolls.
+MAX_STATIC_ROWS = 50
+#: The most columns (the index included) drawn as a static table. A wider one may scroll sideways,
+#: and Streamlit 1.67 makes a static table's scrolling box keyboard-focusable only when given a
+#: size in pixels (axe: scrollable-region-focusable, tests/e2e/test_accessibility.py); a grid is.
+#: Eleven: tennis's factor table (the factor, value, status and four columns per class of two) fits.
+MAX_STATIC_COLUMNS = 11
+
+
+def table_ui(where: Any, data: pd.DataFrame, *, hide_index: bool | None = None, mask: np.ndarray | None = None,
+             key: str | None = None) -> None:
+    """``data`` in ``where`` (``st`` or a column): a static table up to :data:`MAX_STATIC_ROWS`
+    rows and :data:`MAX_STATIC_COLUMNS` columns (the index counted), else a data grid under ``key``;
+    ``mask``: cells marked as zeros (:func:`ui.formulas.highlight`).
+    Numbers are written as Streamlit writes them (four decimals, or down to the first digit of a
+    smaller number); a pandas Styler for other formats would cost about 10 ms of CPU a table."""
+    if mask is not None and not mask.any():     # nothing to mark: no Styler (about 10 ms of CPU a table)
+        mask = None
+    columns = data.shape[1] + (0 if hide_index else data.index.nlevels)
+    small = len(data) <= MAX_STATIC_ROWS and columns <= MAX_STATIC_COLUMNS
+    shown = md_table(data) if small else None
+    if shown is None or (mask is not None and not (shown.index.is_unique and shown.columns.is_unique)):
+        # a grid: rows to browse, or labels that read the same as text (a style needs them apart)
+        if presenting():
+            frame_ui(where, data, hide_index=hide_index)
+        else:
+            where.dataframe(data if mask is None else highlight(data, mask), hide_index=hide_index, key=key)
+        return
+    where.table(shown if mask is None else highlight(shown, mask), hide_index=hide_index)
