@@ -252,13 +252,34 @@ def test_a_first_group_of_zero_is_no_thousands_separated_number(tmp_path):
     assert not DOT.pattern.fullmatch("0,123") and DOT.pattern.fullmatch("1,234")
 
 
-@pytest.mark.xfail(strict=True, reason="load_table decides decimal commas per file, from columns fit_file may not read")
 def test_a_point_read_as_a_thousands_separator_by_load_table_is_not_read_as_a_decimal_by_fit_file(tmp_path):
     """A semicolon-separated file with a decimal-comma column ('3,5') makes load_table read the
-    points of another column as thousands separators ('1.234' -> 1234); fit_file, which refuses
-    the decimal-comma column, reads the other as decimals (1.234) when the comma column is not used."""
+    points of another column as thousands separators ('1.234' -> 1234): the form is decided per
+    file. fit_file read the other column as decimals (1.234) when the comma column was not used;
+    it now takes the file's decision too, whichever columns the model reads (and the sample)."""
+    from nbapp import NaiveBayes, fit_file
+    from nbapp.scale import sample_rows
+
     text = "y;h;c\na;1.234;3,5\nb;2.500;2,5\n"
     path = tmp_path / "s.csv"
     path.write_text(text)
     assert load_table(text.encode(), "s.csv").frame["h"].tolist() == [1234, 2500]
     assert duckdb_read(path)["h"].tolist() == [1234, 2500]
+    assert duckdb_read(path, ["h"])["h"].tolist() == [1234, 2500]
+    assert duckdb_read(path)["c"].tolist() == [3.5, 2.5]
+    assert sample_rows(path, 1)["h"].tolist() == [1234]
+    assert fit_file(NaiveBayes({"h": "gaussian"}), path, "y").parameters("h")["mean"].tolist() == [1234, 2500]
+
+
+def test_the_ambiguous_cells_are_those_both_forms_read_with_different_values():
+    """AMBIGUOUS (nbapp._number_rule), which fit_file refuses where the file's form is decided
+    on its head only, is exactly the cells of both forms holding a mark, on the whole corpus."""
+    from nbapp._number_rule import AMBIGUOUS, COMMA
+
+    cells = {c.strip() for c in corpus()} | {"1.234", "-1,234e5", "+999.000", "0.123", "1.2345", "1,234.5", "12"}
+    both = {c for c in cells if DOT.pattern.fullmatch(c) and COMMA.pattern.fullmatch(c) and ("." in c or "," in c)}
+    assert {c for c in cells if re.fullmatch(AMBIGUOUS, c)} == both
+    assert {"1.234", "-1,234e5", "+999.000"} <= both and len(both) > 50
+    finite = [c for c in both if 0 < abs(float(DOT.plain(c))) < 1e300]     # (not '1,234e309', infinite both ways)
+    ratios = np.array([float(COMMA.plain(c)) / float(DOT.plain(c)) for c in finite])
+    assert len(ratios) and np.all(np.isclose(ratios, 1e3, rtol=1e-9) | np.isclose(ratios, 1e-3, rtol=1e-9))
