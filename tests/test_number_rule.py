@@ -283,3 +283,18 @@ def test_the_ambiguous_cells_are_those_both_forms_read_with_different_values():
     finite = [c for c in both if 0 < abs(float(DOT.plain(c))) < 1e300]     # (not '1,234e309', infinite both ways)
     ratios = np.array([float(COMMA.plain(c)) / float(DOT.plain(c)) for c in finite])
     assert len(ratios) and np.all(np.isclose(ratios, 1e3, rtol=1e-9) | np.isclose(ratios, 1e-3, rtol=1e-9))
+
+
+def test_an_infinity_is_no_evidence_of_the_file_form(tmp_path):
+    """An infinity is missing to its column's reading, and no evidence of the file's form either:
+    'inf' beside '1,5' left the column neither comma-only nor dot-only, so a tab-separated file
+    read '1.234' as 1.234 and '1,5' as text; it is a decimal-comma file. (fit_file's reading of a
+    number column that confirms a form relies on it: it reads an infinity as missing.)"""
+    text = "y\th\tc\na\t1.234\t1,5\nb\t2.500\tinf\n"
+    path = tmp_path / "t.tsv"
+    path.write_text(text)
+    loaded = load_table(text.encode(), "t.tsv").frame
+    assert loaded["h"].tolist() == [1234, 2500] and loaded["c"].tolist()[0] == 1.5 and np.isnan(loaded["c"][1])
+    from nbapp import NaiveBayes, fit_file
+
+    assert fit_file(NaiveBayes({"h": "gaussian"}), path, "y").parameters("h")["mean"].tolist() == [1234, 2500]

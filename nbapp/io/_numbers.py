@@ -183,9 +183,9 @@ def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_witn
               ) -> tuple[NumberForm, list[int]]:
     """How a delimited file writes its numbers, decided per FILE from every cell of every column
     (stripped): :data:`~nbapp._number_rule.COMMA` when the delimiter is not a comma, no column is
-    "dot-only" (every present cell a number of :data:`~nbapp._number_rule.DOT`'s form, one at
-    least not of COMMA's: '1.5', '0.125') and a column is "comma-only" ('3,5') or the delimiter is
-    a semicolon; else :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file
+    "dot-only" (every cell, missing and infinite ones aside, a number of
+    :data:`~nbapp._number_rule.DOT`'s form, one at least not of COMMA's: '1.5', '0.125') and a
+    column is "comma-only" ('3,5') or the delimiter is a semicolon; else :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file
     whose other column holds '3,5', and 1.234 in one whose other column holds '0.5'.
 
     Also the positions of the dot-only columns (the witnesses of a DOT decision): the first
@@ -196,7 +196,8 @@ def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_witn
         return DOT, []
     clearly_comma, dot_only = False, []
     for position, values in enumerate(columns):
-        present = values[~values.str.lower().isin(NA_TOKENS)]
+        # (an infinity is missing to the column's reading, so it is no evidence either way)
+        present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
         if present.empty:
             continue
         comma = present.str.fullmatch(COMMA.pattern.pattern).all()
