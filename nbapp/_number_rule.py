@@ -35,7 +35,8 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["NA_TOKENS", "TEXT_NA_TOKENS", "INF_TOKENS", "MAX_EXACT_DIGITS", "SPACES", "SIGNS", "ZERO", "DIGIT",
-           "EXPONENT_MARKS", "NumberForm", "DOT", "COMMA", "DOT_NUMBER", "COMMA_NUMBER", "AMBIGUOUS", "LEADING_ZERO", "INTEGER"]
+           "EXPONENT_MARKS", "NumberForm", "DOT", "COMMA", "DOT_NUMBER", "COMMA_NUMBER", "AMBIGUOUS", "LEADING_ZERO",
+           "INTEGER"]
 
 # Cells read as missing in a numeric column (compared after strip + lower-case).
 NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})

@@ -185,8 +185,9 @@ def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_witn
     (stripped): :data:`~nbapp._number_rule.COMMA` when the delimiter is not a comma, no column is
     "dot-only" (every cell, missing and infinite ones aside, a number of
     :data:`~nbapp._number_rule.DOT`'s form, one at least not of COMMA's: '1.5', '0.125') and a
-    column is "comma-only" ('3,5') or the delimiter is a semicolon; else :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file
-    whose other column holds '3,5', and 1.234 in one whose other column holds '0.5'.
+    column is "comma-only" ('3,5') or the delimiter is a semicolon; else
+    :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file whose other column
+    holds '3,5', and 1.234 in one whose other column holds '0.5'.
 
     Also the positions of the dot-only columns (the witnesses of a DOT decision): the first
     only, unless ``every_witness``. Every file reader takes this decision here (load_table's

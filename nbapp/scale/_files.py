@@ -25,8 +25,8 @@ thousands points):
 
 * features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
-  thousands separators are removed, decimal commas read as points, anything else is a :class:`DataError` naming the file,
-  the data row and the column;
+  thousands separators are removed, decimal commas read as points, anything else is a
+  :class:`DataError` naming the file, the data row and the column;
 * the target and the other features become whole numbers when every cell is one (so a class
   "1" is the number 1, as in ``load_table``), decimals when every present cell is a number,
   else text (leading zeros such as "007" and integers longer than 15 digits stay text), with
@@ -793,7 +793,8 @@ class _Cell:
         """``expression``, or an error naming the column where the cell is AMBIGUOUS and the form unsure."""
         if not self.ambiguous:
             return expression
-        return f"CASE WHEN {self.ambiguous} THEN error('nbapp-ambiguous:' || {_literal(self.name)}) ELSE {expression} END"
+        refused = f"error('nbapp-ambiguous:' || {_literal(self.name)})"
+        return f"CASE WHEN {self.ambiguous} THEN {refused} ELSE {expression} END"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
