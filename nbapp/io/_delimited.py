@@ -117,24 +117,24 @@ class FileNumbers:
 
     delimiter: str
     form: NumberForm
-    dot_only: tuple[str, ...]   # the columns (stripped header names) whose cells alone chose DOT
+    evidence: dict[str, str]    # what each column (stripped header name) said: nbapp.io._numbers.column_evidence
 
 
 def file_numbers(data: bytes, filename: str) -> FileNumbers:
     """The delimiter and number form load_table decides for the delimited file ``data`` (the
     whole file, or the head of one: then what load_table would decide on those rows), with
-    every column that witnesses a DOT decision. Cells are read as load_table's careful path
+    what each column's cells said of it. Cells are read as load_table's careful path
     reads them; a comma-separated file is DOT without reading a cell."""
     encoding, _, data = _detect_encoding(data, filename)
     sample, truncated = _sample_text(data, encoding)
     delimiter = _detect_delimiter(sample, truncated)
     if delimiter == ",":
-        return FileNumbers(delimiter, DOT, ())
+        return FileNumbers(delimiter, DOT, {})
     raw = _read_records(_Source(data, encoding, delimiter), filename, None, [])
     stripped = [raw.frame[c].str.strip() for c in raw.frame.columns]
-    form, witnesses = file_form(stripped, delimiter, every_witness=True)
+    form, evidence = file_form(stripped, delimiter, every_column=True)
     header = [*raw.header, *[""] * len(stripped)]
-    return FileNumbers(delimiter, form, tuple(header[i] for i in witnesses))
+    return FileNumbers(delimiter, form, dict(zip(header, evidence)))
 
 
 def _refuse_wide(data: bytes, encoding: _Encoding, delimiter: str, filename: str) -> None:

@@ -179,37 +179,46 @@ class NumberReader:
         return notes
 
 
-def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_witness: bool = False
-              ) -> tuple[NumberForm, list[int]]:
+# What a column's cells say of the file's form (:func:`file_form`): every present cell a number of
+# DOT's form and one at least not of COMMA's ('1.5'), the other way ('3,5'), every one of both
+# forms ('12', '1.234', or no cell), or a cell of neither (text: '1.5' beside '3,5', 'abc').
+DOT_ONLY, COMMA_ONLY, BOTH, NEITHER = "dot", "comma", "both", "neither"
+
+
+def column_evidence(values: pd.Series) -> str:
+    """What a column's stripped cells say of the file's number form (DOT_ONLY, ... above)."""
+    # (an infinity is missing to the column's reading, so it is no evidence either way)
+    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
+    if present.empty:
+        return BOTH
+    dot = present.str.fullmatch(DOT.pattern.pattern).all()
+    comma = present.str.fullmatch(COMMA.pattern.pattern).all()
+    return BOTH if dot and comma else DOT_ONLY if dot else COMMA_ONLY if comma else NEITHER
+
+
+def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_column: bool = False
+              ) -> tuple[NumberForm, list[str]]:
     """How a delimited file writes its numbers, decided per FILE from every cell of every column
     (stripped): :data:`~nbapp._number_rule.COMMA` when the delimiter is not a comma, no column is
-    "dot-only" (every cell, missing and infinite ones aside, a number of
+    DOT_ONLY (every cell, missing and infinite ones aside, a number of
     :data:`~nbapp._number_rule.DOT`'s form, one at least not of COMMA's: '1.5', '0.125') and a
-    column is "comma-only" ('3,5') or the delimiter is a semicolon; else
+    column is COMMA_ONLY ('3,5') or the delimiter is a semicolon; else
     :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file whose other column
     holds '3,5', and 1.234 in one whose other column holds '0.5'.
 
-    Also the positions of the dot-only columns (the witnesses of a DOT decision): the first
-    only, unless ``every_witness``. Every file reader takes this decision here (load_table's
-    careful path; fit_file, cross_validate_file and the path source's sample through
+    Also what each column said (:func:`column_evidence`), up to the first DOT_ONLY one unless
+    ``every_column``. Every file reader takes this decision here (load_table's careful path;
+    fit_file, cross_validate_file and the path source's sample through
     :func:`nbapp.io._delimited.file_numbers`)."""
     if delimiter in (",", None):
         return DOT, []
-    clearly_comma, dot_only = False, []
-    for position, values in enumerate(columns):
-        # (an infinity is missing to the column's reading, so it is no evidence either way)
-        present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
-        if present.empty:
-            continue
-        comma = present.str.fullmatch(COMMA.pattern.pattern).all()
-        dot = present.str.fullmatch(DOT.pattern.pattern).all()
-        if comma and not dot:
-            clearly_comma = True
-        elif dot and not comma:
-            dot_only.append(position)  # a point decimal in the file: stay with points
-            if not every_witness:
-                break
-    return (COMMA if not dot_only and (clearly_comma or delimiter == ";") else DOT), dot_only
+    evidence: list[str] = []
+    for values in columns:
+        evidence.append(column_evidence(values))
+        if evidence[-1] == DOT_ONLY and not every_column:
+            break                       # a point decimal in the file: stay with points
+    comma = DOT_ONLY not in evidence and (COMMA_ONLY in evidence or delimiter == ";")
+    return (COMMA if comma else DOT), evidence
 
 
 def _as_integers(cleaned: pd.Series) -> pd.Series | None:

@@ -726,8 +726,8 @@ class _Numbers:
     """How the CSV files write their numbers, as load_table decides it per file
     (:func:`nbapp.io._numbers.file_form`, from every cell of every column: the columns fit_file
     does not read decide it too) and :func:`_numbers_of` finds it. ``unsure``: the decision was
-    taken on the head of a file larger than it (the rows the path source's sample reads) and no
-    column read as numbers confirms it over the whole file, so a cell whose value depends on it
+    taken on the head of a file larger than it (the rows the path source's sample reads) and the
+    columns read as numbers do not confirm it over the whole file (:func:`_settled`), so a cell whose value depends on it
     (:data:`~nbapp._number_rule.AMBIGUOUS`, '1.234': 1.234 or 1234) is refused, naming its row,
     rather than read 1000 times otherwise than load_table might."""
 
@@ -738,12 +738,9 @@ class _Numbers:
 def _numbers_of(sources: _Sources, numeric: Collection[str]) -> _Numbers:
     """The number form of the CSV files (DOT for Parquet): load_table's decision
     (:func:`nbapp.io._delimited.file_numbers`) on each file, whole when it is at most
-    SAMPLE_BYTES, else on its head (:func:`_head`, the rows of the path source's sample). A
-    comma-separated file is DOT whatever its cells; a head decided DOT by a column the model
-    reads as numbers (a number-reading feature, the weight) holds for the whole file, since
-    fit_file refuses a cell of that column that is not a DOT number: the evidence stays. Any
-    other decision on a head is unsure (:class:`_Numbers`). Files whose forms differ are
-    refused: one query reads them all in one form."""
+    SAMPLE_BYTES, else on its head (:func:`_head`, the rows of the path source's sample): unsure
+    (:class:`_Numbers`) unless :func:`_settled`. Files whose forms differ are refused: one query
+    reads them all in one form."""
     if sources.kind != "csv":
         return _Numbers()
     from nbapp.io._delimited import file_numbers
@@ -755,8 +752,7 @@ def _numbers_of(sources: _Sources, numeric: Collection[str]) -> _Numbers:
         with _cells_unquoted(sources, [], ""):
             found = file_numbers(head, os.path.basename(file))
         forms[file] = found.form
-        settled = found.delimiter == "," or (found.form == DOT and bool(set(found.dot_only) & set(numeric)))
-        unsure = unsure or (more and not settled)
+        unsure = unsure or (more and not _settled(found, set(numeric)))
     if len(set(forms.values())) > 1:
         point = next(f for f, form in forms.items() if form == DOT)
         comma = next(f for f, form in forms.items() if form == COMMA)
@@ -764,6 +760,31 @@ def _numbers_of(sources: _Sources, numeric: Collection[str]) -> _Numbers:
                         "load_table reads each); fit_file reads files of one form together: give the files of each "
                         "form separately, or save them alike.")
     return _Numbers(next(iter(forms.values()), DOT), unsure)
+
+
+def _settled(found: Any, numeric: set[str]) -> bool:
+    """Whether the form decided on a file's head (``found``: :func:`nbapp.io._delimited.file_numbers`)
+    is the one load_table decides on the whole file, whatever the other rows hold.
+
+    A comma-separated file is DOT whatever its cells. Otherwise: fit_file refuses a cell of a
+    number column (``numeric``: the number-reading features, the weight) that is no number of the
+    form it reads in, and reads an infinity as missing, which is no evidence: over the whole file
+    such a column says what it said in the head, or nothing is read. A NEITHER column (a cell of
+    neither form) stays so; a BOTH column ('12', '1.234', or blank) could turn DOT_ONLY or
+    COMMA_ONLY further down, unless it is a number column. So DOT holds when a number column is
+    DOT_ONLY; DOT and COMMA hold when every BOTH column is a number column and, for DOT, no column
+    is COMMA_ONLY and the file is not semicolon-separated (else an unread DOT_ONLY column decided
+    it), for COMMA, the file is semicolon-separated or a number column is COMMA_ONLY."""
+    from nbapp.io._numbers import BOTH, COMMA_ONLY, DOT_ONLY
+
+    said = found.evidence
+    if found.delimiter == "," or (found.form == DOT and any(said.get(c) == DOT_ONLY for c in numeric)):
+        return True
+    if any(e == BOTH and c not in numeric for c, e in said.items()):
+        return False
+    if found.form == DOT:
+        return COMMA_ONLY not in said.values() and found.delimiter != ";"
+    return found.delimiter == ";" or any(said.get(c) == COMMA_ONLY for c in numeric)
 
 
 class _Cell:
@@ -826,11 +847,15 @@ class _Cell:
         return f"NOT ({fast_ok} OR {self.absent} OR {slow_ok})"
 
     def _number_paths(self) -> tuple[str, str, str, str]:
-        fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        # NaN is a number to the cast ('-nan', 'nan(1)' too); only load_table's tokens are missing.
-        fast_ok = f"({fast} IS NOT NULL AND NOT isnan({fast}) AND {self.guarded})"
-        if self.form.thousands == ".":       # the cast reads '1.234' as 1.234: the pattern decides it
-            fast_ok = f"({fast_ok} AND NOT contains({self.raw}, '.'))"
+        if self.form.decimal == ".":
+            fast = f"TRY_CAST({self.raw} AS DOUBLE)"
+            # NaN is a number to the cast ('-nan', 'nan(1)' too); only load_table's tokens are missing.
+            fast_ok = f"({fast} IS NOT NULL AND NOT isnan({fast}) AND {self.guarded})"
+        else:   # a cell without a point ('3,5'), its comma a point, is a number of COMMA's form exactly
+            # when it is one of DOT's; the cast would read '1.234' as 1.234: the pattern decides it
+            fast = f"TRY_CAST(replace({self.raw}, {_literal(self.form.decimal)}, '.') AS DOUBLE)"
+            fast_ok = (f"(NOT contains({self.raw}, {_literal(self.form.thousands)}) AND {fast} IS NOT NULL "
+                       f"AND NOT isnan({fast}) AND {self.guarded})")
         return fast, fast_ok, f"TRY_CAST({self.plain} AS DOUBLE)", self.number
 
     def as_integer(self) -> str:
