@@ -130,28 +130,40 @@ def test_fit_file_reads_thousands_commas_in_a_tab_separated_file_of_decimal_poin
     assert_same_model(streamed, nbapp.NaiveBayes({"h": "gaussian"}).fit(_loaded(path), "y"), _loaded(path))
 
 
-def _large_semicolon_file(path: Path, other: str) -> Path:
+def _large_semicolon_file(path: Path, other: str, delimiter: str = ";") -> Path:
     """A semicolon-separated file larger than fit_file's head (SAMPLE_BYTES): 'h' holds cells such
     as '1.234' (1.234 or 1234, by the file's form), ``other`` the cells of a column 'o'."""
     from nbapp.scale._files import SAMPLE_BYTES
 
     rows = SAMPLE_BYTES // 10 + 1000
     rng = np.random.default_rng(0)
-    lines = [f"{'ab'[i % 2]};{int(rng.integers(1, 10))}.{int(rng.integers(100, 1000))};{other}"
+    lines = [delimiter.join(["ab"[i % 2], f"{int(rng.integers(1, 10))}.{int(rng.integers(100, 1000))}", other])
              for i in range(rows)]
-    path.write_text("y;h;o\n" + "\n".join(lines) + "\n")
+    path.write_text(delimiter.join("yho") + "\n" + "\n".join(lines) + "\n")
     assert path.stat().st_size > SAMPLE_BYTES
     return path
 
 
 def test_a_large_file_whose_head_decides_decimal_commas_refuses_a_cell_the_other_form_reads_1000x_apart(tmp_path):
     """Beyond its head, fit_file does not read ahead the cells of the columns it does not use, whose
-    evidence load_table weighs: with a decimal-comma column 'o', '1.234' in 'h' is 1234 for the
-    head, and could be 1.234 for the whole file. The cell is refused with its column, row and fix."""
-    path = _large_semicolon_file(tmp_path / "big.csv", "3,5")
+    evidence load_table weighs: in a tab-separated file whose unused column 'o' holds decimal
+    commas, '1.234' in 'h' is 1234 for the head, and would be 1.234 for the whole file if a later
+    cell of 'o' were text. The cell is refused with its column, row and fix."""
+    path = _large_semicolon_file(tmp_path / "big.csv", "3,5", "\t")
     with pytest.raises(nbapp.DataError, match=r"Column 'h': data row 0 of .*big.csv.* \(line 2 if no cell spans "
                                               r"lines\) holds a number such as 1.234.* Write the number so"):
         fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+
+
+def test_a_large_semicolon_file_without_a_decimal_point_column_reads_as_load_table(tmp_path):
+    """A semicolon file is read with decimal commas unless a column says "decimal points": 'h', the
+    only column that could say so further down, is read as numbers in the comma form (a cell of
+    the other form is refused), so the head's decision holds: '1.234' is 1234, as in load_table."""
+    path = _large_semicolon_file(tmp_path / "big.csv", "3,5")
+    loaded = _loaded(path)
+    assert loaded["h"].min() > 1000 and loaded["o"].iloc[0] == 3.5
+    assert_same_model(fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y"),
+                      nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y"), loaded.head(100), rtol=1e-9)
 
 
 def test_a_large_file_whose_form_a_number_column_confirms_reads_as_load_table(tmp_path):
