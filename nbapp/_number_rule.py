@@ -18,7 +18,9 @@ A cell (stripped of :data:`SPACES`) reads as:
 * **infinite** when its lower case is one of :data:`INF_TOKENS` (the loaders read it as
   missing, with a note; score time refuses it), or when it is a number too large for a float;
 * **a number** when it matches the file's form, :data:`DOT` ("1,234.5") or, in a file whose
-  delimiter is not a comma and whose numbers say so, :data:`COMMA` ("1.234,5");
+  delimiter is not a comma and whose numbers say so, :data:`COMMA` ("1.234,5"); the form is
+  decided per file, from every cell (:func:`nbapp.io._numbers.file_form`), by every reader of a
+  file alike; a cell of :data:`AMBIGUOUS` ("1.234") is where the two forms differ by 1000x;
 * **a code** (a number kept as text, as its whole column is) when it has a leading zero
   (:data:`LEADING_ZERO`: "007", "-01.5") or is an integer of more than
   :data:`MAX_EXACT_DIGITS` characters (:data:`INTEGER`);
@@ -33,7 +35,8 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["NA_TOKENS", "TEXT_NA_TOKENS", "INF_TOKENS", "MAX_EXACT_DIGITS", "SPACES", "SIGNS", "ZERO", "DIGIT",
-           "EXPONENT_MARKS", "NumberForm", "DOT", "COMMA", "DOT_NUMBER", "COMMA_NUMBER", "LEADING_ZERO", "INTEGER"]
+           "EXPONENT_MARKS", "NumberForm", "DOT", "COMMA", "DOT_NUMBER", "COMMA_NUMBER", "AMBIGUOUS", "LEADING_ZERO",
+           "INTEGER"]
 
 # Cells read as missing in a numeric column (compared after strip + lower-case).
 NA_TOKENS = frozenset({"", "n/a", "na", "#n/a", "?", "-", "null", "none", "nan"})
@@ -95,6 +98,11 @@ COMMA = NumberForm(decimal=",", thousands=".")
 
 DOT_NUMBER = DOT.pattern
 COMMA_NUMBER = COMMA.pattern
+
+# A cell of both forms with different values: one mark, after one to three digits (the first not 0)
+# and before three ('1.234' is 1.234 in DOT's form and 1234 in COMMA's; '1,234' the other way).
+# Every other cell is a number of at most one form, or of both without a mark ('12', '1e5'), alike.
+AMBIGUOUS = f"{_SIGN}?[1-9]{DIGIT}{{0,2}}[.,]{DIGIT}{{3}}{_EXPONENT}?"
 
 # A code, not a number: a zero followed by a digit after an optional sign (matched at the start).
 LEADING_ZERO = f"{_SIGN}?{ZERO}{DIGIT}"

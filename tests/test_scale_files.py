@@ -102,14 +102,102 @@ def test_fit_file_refuses_a_missing_column_and_a_missing_path(tmp_path):
         fit_file(nbapp.NaiveBayes({"x": "categorical"}), tmp_path / "nope.csv", "y")
 
 
-def test_fit_file_refuses_decimal_commas_it_would_have_to_guess(tmp_path):
+def test_fit_file_reads_decimal_commas_in_the_form_load_table_decides_for_the_file(tmp_path):
+    """k holds only decimal commas, so load_table reads this semicolon file with decimal commas:
+    k is 1.5, 2.5, 3.0 (fit_file refused it as a guess before) and h, whose '1.5' is no number
+    of that form, is text. fit_file reads k the same, and refuses h as a Gaussian, naming the row."""
     path = tmp_path / "semi.csv"
     path.write_text("y;h;k\na;1.5;1,5\nb;2,5;2,5\na;3.0;3,0\n")
-    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 1 .* holds a number with a comma; "
-                                              r".*decimal comma"):
+    loaded = _loaded(path)
+    assert loaded["k"].tolist() == [1.5, 2.5, 3.0] and loaded["h"].dtype.kind not in "if"
+    with pytest.raises(nbapp.DataError, match=r"Column 'h' is numeric but data row 0 .* holds a number with a decimal "
+                                              r"point in a file that writes decimal commas"):
         fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
-    with pytest.raises(nbapp.DataError, match=r"Column 'k' .* comma in a file not separated by commas"):
-        fit_file(nbapp.NaiveBayes({"k": "categorical"}), path, "y")
+    for kind in ("categorical", "gaussian"):
+        streamed = fit_file(nbapp.NaiveBayes({"k": kind}), path, "y")
+        memory = nbapp.NaiveBayes({"k": kind}).fit(loaded, "y")
+        assert_same_model(streamed, memory, loaded)
+    assert list(fit_file(nbapp.NaiveBayes({"k": "categorical"}), path, "y").counts("k").index) == [1.5, 2.5, 3.0]
+
+
+def test_fit_file_reads_thousands_commas_in_a_tab_separated_file_of_decimal_points(tmp_path):
+    """A tab-separated file whose numbers do not say "decimal comma": load_table reads '1,500'
+    as 1500 (a thousands comma), and so does fit_file now (it refused the cell before)."""
+    path = tmp_path / "tabs.tsv"
+    path.write_text("y\th\na\t1,500\nb\t2\na\t3,250\n")
+    assert _loaded(path)["h"].tolist() == [1500, 2, 3250]
+    streamed = fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+    assert_same_model(streamed, nbapp.NaiveBayes({"h": "gaussian"}).fit(_loaded(path), "y"), _loaded(path))
+
+
+def _large_semicolon_file(path: Path, other: str, delimiter: str = ";") -> Path:
+    """A semicolon-separated file larger than fit_file's head (SAMPLE_BYTES): 'h' holds cells such
+    as '1.234' (1.234 or 1234, by the file's form), ``other`` the cells of a column 'o'."""
+    from nbapp.scale._files import SAMPLE_BYTES
+
+    rows = SAMPLE_BYTES // 10 + 1000
+    rng = np.random.default_rng(0)
+    lines = [delimiter.join(["ab"[i % 2], f"{int(rng.integers(1, 10))}.{int(rng.integers(100, 1000))}", other])
+             for i in range(rows)]
+    path.write_text(delimiter.join("yho") + "\n" + "\n".join(lines) + "\n")
+    assert path.stat().st_size > SAMPLE_BYTES
+    return path
+
+
+def test_a_large_file_whose_head_decides_decimal_commas_refuses_a_cell_the_other_form_reads_1000x_apart(tmp_path):
+    """Beyond its head, fit_file does not read ahead the cells of the columns it does not use, whose
+    evidence load_table weighs: in a tab-separated file whose unused column 'o' holds decimal
+    commas, '1.234' in 'h' is 1234 for the head, and would be 1.234 for the whole file if a later
+    cell of 'o' were text. The cell is refused with its column, row and fix."""
+    path = _large_semicolon_file(tmp_path / "big.csv", "3,5", "\t")
+    with pytest.raises(nbapp.DataError, match=r"Column 'h': data row 0 of .*big.csv.* \(line 2 if no cell spans "
+                                              r"lines\) holds a number such as 1.234.* Write the number so"):
+        fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y")
+
+
+def test_a_large_semicolon_file_without_a_decimal_point_column_reads_as_load_table(tmp_path):
+    """A semicolon file is read with decimal commas unless a column says "decimal points": 'h', the
+    only column that could say so further down, is read as numbers in the comma form (a cell of
+    the other form is refused), so the head's decision holds: '1.234' is 1234, as in load_table."""
+    path = _large_semicolon_file(tmp_path / "big.csv", "3,5")
+    loaded = _loaded(path)
+    assert loaded["h"].min() > 1000 and loaded["o"].iloc[0] == 3.5
+    assert_same_model(fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y"),
+                      nbapp.NaiveBayes({"h": "gaussian"}).fit(loaded, "y"), loaded.head(100), rtol=1e-9)
+
+
+def test_a_large_file_whose_form_a_number_column_confirms_reads_as_load_table(tmp_path):
+    """'o' is read as numbers by the model and holds '0.5' (a decimal point, no number of the comma
+    form): the file is read with decimal points whatever the rest holds, as load_table reads it."""
+    path = _large_semicolon_file(tmp_path / "big.csv", "0.5")
+    model = nbapp.NaiveBayes({"h": "gaussian", "o": "gaussian"})
+    loaded = _loaded(path)
+    assert loaded["h"].max() < 10
+    assert_same_model(fit_file(model, path, "y"), nbapp.NaiveBayes({"h": "gaussian", "o": "gaussian"}).fit(loaded, "y"),
+                      loaded.head(100), rtol=1e-9)
+
+
+def test_the_path_sample_reads_numbers_in_the_form_the_fit_reads(tmp_path):
+    """The sample's first rows hold only '1.234'-like cells, which alone make a semicolon file a
+    decimal-comma one (1234); a later row of the head holds '0.5': the file has decimal points.
+    sample_rows reads its rows in that form, as fit_file and load_table of the file do."""
+    from nbapp.scale import sample_rows
+
+    path = tmp_path / "s.csv"
+    path.write_text("y;h\n" + "a;1.234\nb;2.500\n" * 10 + "a;0.5\n")
+    assert _loaded(path)["h"].tolist()[:2] == [1.234, 2.5]
+    assert sample_rows(path, 4)["h"].tolist() == [1.234, 2.5, 1.234, 2.5]
+    assert nbapp.load_table(path.read_bytes(), "s.csv", max_rows=4).frame["h"].tolist()[0] == 1234  # its 4 rows alone
+    assert_same_model(fit_file(nbapp.NaiveBayes({"h": "gaussian"}), path, "y"),
+                      nbapp.NaiveBayes({"h": "gaussian"}).fit(_loaded(path), "y"), _loaded(path))
+
+
+def test_files_of_different_number_forms_are_not_read_together(tmp_path):
+    (tmp_path / "a.csv").write_text("y;h\na;1,5\nb;2,5\n")
+    (tmp_path / "b.csv").write_text("y;h\na;1.5\nb;2.5\n")
+    with pytest.raises(nbapp.DataError, match=r"b.csv' writes its numbers with decimal points and .*a.csv' with "
+                                              r"decimal commas"):
+        fit_file(nbapp.NaiveBayes({"h": "gaussian"}), tmp_path, "y")
 
 
 def test_fit_file_reads_thousands_separators_in_a_comma_separated_file(tmp_path):

@@ -9,12 +9,15 @@ import itertools
 import re
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from nbapp._number_rule import DOT, NumberForm
 from nbapp.errors import DataError
+from nbapp.io._numbers import file_form
 from nbapp.io._fast import fast_path_applies, read_fast
 from nbapp.io._common import (DELIMITER_NAMES, MAX_COLUMNS, SAMPLE_BYTES, SHOWN, TEXT_DTYPE, Table, _Raw, RowNumbers,
                               _clipped, _shape)
@@ -86,8 +89,10 @@ def _detect_delimiter(sample: str, truncated: bool) -> str:
     return tied[0]
 
 
-def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: bool = True) -> Table:
-    """``fast=False`` forces the careful path (the tests compare both paths)."""
+def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: bool = True,
+                    form: NumberForm | None = None) -> Table:
+    """``fast=False`` forces the careful path (the tests compare both paths); ``form``: the
+    numbers' form decided on more of the file than ``data`` (:func:`file_numbers`)."""
     encoding, notes, data = _detect_encoding(data, filename)
     sample, truncated = _sample_text(data, encoding)
     _refuse_binary_text(sample, filename)
@@ -95,15 +100,41 @@ def _read_delimited(data: bytes, filename: str, max_rows: int | None, *, fast: b
     _refuse_wide(data, encoding, delimiter, filename)
     source = _Source(data, encoding, delimiter)
     quick = read_fast(source, filename, _first_record(source), notes, lambda: _data_record_lines(source, filename)) \
-        if fast and fast_path_applies(source, max_rows) else None
+        if fast and form is None and fast_path_applies(source, max_rows) else None
     if quick is not None:
         table = Table(*quick)
     else:
-        table = _tidy(_read_records(source, filename, max_rows, notes), filename)
+        table = _tidy(_read_records(source, filename, max_rows, notes), filename, form)
     shape = _shape(table.frame)
     how = f"{DELIMITER_NAMES[delimiter]}-separated" if table.frame.shape[1] > 1 else "one column"
     lead = f"Read {filename!r} as {encoding.label} text, {how}{_line_endings(sample)}: {shape}."
     return Table(table.frame, (lead, *table.notes))
+
+
+@dataclass(frozen=True)
+class FileNumbers:
+    """How load_table reads the numbers of a delimited file (:func:`file_numbers`)."""
+
+    delimiter: str
+    form: NumberForm
+    evidence: dict[str, str]    # what each column (stripped header name) said: nbapp.io._numbers.column_evidence
+
+
+def file_numbers(data: bytes, filename: str) -> FileNumbers:
+    """The delimiter and number form load_table decides for the delimited file ``data`` (the
+    whole file, or the head of one: then what load_table would decide on those rows), with
+    what each column's cells said of it. Cells are read as load_table's careful path
+    reads them; a comma-separated file is DOT without reading a cell."""
+    encoding, _, data = _detect_encoding(data, filename)
+    sample, truncated = _sample_text(data, encoding)
+    delimiter = _detect_delimiter(sample, truncated)
+    if delimiter == ",":
+        return FileNumbers(delimiter, DOT, {})
+    raw = _read_records(_Source(data, encoding, delimiter), filename, None, [])
+    stripped = [raw.frame[c].str.strip() for c in raw.frame.columns]
+    form, evidence = file_form(stripped, delimiter, every_column=True)
+    header = [*raw.header, *[""] * len(stripped)]
+    return FileNumbers(delimiter, form, dict(zip(header, evidence)))
 
 
 def _refuse_wide(data: bytes, encoding: _Encoding, delimiter: str, filename: str) -> None:

@@ -39,6 +39,7 @@ import numpy as np
 from nbapp.errors import DataError, report_internal_error
 from nbapp.io._common import Table, _ZIP_MAGIC, _file_name
 from nbapp.io._corpus import _load_corpus
+from nbapp._number_rule import NumberForm
 from nbapp.io._delimited import _read_delimited
 from nbapp.io._sniffing import _refuse_empty, _refuse_known_binary
 from nbapp.io._workbook import OLE_MAGIC, _read_workbook, workbook_sheets
@@ -108,9 +109,19 @@ def _guarded(filename: str, read: Callable[[], Table]) -> Table:
         raise report_internal_error(exc) from exc
 
 
-def _load_table(data: bytes, filename: str, max_rows: int | None, sheet: str | int | None = None) -> Table:
+def load_head(data: bytes, filename: str, max_rows: int, form: NumberForm) -> Table:
+    """load_table of the first rows of a larger file, whose numbers are read in ``form``: the
+    form load_table decides on the whole head (:func:`nbapp.io._delimited.file_numbers`), which
+    fit_file reads the file in, so that the path source's sample reads each cell as the fit
+    does (not in the form of its first ``max_rows`` rows alone)."""
+    name = _file_name(str(filename))
+    return _guarded(name, lambda: _load_table(bytes(data), name, max_rows, None, form))
+
+
+def _load_table(data: bytes, filename: str, max_rows: int | None, sheet: str | int | None = None,
+                form: NumberForm | None = None) -> Table:
     _refuse_empty(data, filename)
     if data.startswith((*_ZIP_MAGIC, OLE_MAGIC)):
         return _read_workbook(data, filename, max_rows, sheet)
     _refuse_known_binary(data, filename)
-    return _read_delimited(data, filename, max_rows)
+    return _read_delimited(data, filename, max_rows, form=form)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 import pandas as pd
 
@@ -30,27 +32,18 @@ class NumberReader:
     with their lines.
     """
 
-    def __init__(self, frame: pd.DataFrame, rows: RowNumbers, delimiter: str | None) -> None:
+    def __init__(self, frame: pd.DataFrame, rows: RowNumbers, delimiter: str | None,
+                 form: NumberForm | None = None) -> None:
+        """``form``: the file's form when it was decided elsewhere (:func:`file_form` on more rows
+        than ``frame`` holds: the path source's sample reads with the form of its whole head)."""
         self.frame = frame
         self.rows = rows
         self.stripped = {c: frame[c].str.strip() for c in frame.columns}
-        self.decimal_comma = delimiter not in (",", None) and self._file_uses_decimal_comma(delimiter)
+        if form is None:
+            form, _ = file_form(self.stripped.values(), delimiter)
+        self.decimal_comma = form == COMMA
         self.decimal_columns: list[str] = []
         self.thousands_columns: list[str] = []
-
-    def _file_uses_decimal_comma(self, delimiter: str) -> bool:
-        clearly_comma = False
-        for c, values in self.stripped.items():
-            present = values[~values.str.lower().isin(NA_TOKENS)]
-            if present.empty:
-                continue
-            comma = present.str.fullmatch(COMMA.pattern.pattern).all()
-            dot = present.str.fullmatch(DOT.pattern.pattern).all()
-            if comma and not dot:
-                clearly_comma = True
-            elif dot and not comma:
-                return False  # a point decimal elsewhere in the file: stay with points
-        return clearly_comma or delimiter == ";"
 
     def convert(self, position: int, name: str, notes: list[str]) -> pd.Series:
         raw = self.frame[position]
@@ -184,6 +177,48 @@ class NumberReader:
             notes.append(f"Thousands separators ({_quoted(self.form.thousands)}) removed in "
                          f"{_names(self.thousands_columns)}.")
         return notes
+
+
+# What a column's cells say of the file's form (:func:`file_form`): every present cell a number of
+# DOT's form and one at least not of COMMA's ('1.5'), the other way ('3,5'), every one of both
+# forms ('12', '1.234', or no cell), or a cell of neither (text: '1.5' beside '3,5', 'abc').
+DOT_ONLY, COMMA_ONLY, BOTH, NEITHER = "dot", "comma", "both", "neither"
+
+
+def column_evidence(values: pd.Series) -> str:
+    """What a column's stripped cells say of the file's number form (DOT_ONLY, ... above)."""
+    # (an infinity is missing to the column's reading, so it is no evidence either way)
+    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
+    if present.empty:
+        return BOTH
+    dot = present.str.fullmatch(DOT.pattern.pattern).all()
+    comma = present.str.fullmatch(COMMA.pattern.pattern).all()
+    return BOTH if dot and comma else DOT_ONLY if dot else COMMA_ONLY if comma else NEITHER
+
+
+def file_form(columns: Iterable[pd.Series], delimiter: str | None, *, every_column: bool = False
+              ) -> tuple[NumberForm, list[str]]:
+    """How a delimited file writes its numbers, decided per FILE from every cell of every column
+    (stripped): :data:`~nbapp._number_rule.COMMA` when the delimiter is not a comma, no column is
+    DOT_ONLY (every cell, missing and infinite ones aside, a number of
+    :data:`~nbapp._number_rule.DOT`'s form, one at least not of COMMA's: '1.5', '0.125') and a
+    column is COMMA_ONLY ('3,5') or the delimiter is a semicolon; else
+    :data:`~nbapp._number_rule.DOT`. So '1.234' is 1234 in a semicolon file whose other column
+    holds '3,5', and 1.234 in one whose other column holds '0.5'.
+
+    Also what each column said (:func:`column_evidence`), up to the first DOT_ONLY one unless
+    ``every_column``. Every file reader takes this decision here (load_table's careful path;
+    fit_file, cross_validate_file and the path source's sample through
+    :func:`nbapp.io._delimited.file_numbers`)."""
+    if delimiter in (",", None):
+        return DOT, []
+    evidence: list[str] = []
+    for values in columns:
+        evidence.append(column_evidence(values))
+        if evidence[-1] == DOT_ONLY and not every_column:
+            break                       # a point decimal in the file: stay with points
+    comma = DOT_ONLY not in evidence and (COMMA_ONLY in evidence or delimiter == ";")
+    return (COMMA if comma else DOT), evidence
 
 
 def _as_integers(cleaned: pd.Series) -> pd.Series | None:

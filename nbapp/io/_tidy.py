@@ -11,10 +11,12 @@ import pandas as pd
 
 from nbapp.errors import DataError
 from nbapp.io._common import DELIMITER_NAMES, SHOWN, Table, _Raw, _described, _quoted
+from nbapp._number_rule import NumberForm
 from nbapp.io._numbers import NumberReader
 
 
-def _tidy(raw: _Raw, filename: str) -> Table:
+def _tidy(raw: _Raw, filename: str, form: NumberForm | None = None) -> Table:
+    """``form``: the file's number form when decided on more rows than these (see NumberReader)."""
     notes = list(raw.notes)
     frame = raw.frame
     header = list(raw.header)
@@ -29,7 +31,7 @@ def _tidy(raw: _Raw, filename: str) -> Table:
     frame, header = _drop_index_column(frame, header, notes)
     names = _clean_names(header, notes)
     frame.columns = range(frame.shape[1])
-    converter = NumberReader(frame, raw.rows, raw.delimiter)
+    converter = NumberReader(frame, raw.rows, raw.delimiter, form)
     columns = {name: converter.convert(position, name, notes) for position, name in enumerate(names)}
     result = pd.DataFrame(columns)
     result.index = pd.RangeIndex(len(result))

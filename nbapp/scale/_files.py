@@ -18,12 +18,15 @@ How CSV cells become values (the rules of :func:`nbapp.load_table`, decided per 
 every file of the input, so that every row reads a column the same way: by DuckDB's SQL for the
 numbers, built from load_table's constants (``_Cell``), and by load_table's own reader applied to
 the distinct cells of the other columns, grouped by DuckDB (:func:`_csv_values`); the streamed
-path decides them in one profiling pass before fitting):
+path decides them in one profiling pass before fitting), in the number form load_table decides
+per FILE, from every cell of every column, used or not (:func:`_numbers_of`: decimal points and
+thousands commas, or in a file not separated by commas whose cells say so, decimal commas and
+thousands points):
 
 * features whose type reads numbers (``nbapp.blocks.reads_numbers``) and the weight are numbers: the missing
   tokens of ``load_table`` ("", "N/A", "?", "-", "null", ...) and infinities are missing,
-  thousands separators ',' are removed, anything else is a :class:`DataError` naming the file,
-  the data row and the column;
+  thousands separators are removed, decimal commas read as points, anything else is a
+  :class:`DataError` naming the file, the data row and the column;
 * the target and the other features become whole numbers when every cell is one (so a class
   "1" is the number 1, as in ``load_table``), decimals when every present cell is a number,
   else text (leading zeros such as "007" and integers longer than 15 digits stay text), with
@@ -31,8 +34,11 @@ path decides them in one profiling pass before fitting):
 * rows whose cells are all blank are dropped; data rows are numbered from 0 within each file
   as in ``load_table``'s frame.
 
-Not read as ``load_table`` reads them (refused or documented): decimal commas (a file whose
-delimiter is not a comma and whose numbers hold a comma is refused), encodings other than
+Not read as ``load_table`` reads them (refused or documented): in a file larger than
+SAMPLE_BYTES, not separated by commas, whose form no number column confirms, a cell read
+1000 times otherwise in the other form ('1.234') is refused with its row (the form is decided
+on the head, the rows the path source's sample reads: the evidence of the rest is not read
+ahead of the one pass); files of different forms read together are refused; encodings other than
 UTF-8, and blank or duplicate column names (DuckDB's own names are used). Parquet files keep
 their own column types, as ``pandas.read_parquet`` reads them.
 
@@ -77,8 +83,8 @@ import pandas as pd
 from nbapp.blocks import reads_numbers
 from nbapp.errors import DataError
 from nbapp.io._export import atomic_output, predictions_frame, safe_csv_bytes, writable_path
-from nbapp._number_rule import (COMMA, DOT, INF_TOKENS, INTEGER, LEADING_ZERO, MAX_EXACT_DIGITS, NA_TOKENS,
-                                SPACES, TEXT_NA_TOKENS)
+from nbapp._number_rule import (AMBIGUOUS, COMMA, DOT, INF_TOKENS, INTEGER, LEADING_ZERO, MAX_EXACT_DIGITS,
+                                NA_TOKENS, SPACES, TEXT_NA_TOKENS, NumberForm)
 from nbapp.io._common import TEXT_DTYPE, RowNumbers
 from nbapp.io._nested import arrow_nested, nested_error
 from nbapp.io._sniffing import CONTENT_BYTE
@@ -211,15 +217,25 @@ def sample_rows(path: DataPath, n: int) -> pd.DataFrame:
         first = sources.files[0]
         if sources.kind == "parquet":
             return _parquet_head(first, sources.path(first), n)
-        with open(sources.path(first), "rb") as handle:
-            head = handle.read(SAMPLE_BYTES)
-            more = bool(handle.read(1))
-    from nbapp.io import load_table
+        head, _ = _head(sources, first)
+    from nbapp.io._delimited import file_numbers
+    from nbapp.io._loading import load_head
 
-    if more:     # cut at a line end, and drop that last line in case a quoted cell spans it
-        head = head[:head.rfind(b"\n", 0, head.rfind(b"\n")) + 1] or head
     with _cells_unquoted(sources, [], ""):
-        return load_table(head, os.path.basename(first), max_rows=n).frame
+        # the numbers in the form fit_file reads the file in (decided on the whole head), not in
+        # the form of the first n rows alone: the sample shows each cell as the fit reads it
+        return load_head(head, os.path.basename(first), n, file_numbers(head, os.path.basename(first)).form).frame
+
+
+def _head(sources: _Sources, file: str) -> tuple[bytes, bool]:
+    """The first SAMPLE_BYTES of a CSV, cut at a line end (the last line dropped, in case a quoted
+    cell spans it), and whether the file has more: the rows the sample and the number form read."""
+    with open(sources.path(file), "rb") as handle:
+        head = handle.read(SAMPLE_BYTES)
+        more = bool(handle.read(1))
+    if more:
+        head = head[:head.rfind(b"\n", 0, head.rfind(b"\n")) + 1] or head
+    return head, more
 
 
 def _parquet_head(file: str, path: str, n: int) -> pd.DataFrame:
@@ -701,71 +717,153 @@ def _cast_only_marks(sources: _Sources, chunk: int = 8 << 20, stop: threading.Ev
 
 
 # What the profiling pass learns of each cell of a target / non-numeric feature column.
-ABSENT, TEXT, WHOLE, DECIMAL, WHOLE_COMMA, DECIMAL_COMMA, COMMA_DECIMAL = range(7)
-CODES = 7
+ABSENT, TEXT, WHOLE, DECIMAL = range(4)
+CODES = 4
+
+
+@dataclass(frozen=True)
+class _Numbers:
+    """How the CSV files write their numbers, as load_table decides it per file
+    (:func:`nbapp.io._numbers.file_form`, from every cell of every column: the columns fit_file
+    does not read decide it too) and :func:`_numbers_of` finds it. ``unsure``: the decision was
+    taken on the head of a file larger than it (the rows the path source's sample reads) and the
+    columns read as numbers do not confirm it over the whole file (:func:`_settled`), so a cell whose value depends on it
+    (:data:`~nbapp._number_rule.AMBIGUOUS`, '1.234': 1.234 or 1234) is refused, naming its row,
+    rather than read 1000 times otherwise than load_table might."""
+
+    form: NumberForm = DOT
+    unsure: bool = False
+
+
+def _numbers_of(sources: _Sources, numeric: Collection[str]) -> _Numbers:
+    """The number form of the CSV files (DOT for Parquet): load_table's decision
+    (:func:`nbapp.io._delimited.file_numbers`) on each file, whole when it is at most
+    SAMPLE_BYTES, else on its head (:func:`_head`, the rows of the path source's sample): unsure
+    (:class:`_Numbers`) unless :func:`_settled`. Files whose forms differ are refused: one query
+    reads them all in one form."""
+    if sources.kind != "csv":
+        return _Numbers()
+    from nbapp.io._delimited import file_numbers
+
+    forms: dict[str, NumberForm] = {}
+    unsure = False
+    for file in _each(sources):
+        head, more = _head(sources, file)
+        with _cells_unquoted(sources, [], ""):
+            found = file_numbers(head, os.path.basename(file))
+        forms[file] = found.form
+        unsure = unsure or (more and not _settled(found, set(numeric)))
+    if len(set(forms.values())) > 1:
+        point = next(f for f, form in forms.items() if form == DOT)
+        comma = next(f for f, form in forms.items() if form == COMMA)
+        raise DataError(f"{point!r} writes its numbers with decimal points and {comma!r} with decimal commas (as "
+                        "load_table reads each); fit_file reads files of one form together: give the files of each "
+                        "form separately, or save them alike.")
+    return _Numbers(next(iter(forms.values()), DOT), unsure)
+
+
+def _settled(found: Any, numeric: set[str]) -> bool:
+    """Whether the form decided on a file's head (``found``: :func:`nbapp.io._delimited.file_numbers`)
+    is the one load_table decides on the whole file, whatever the other rows hold.
+
+    A comma-separated file is DOT whatever its cells. Otherwise: fit_file refuses a cell of a
+    number column (``numeric``: the number-reading features, the weight) that is no number of the
+    form it reads in, and reads an infinity as missing, which is no evidence: over the whole file
+    such a column says what it said in the head, or nothing is read. A NEITHER column (a cell of
+    neither form) stays so; a BOTH column ('12', '1.234', or blank) could turn DOT_ONLY or
+    COMMA_ONLY further down, unless it is a number column. So DOT holds when a number column is
+    DOT_ONLY; DOT and COMMA hold when every BOTH column is a number column and, for DOT, no column
+    is COMMA_ONLY and the file is not semicolon-separated (else an unread DOT_ONLY column decided
+    it), for COMMA, the file is semicolon-separated or a number column is COMMA_ONLY."""
+    from nbapp.io._numbers import BOTH, COMMA_ONLY, DOT_ONLY
+
+    said = found.evidence
+    if found.delimiter == "," or (found.form == DOT and any(said.get(c) == DOT_ONLY for c in numeric)):
+        return True
+    if any(e == BOTH and c not in numeric for c, e in said.items()):
+        return False
+    if found.form == DOT:
+        return COMMA_ONLY not in said.values() and found.delimiter != ";"
+    return found.delimiter == ";" or any(said.get(c) == COMMA_ONLY for c in numeric)
 
 
 class _Cell:
-    """SQL expressions over one VARCHAR column, as load_table's number reader tests its cells."""
+    """SQL expressions over one VARCHAR column, as load_table's number reader tests its cells in
+    the files' number form (``numbers``, :func:`_numbers_of`)."""
 
-    def __init__(self, column: str, marks: Collection[str] = CAST_ONLY) -> None:
+    def __init__(self, column: str, marks: Collection[str] = CAST_ONLY, numbers: _Numbers = _Numbers()) -> None:
         """``marks``: those of CAST_ONLY the cells may hold (the others are in no cell of the files)."""
         c = _ident(column)
+        form = numbers.form
         self.name = column
+        self.form = form
         self.raw = c
         self.s = _trimmed(c)
         self.lower = f"lower({self.s})"
         self.absent = f"({c} IS NULL OR {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)})"
-        self.number = f"regexp_full_match({self.s}, {_literal(DOT.pattern.pattern)})"
-        self.comma_number = f"regexp_full_match({self.s}, {_literal(COMMA.pattern.pattern)})"
-        self.plain = f"replace({self.s}, {_literal(DOT.thousands)}, '')"
+        self.number = f"regexp_full_match({self.s}, {_literal(form.pattern.pattern)})"
+        # as a float parser reads it: no thousands separators, a decimal point (NumberForm.plain)
+        self.plain = f"replace({self.s}, {_literal(form.thousands)}, '')"
+        if form.decimal != ".":
+            self.plain = f"replace({self.plain}, {_literal(form.decimal)}, '.')"
         self.guarded = " AND ".join(f"NOT contains({c}, {_literal(mark)})" for mark in marks) or "true"
+        self.ambiguous = (f"(regexp_full_match({self.s}, {_literal(AMBIGUOUS)}) AND NOT {self.absent})"
+                          if numbers.unsure else "")
+
+    def checked(self, expression: str) -> str:
+        """``expression``, or an error naming the column where the cell is AMBIGUOUS and the form unsure."""
+        if not self.ambiguous:
+            return expression
+        refused = f"error('nbapp-ambiguous:' || {_literal(self.name)})"
+        return f"CASE WHEN {self.ambiguous} THEN {refused} ELSE {expression} END"
 
     def code(self) -> str:
         """One of the codes above per cell: leading zeros and long integers are TEXT (codes, as
-        in load_table); COMMA_DECIMAL is a number only where a comma may be a decimal mark."""
+        in load_table)."""
         integer = _literal(INTEGER)          # load_table's rule (nbapp._number_rule), as RE2 patterns
         # a whole number as load_table's int64: one that a 64-bit integer holds (else a decimal)
         whole = f"(regexp_full_match({self.plain}, {integer}) AND TRY_CAST({self.plain} AS BIGINT) IS NOT NULL)"
-        comma = f"contains({self.s}, {_literal(DOT.thousands)})"
         number = (f"CASE WHEN regexp_matches({self.s}, {_literal('^' + LEADING_ZERO)}) "
                   f"OR (length({self.s}) > {MAX_EXACT_DIGITS} AND regexp_full_match({self.s}, {integer})) THEN {TEXT} "
-                  f"WHEN {whole} THEN (CASE WHEN {comma} THEN {WHOLE_COMMA} ELSE {WHOLE} END) "
-                  f"ELSE (CASE WHEN {comma} THEN {DECIMAL_COMMA} ELSE {DECIMAL} END) END")
+                  f"WHEN {whole} THEN {WHOLE} ELSE {DECIMAL} END")
         return (f"CASE WHEN {self.raw} IS NULL THEN {ABSENT} WHEN {self.number} THEN ({number}) "
-                f"WHEN {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)} THEN {ABSENT} "
-                f"WHEN contains({self.raw}, {_literal(COMMA.decimal)}) AND {self.comma_number} THEN {COMMA_DECIMAL} "
-                f"ELSE {TEXT} END")
+                f"WHEN {self.lower} IN {_tokens(NA_TOKENS | INF_TOKENS)} THEN {ABSENT} ELSE {TEXT} END")
 
-    def as_double(self, commas: bool) -> str:
+    def as_double(self) -> str:
         """A number, NULL for missing and infinite cells; a cell that is no number raises (the
         marker is turned into a DataError naming the row). DuckDB's own cast is tried first (not
-        for NaN, nor for a cell holding a mark: see _cast_only_marks); load_table's number
-        pattern decides the rest (it refuses '1_000', '+-1' and '-nan', which DuckDB reads)."""
-        fast, fast_ok, slow, slow_ok = self._number_paths(commas)
-        return (f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) THEN NULL ELSE {fast} END) "
-                f"WHEN {self.absent} THEN NULL::DOUBLE "
-                f"WHEN {slow_ok} THEN (CASE WHEN isinf({slow}) THEN NULL ELSE {slow} END) "
-                f"ELSE error('nbapp-not-a-number:' || {_literal(self.name)}) END")
+        for NaN, nor for a cell holding a mark: see _cast_only_marks; nor for a point in the
+        COMMA form, where it separates thousands); load_table's number pattern decides the rest
+        (it refuses '1_000', '+-1' and '-nan', which DuckDB reads)."""
+        fast, fast_ok, slow, slow_ok = self._number_paths()
+        return self.checked(f"CASE WHEN {fast_ok} THEN (CASE WHEN isinf({fast}) THEN NULL ELSE {fast} END) "
+                            f"WHEN {self.absent} THEN NULL::DOUBLE "
+                            f"WHEN {slow_ok} THEN (CASE WHEN isinf({slow}) THEN NULL ELSE {slow} END) "
+                            f"ELSE error('nbapp-not-a-number:' || {_literal(self.name)}) END")
 
-    def unreadable(self, commas: bool) -> str:
-        """True for the cells as_double refuses."""
-        _, fast_ok, _, slow_ok = self._number_paths(commas)
+    def unreadable(self) -> str:
+        """True for the cells as_double refuses as no number."""
+        _, fast_ok, _, slow_ok = self._number_paths()
         return f"NOT ({fast_ok} OR {self.absent} OR {slow_ok})"
 
-    def _number_paths(self, commas: bool) -> tuple[str, str, str, str]:
-        fast = f"TRY_CAST({self.raw} AS DOUBLE)"
-        # NaN is a number to the cast ('-nan', 'nan(1)' too); only load_table's tokens are missing.
-        fast_ok = f"({fast} IS NOT NULL AND NOT isnan({fast}) AND {self.guarded})"
-        slow = f"TRY_CAST({self.plain} AS DOUBLE)" if commas else "NULL::DOUBLE"
-        slow_ok = self.number if commas else "false"
-        return fast, fast_ok, slow, slow_ok
+    def _number_paths(self) -> tuple[str, str, str, str]:
+        if self.form.decimal == ".":
+            fast = f"TRY_CAST({self.raw} AS DOUBLE)"
+            # NaN is a number to the cast ('-nan', 'nan(1)' too); only load_table's tokens are missing.
+            fast_ok = f"({fast} IS NOT NULL AND NOT isnan({fast}) AND {self.guarded})"
+        else:   # a cell without a point ('3,5'), its comma a point, is a number of COMMA's form exactly
+            # when it is one of DOT's; the cast would read '1.234' as 1.234: the pattern decides it
+            fast = f"TRY_CAST(replace({self.raw}, {_literal(self.form.decimal)}, '.') AS DOUBLE)"
+            fast_ok = (f"(NOT contains({self.raw}, {_literal(self.form.thousands)}) AND {fast} IS NOT NULL "
+                       f"AND NOT isnan({fast}) AND {self.guarded})")
+        return fast, fast_ok, f"TRY_CAST({self.plain} AS DOUBLE)", self.number
 
     def as_integer(self) -> str:
-        return f"CAST({self.plain} AS BIGINT)"
+        return self.checked(f"CAST({self.plain} AS BIGINT)")
 
     def as_text(self) -> str:
-        return f"CASE WHEN {self.raw} IS NULL OR {self.lower} IN {_tokens(TEXT_NA_TOKENS)} THEN NULL ELSE {self.raw} END"
+        return self.checked(f"CASE WHEN {self.raw} IS NULL OR {self.lower} IN {_tokens(TEXT_NA_TOKENS)} THEN NULL "
+                            f"ELSE {self.raw} END")
 
 
 def _trimmed(column: str) -> str:
@@ -773,16 +871,13 @@ def _trimmed(column: str) -> str:
     return f"trim({column}, {_literal(SPACES)})"
 
 
-def _decide(counts: dict[int, int], commas: bool) -> str:
-    """load_table's choice for a column from its cell codes: 'int', 'float', 'text', 'empty', or
-    'comma' for numbers whose comma may be a decimal mark (refused: fit_file does not guess)."""
+def _decide(counts: dict[int, int]) -> str:
+    """load_table's choice for a column from its cell codes: 'int', 'float', 'text' or 'empty'."""
     if sum(n for code, n in counts.items() if code != ABSENT) == 0:
         return "empty"
-    if counts[TEXT] or (commas and counts[COMMA_DECIMAL]):
+    if counts[TEXT]:
         return "text"
-    if not commas and counts[COMMA_DECIMAL] + counts[WHOLE_COMMA] + counts[DECIMAL_COMMA]:
-        return "comma"
-    if counts[ABSENT] == 0 and counts[DECIMAL] + counts[DECIMAL_COMMA] == 0:
+    if counts[ABSENT] == 0 and counts[DECIMAL] == 0:
         return "int"
     return "float"
 
@@ -794,15 +889,16 @@ class _Plan:
     select: str          # the SELECT list
     where: str           # drops rows with every cell blank
     total_rows: int
-    commas: bool = True  # a comma in a number is a thousands separator (comma-separated files)
+    numbers: _Numbers = _Numbers()   # the files' number form (:func:`_numbers_of`)
 
 
-def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str], others: list[str]) -> _Plan:
+def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str], others: list[str],
+              numbers: _Numbers) -> _Plan:
     """One pass over every file decides how each non-numeric column reads (its cell codes are
     computed once per cell, then counted); numeric features are numbers by their type."""
     blank = " AND ".join(f"coalesce({_trimmed(_ident(c))}, '') = ''" for c in columns)
     where = f"NOT ({blank})"
-    profiled = [_Cell(c) for c in dict.fromkeys(others) if c not in numeric]
+    profiled = [_Cell(c, numbers=numbers) for c in dict.fromkeys(others) if c not in numeric]
     codes = ", ".join(f"{cell.code()} AS k{i}" for i, cell in enumerate(profiled)) or "0 AS k0"
     counts = ", ".join(f"count(*) FILTER (WHERE k{i} = {code})"
                        for i in range(len(profiled)) for code in range(CODES)) or "0"
@@ -810,31 +906,14 @@ def _csv_plan(con: Any, sources: _Sources, columns: list[str], numeric: list[str
     row = _rows(con, f"SELECT count(*), {counts} FROM (SELECT {codes} FROM {scan} WHERE {where})",
                 sources.files[0])[0]
     per_column = {cell.name: dict(enumerate(row[1 + CODES * i:1 + CODES * (i + 1)])) for i, cell in enumerate(profiled)}
-    commas = _comma_delimited(con, sources)
     expressions = []
     for name in dict.fromkeys([*numeric, *others]):
-        cell = _Cell(name)
-        decision = "number" if name in numeric else _decide(per_column[name], commas)
-        if decision == "comma":
-            raise _decimal_comma(name, sources)
-        expr = {"number": cell.as_double(commas), "int": cell.as_integer(), "float": cell.as_double(commas),
+        cell = _Cell(name, numbers=numbers)
+        decision = "number" if name in numeric else _decide(per_column[name])
+        expr = {"number": cell.as_double(), "int": cell.as_integer(), "float": cell.as_double(),
                 "text": cell.as_text(), "empty": "NULL::DOUBLE"}[decision]
         expressions.append(f"{expr} AS {_ident(name)}")
-    return _Plan(", ".join(expressions), where, int(row[0]), commas)
-
-
-def _comma_delimited(con: Any, sources: _Sources) -> bool:
-    """True when every file is comma-separated: a comma inside a number is then a thousands
-    separator, as load_table reads it. Elsewhere it may be a decimal comma, which fit_file
-    does not guess (a numeric cell with a comma is refused)."""
-    return all(_rows(con, f"SELECT Delimiter FROM sniff_csv({_file_literal(sources.path(f))})", f)[0][0] == ","
-               for f in _each(sources))
-
-
-def _decimal_comma(column: str, sources: _Sources) -> DataError:
-    return DataError(f"Column {column!r} of {sources.files[0]!r} holds numbers with a comma in a file not separated by "
-                     "commas: a decimal comma or a thousands separator? fit_file does not guess; write the numbers "
-                     "with a decimal point and no separators.")
+    return _Plan(", ".join(expressions), where, int(row[0]), numbers)
 
 
 # ------------------------------------------------------------------------------------------
@@ -857,9 +936,9 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
         try:
             with _connected(sources) as con:
                 columns = _check_files(con, sources, list(dict.fromkeys([*numeric, *others])))
-                commas = sources.kind == "csv" and _comma_delimited(con, sources)
+                numbers = _numbers_of(sources, numeric)
                 for fast in ((True, False) if marks is not None else (False,)):
-                    source = _engine_source(con, sources, numeric, others, columns, commas, folds=folds, fast=fast,
+                    source = _engine_source(con, sources, numeric, others, columns, numbers, folds=folds, fast=fast,
                                             marks=CAST_ONLY if marks is None else marks.result())
                     try:
                         return model_statistics(model, source, target, weight, part=None if folds is None else FOLD,
@@ -875,10 +954,10 @@ def engine_statistics(model: Any, sources: _Sources, numeric: list[str], others:
 
 
 def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list[str], columns: list[str],
-                   commas: bool, *, folds: int | None = None, marks: Collection[str] = CAST_ONLY,
+                   numbers: _Numbers, *, folds: int | None = None, marks: Collection[str] = CAST_ONLY,
                    fast: bool = False) -> Source:
     """The checked files (``columns``: the first file's, as :func:`_check_files` gives them;
-    ``commas``: :func:`_comma_delimited`) as one DuckDB query for the aggregates: a CSV's
+    ``numbers``: :func:`_numbers_of`) as one DuckDB query for the aggregates: a CSV's
     numbers parsed by load_table's rule in SQL (``_Cell``; ``marks`` as :func:`_cast_only_marks`
     found them), its other columns as their text, read back in Python by the same rule once
     grouped (:func:`_csv_values`), rows whose every cell is blank dropped; a Parquet file's
@@ -898,12 +977,14 @@ def _engine_source(con: Any, sources: _Sources, numeric: list[str], others: list
     if sources.kind == "csv":
         blank = " AND ".join(f"{_ident(c)} IS NULL" if fast else f"coalesce({_trimmed(_ident(c))}, '') = ''"
                              for c in columns)
-        typed = list(dict.fromkeys(numeric)) if fast and not marks else []
-        select = [f"{_finite(c) if c in typed else _Cell(c, marks).as_double(commas)} AS {_ident(c)}"
+        # DuckDB's reader parses decimal points only, and knows no AMBIGUOUS cell to refuse
+        typed = list(dict.fromkeys(numeric)) if fast and not marks and numbers == _Numbers() else []
+        select = [f"{_finite(c) if c in typed else _Cell(c, marks, numbers).as_double()} AS {_ident(c)}"
                   for c in dict.fromkeys(numeric)]
-        select += [_ident(c) for c in dict.fromkeys(others) if c not in numeric]
+        select += [f"{_Cell(c, marks, numbers).checked(_ident(c))} AS {_ident(c)}"
+                   for c in dict.fromkeys(others) if c not in numeric]
         kinds = {**{c: "text" for c in others}, **{c: "parsed" for c in numeric}}
-        values = _csv_values(commas, sources)
+        values = _csv_values(numbers, sources)
     else:
         blank, select, kinds, values, typed = "false", [_ident(c) for c in wanted], None, None, []
 
@@ -949,37 +1030,22 @@ def _with_folds(scan: str, file: int, k: int) -> str:
             f"SELECT *, row_number() OVER () - 1 AS nbapp_row FROM ({scan})))))")
 
 
-def _csv_values(commas: bool, sources: _Sources) -> Any:
+def _csv_values(numbers: _Numbers, sources: _Sources) -> Any:
     """How the distinct cells of a CSV column that DuckDB grouped become values: load_table's
-    own reader (:class:`nbapp.io._numbers.NumberReader`) applied to them. Whether a column is
-    whole numbers, decimals or text depends only on which cells occur, so reading the distinct
-    cells decides as reading every cell does. A column of numbers written with a comma in a
-    file not separated by commas is refused, as fit_file does not guess a decimal comma."""
+    own reader (:class:`nbapp.io._numbers.NumberReader`) applied to them, in the files' number
+    form (:func:`_numbers_of`). Whether a column is whole numbers, decimals or text depends only
+    on which cells occur, so reading the distinct cells decides as reading every cell does."""
     from nbapp.io._numbers import NumberReader
 
     def values(column: str, raw: list[Any]) -> pd.Series:
         # TEXT_DTYPE: the strings as load_table's parser holds its cells (Arrow-backed), whose
         # number parser decides "+4" as load_table's does (pandas 2.3's "str" would be objects)
         cells = pd.Series(["" if v is None else str(v) for v in raw], dtype=TEXT_DTYPE)
-        if not commas and _comma_numbers(cells.str.strip()):
-            raise _decimal_comma(column, sources)
-        reader = NumberReader(pd.DataFrame({0: cells}), RowNumbers("row", lambda: np.arange(len(cells))), ",")
+        reader = NumberReader(pd.DataFrame({0: cells}), RowNumbers("row", lambda: np.arange(len(cells))), None,
+                              numbers.form)
         return reader.convert(0, column, [])
 
     return values
-
-
-def _comma_numbers(values: pd.Series) -> bool:
-    """Every present cell a number (a comma-decimal one included) and one with a comma: the
-    choice :func:`_decide` refuses as "comma" (the cell codes of ``_Cell.code``, in Python)."""
-    present = values[~values.str.lower().isin(NA_TOKENS | INF_TOKENS)]
-    dot = present.str.fullmatch(DOT.pattern.pattern)
-    code = dot & (present.str.match(LEADING_ZERO) | ((present.str.len() > MAX_EXACT_DIGITS)
-                                                     & present.str.fullmatch(INTEGER)))
-    comma = present.str.contains(COMMA.decimal, regex=False)
-    comma_number = ~dot & comma & present.str.fullmatch(COMMA.pattern.pattern)
-    text = (~dot & ~comma_number) | code
-    return bool(len(present)) and not text.any() and bool(comma.any())
 
 
 def _estimated_rows(sources: _Sources) -> int:
@@ -1008,7 +1074,7 @@ def _batches(path: str | os.PathLike, numeric: list[str], others: list[str], pro
         wanted = list(dict.fromkeys([*numeric, *others]))
         columns = _check_files(con, sources, wanted)
         if sources.kind == "csv":
-            plan = _csv_plan(con, sources, columns, numeric, others)
+            plan = _csv_plan(con, sources, columns, numeric, others, _numbers_of(sources, numeric))
         else:
             total = _rows(con, f"SELECT count(*) FROM {_scan_sql(sources.paths, 'parquet')}", sources.files[0])[0][0]
             plan = _Plan(", ".join(_ident(c) for c in wanted), "true", int(total))
@@ -1081,32 +1147,53 @@ def _file_batches(con: Any, sources: _Sources, file: str, plan: _Plan, batch_row
             yield frame
     except (duckdb.Error, OSError) as exc:   # errors inside the stream reach us through pyarrow as OSError
         sources.check()                      # (an interrupted query is not the file's fault)
-        if "nbapp-not-a-number:" in str(exc):
-            column = str(exc).split("nbapp-not-a-number:", 1)[1].strip().splitlines()[0]
-            raise _not_a_number(con, sources, file, column, plan) from None
+        for marker, error in (("nbapp-not-a-number:", _not_a_number), ("nbapp-ambiguous:", _ambiguous)):
+            if marker in str(exc):
+                column = str(exc).split(marker, 1)[1].strip().splitlines()[0]
+                raise error(con, sources, file, column, plan) from None
         raise _read_error(exc, file) from None
 
 
-def _not_a_number(con: Any, sources: _Sources, file: str, column: str, plan: _Plan) -> DataError:
-    """Find the first cell of a numeric column that is not a number (the error path only)."""
-    cell = _Cell(column)
-    flag = cell.unreadable(plan.commas)
+def _first_row(con: Any, sources: _Sources, file: str, cell: _Cell, flag: str, plan: _Plan) -> tuple[int, str] | None:
+    """The first data row of ``file`` where ``flag`` holds, and its cell (the error path only)."""
     sql = f"SELECT {cell.raw}, {flag} FROM {_scan_sql([sources.path(file)], sources.kind)} WHERE {plan.where}"
     row = 0
     for batch in con.sql(sql).to_arrow_reader(DEFAULT_BATCH_ROWS):
         bad = np.flatnonzero(batch.column(1).to_numpy(zero_copy_only=False))
         if len(bad):
-            value = batch.column(0)[int(bad[0])].as_py()
-            where = row + int(bad[0])
-            comma = "," in str(value) and not plan.commas
-            held = "a number with a comma" if comma else "a cell that is not a number"
-            fix = ("fit_file does not guess whether a comma is a decimal comma in a file not separated by commas: "
-                   "write numbers with a decimal point" if comma else
-                   "blank that cell or correct it, or give the column a text type such as categorical")
-            return DataError(f"Column {column!r} is numeric but data row {where} of {file!r} (line {where + 2} if no "
-                             f"cell spans lines) holds {held}; {fix}.")
+            return row + int(bad[0]), str(batch.column(0)[int(bad[0])].as_py())
         row += batch.num_rows
-    return DataError(f"Column {column!r} of {file!r} holds a cell that is not a number; correct it.")
+    return None
+
+
+def _not_a_number(con: Any, sources: _Sources, file: str, column: str, plan: _Plan) -> DataError:
+    """Find the first cell of a numeric column that is not a number (the error path only)."""
+    cell = _Cell(column, numbers=plan.numbers)
+    found = _first_row(con, sources, file, cell, cell.unreadable(), plan)
+    if found is None:
+        return DataError(f"Column {column!r} of {file!r} holds a cell that is not a number; correct it.")
+    where, value = found
+    other = plan.numbers.form != DOT and DOT.pattern.fullmatch(value.strip(SPACES))
+    held = ("a number with a decimal point in a file that writes decimal commas (as load_table reads it)"
+            if other else "a cell that is not a number")
+    fix = ("write it as the file's other numbers are written (3,5 for three and a half)" if other else
+           "blank that cell or correct it, or give the column a text type such as categorical")
+    return DataError(f"Column {column!r} is numeric but data row {where} of {file!r} (line {where + 2} if no "
+                     f"cell spans lines) holds {held}; {fix}.")
+
+
+def _ambiguous(con: Any, sources: _Sources, file: str, column: str, plan: _Plan) -> DataError:
+    """Find the first AMBIGUOUS cell of a column of an unsure file (the error path only)."""
+    cell = _Cell(column, numbers=plan.numbers)
+    found = _first_row(con, sources, file, cell, cell.ambiguous, plan)
+    where = f"data row {found[0]} of {file!r} (line {found[0] + 2} if no cell spans lines)" if found else repr(file)
+    form = "decimal commas" if plan.numbers.form == COMMA else "decimal points"
+    return DataError(
+        f"Column {column!r}: {where} holds a number such as 1.234, which is 1.234 with a decimal point and 1234 "
+        f"with a decimal comma. The file is not separated by commas, and its first {SAMPLE_BYTES >> 20} MiB read "
+        f"with {form}; load_table decides from every cell of the file, which fit_file does not read ahead. Write "
+        "the number so that it reads one way (1.2340, or 1234 without a separator), or save the file "
+        "comma-separated with decimal points.")
 
 
 # ------------------------------------------------------------------------------------------

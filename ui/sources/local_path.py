@@ -144,8 +144,8 @@ class LocalPath(CountedWhereStored):
         st.caption(f"The data folder of this server is {md(data_root() or '')}: paths are read under it, "
                    "and nothing outside it can be opened. For files beyond the uploader's limit (or beyond memory): "
                    f"types are proposed from the first {PATH_SAMPLE_ROWS:,} rows, and the model is fitted on "
-                   "every row with DuckDB, in bounded memory. Decimal commas and encodings other than UTF-8 are not "
-                   "read here.")
+                   "every row with DuckDB, in bounded memory. Numbers are read as an upload reads them (decimal "
+                   "commas included); encodings other than UTF-8 are not read here.")
         if ss.get("path_error"):
             st.error(md(ss["path_error"]))
         work = ui.work()
