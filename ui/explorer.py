@@ -265,8 +265,8 @@ function drawPosterior(root, card, probabilities) {
   });
 }
 
-// What each mounted explorer keeps between calls: the card's id, the chosen positions, and the
-// timer of a row not yet handed to the server.
+// What each mounted explorer keeps between calls: the card's id, the chosen positions, the
+// timer of a row not yet handed to the server, and whether a handed row awaits its echo.
 const KEPT = new WeakMap();
 const SETTLE_MS = 300;
 
@@ -281,11 +281,17 @@ export default function (component) {
   const card = data.card;
   const kept = KEPT.get(top);
   // The same card again: the server's echo of a row the browser handed it, or a rerun of the
-  // page; a row still moving (a timer pending) stays the browser's until it settles.
-  if (kept && kept.id === data.id && (kept.timer !== null || sameRow(card, kept.chosen))) return;
+  // page; a row still moving (a timer pending) stays the browser's until it settles, and a row
+  // handed to the server stays until the server echoes it (a run begun before the hand-off may
+  // still draw the page's earlier row: it is not a change the person made).
+  if (kept && kept.id === data.id) {
+    if (kept.timer !== null) return;
+    if (sameRow(card, kept.chosen)) { kept.handed = false; return; }
+    if (kept.handed) return;
+  }
   if (kept && kept.timer !== null) clearTimeout(kept.timer);
   const state = { id: data.id, chosen: card.features.map((f) => (f.current === null ? MISSING : f.current)),
-                  timer: null };
+                  timer: null, handed: false };
   KEPT.set(top, state);
   const inputs = top.querySelector(".nb-inputs");
   const result = top.querySelector(".nb-posterior");
@@ -308,6 +314,7 @@ export default function (component) {
     card.features.forEach((f, a) => {
       if (!f.fixed) row[f.column] = state.chosen[a] === MISSING ? null : state.chosen[a];
     });
+    state.handed = true;
     setTriggerValue("settled", { card: data.id, row: row });
   };
   const soon = () => {

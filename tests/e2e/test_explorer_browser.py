@@ -12,14 +12,14 @@ from playwright.sync_api import expect
 import nbapp
 from nbapp.examples import example, load_example
 
-from e2e.explorer_page import COUNT_RUNS
+from e2e.explorer_page import RunRequests
 
 pytestmark = pytest.mark.e2e
 
 TOLERANCE = 1e-9
 # Moves the explorer's inputs one after another in one task of the page (no pause in which the
 # row could settle), reading every class's probability after each move; the component's DOM
-# is found through the shadow roots. Returns the probabilities and the script runs meanwhile.
+# is found through the shadow roots. Returns the probabilities after each move.
 MOVE = """([changes, classes]) => {
   const root = [...document.querySelectorAll('*')].map((e) => e.shadowRoot)
     .find((r) => r && r.querySelector('.nb-explorer'));
@@ -33,7 +33,7 @@ MOVE = """([changes, classes]) => {
     select.dispatchEvent(new Event('input', {bubbles: true}));
     out.push(read());
   }
-  return [out, window.nbRuns];
+  return out;
 }"""
 
 
@@ -42,12 +42,12 @@ def _probabilities(page, classes: list[str]) -> np.ndarray:
                      for c in classes])
 
 
-def _rested(app) -> None:
+def _rested(app, runs: RunRequests) -> None:
     """Wait for the run the rested row starts (300 ms after the last move, later on a busy
     machine), and for its end; it must be the only run since the moves began."""
-    app.page.wait_for_function("window.nbRuns >= 1", timeout=15_000)
+    runs.wait_for(1)
     app.wait()
-    assert app.page.evaluate("window.nbRuns") == 1
+    assert runs.count == 1, f"{runs.count} script runs for one rested row"
 
 
 def _log_odds(page, selector: str) -> float:
@@ -63,6 +63,7 @@ def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_t
     tennis = example("tennis14")
     model = nbapp.NaiveBayes(tennis.features, alpha=tennis.alpha).fit(load_example("tennis14"), target="Play")
     classes = model.classes_
+    runs = RunRequests(app.page)
     app.goto()
     app.open_page("Explain")
     page = app.page
@@ -73,18 +74,17 @@ def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_t
     row = dict(tennis.query)
     np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
 
-    page.evaluate(COUNT_RUNS)
+    runs.reset()
     changes = [["Outlook", "Rain"], ["Temperature", "Cool"], ["Humidity", "Normal"], ["Wind", "Weak"],
                ["Outlook", "Sunny"], ["Wind", None]]
-    seen, runs = page.evaluate(MOVE, [changes, classes])
-    assert runs == 0, "a move of the explorer ran the script"
+    seen = page.evaluate(MOVE, [changes, classes])
     for (column, value), got in zip(changes, seen):
         row[column] = value
         np.testing.assert_allclose(got, _expected(model, row), rtol=0, atol=TOLERANCE, err_msg=f"{row}")
     assert len({tuple(p) for p in seen}) == len(seen), "every move changed the posterior"
 
     # at rest, the row goes to the page once: its inputs and its posterior follow the explorer's
-    _rested(app)
+    _rested(app, runs)                                      # the moves asked for no run: one, at rest
     expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Outlook")).to_have_value("Sunny")
     expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Temperature")).to_have_value("Cool")
     wind_missing = page.get_by_test_id("stMain").get_by_test_id("stCheckbox").nth(3).locator("input")
@@ -110,7 +110,7 @@ def test_the_explorer_adds_the_card_in_the_browser_and_hands_the_rested_row_to_t
     expect(humidity).to_have_value("High")
     row["Humidity"] = "High"
     np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
-    page.wait_for_function("window.nbRuns >= 2", timeout=15_000)
+    runs.wait_for(2)
     app.wait()
     expect(page.get_by_test_id("stSelectbox").get_by_role("combobox", name="Humidity")).to_have_value("High")
     app.screenshot("explorer")
@@ -132,7 +132,7 @@ SLIDE = """([moves, classes]) => {
     window.nbMoveMs = (window.nbMoveMs || []).concat([performance.now() - start]);
     out.push([slider.getAttribute('data-nb-value'), read()]);
   }
-  return [out, window.nbRuns];
+  return out;
 }"""
 
 
@@ -141,6 +141,7 @@ def test_the_explorers_sliders_stand_for_the_cards_numbers_on_gender(app):
     model = nbapp.NaiveBayes(gender.features, alpha=gender.alpha).fit(load_example("gender"), target="Gender")
     classes = model.classes_
     card = model.score_card(pd.DataFrame([gender.query]))
+    runs = RunRequests(app.page)
     app.goto()
     app.page.goto(f"{app.url}/?example=gender")
     app.wait()
@@ -152,10 +153,9 @@ def test_the_explorers_sliders_stand_for_the_cards_numbers_on_gender(app):
     row = {c: float(v) for c, v in gender.query.items()}
     np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
 
-    page.evaluate(COUNT_RUNS)
+    runs.reset()
     moves = [["Height", 0], ["Weight", len(card.feature("Weight").values) - 1], ["Foot_Size", 40], ["Height", 77]]
-    seen, runs = page.evaluate(SLIDE, [moves, classes])
-    assert runs == 0, "a move of the explorer ran the script"
+    seen = page.evaluate(SLIDE, [moves, classes])
     print(f"explorer: input event to the changed posterior, ms per move: {page.evaluate('window.nbMoveMs')}")
     for (column, position), (value, got) in zip(moves, seen):
         assert float(value) == card.feature(column).values[position]      # String(x) reads back exactly
@@ -168,6 +168,6 @@ def test_the_explorers_sliders_stand_for_the_cards_numbers_on_gender(app):
     row["Height"] = float(height.get_attribute("data-nb-value"))
     assert row["Height"] == card.feature("Height").values[78]
     np.testing.assert_allclose(_probabilities(page, classes), _expected(model, row), rtol=0, atol=TOLERANCE)
-    _rested(app)                                                    # at rest: the row goes to the page once
+    _rested(app, runs)                                              # at rest: the row goes to the page once
     male = _expected(model, row)[classes.index("male")]
     assert app.metric("P(male | x)") == f"{male:.4g}"
