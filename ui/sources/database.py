@@ -125,8 +125,7 @@ class Database(CountedWhereStored):
         return md(self.relation.where[0].upper() + self.relation.where[1:])
 
     def big_data_note(self, work: Work, frame: pd.DataFrame) -> str | None:
-        rows = self.rows_fitted(work)
-        seen = f"all {rows:,} rows" if rows is not None else "every row"
+        seen = self.rows_seen(work)
         return (f"The model was fitted on {seen} of {md(self.relation.where)}, inside {self.label}. Tables of the "
                 f"model are exact; rows and plots of data on this page come from a sample of the first "
                 f"{len(frame):,} rows.")
@@ -172,8 +171,7 @@ class Database(CountedWhereStored):
             st.error(md(ss["db_error"]))
         work = ui.work()
         if isinstance(work.source, cls):
-            rows = work.source.rows_fitted(work)
-            seen = f"all {rows:,} rows" if rows is not None else "every row"
+            seen = work.source.rows_seen(work)
             st.success(f"Opened {md(work.source.relation.where)}: the model is fitted on {seen} inside "
                        f"{work.source.label}; the tables below show the first {len(ss['frame']):,} rows.")
 

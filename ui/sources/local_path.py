@@ -116,8 +116,7 @@ class LocalPath(CountedWhereStored):
         return f"The local path {md(self.path)}"
 
     def big_data_note(self, work: Work, frame: pd.DataFrame) -> str | None:
-        rows = self.rows_fitted(work)
-        seen = f"all {rows:,} rows" if rows is not None else "every row"
+        seen = self.rows_seen(work)
         return (f"The model was fitted on {seen} of '{md(self.path)}', out of core. Tables of the model are exact; "
                 f"rows and plots of data on this page come from a sample of {len(frame):,} rows.")
 
@@ -150,8 +149,7 @@ class LocalPath(CountedWhereStored):
             st.error(md(ss["path_error"]))
         work = ui.work()
         if isinstance(work.source, cls):
-            rows = work.source.rows_fitted(work)
-            seen = f"all {rows:,} rows" if rows is not None else "every row"
+            seen = work.source.rows_seen(work)
             st.success(f"Opened {md(work.source.path)}: the model is fitted on {seen}; the tables below show a "
                        f"sample of the first {len(ss['frame']):,} rows.")
 

@@ -52,6 +52,11 @@ class CountedWhereStored(Source):
         counted = self._counted(work)
         return None if counted is None else counted["rows"]
 
+    def rows_seen(self, work: Work) -> str:
+        """"all 1,000,000 rows" once counted, else "every row": what the model saw, in words."""
+        rows = self.rows_fitted(work)
+        return f"all {rows:,} rows" if rows is not None else "every row"
+
     def classes(self, work: Work, frame: pd.DataFrame) -> list[Any]:
         """The fitted model's classes (every row's), else the sample's."""
         counted = self._counted(work)
