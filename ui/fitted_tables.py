@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from nbapp.errors import DataError
@@ -35,11 +36,21 @@ def prior_table_ui(model: Any) -> None:
     if note:
         st.caption(note)
     left, right = st.columns([3, 2])
-    charts.show(left, charts.priors_bar(priors.rename(label_format(model.classes_))), key="model.priors_chart")
+    figure, words = _priors_figure(tuple(label_format(model.classes_)(c) for c in priors.index),
+                                   tuple(priors.to_numpy(dtype=float)))
+    charts.show(left, figure, words=lambda _: words, key="model.priors_chart")
     table_ui(right, table, key="model.priors_table")
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
     right.latex(formulas.prior_latex(model, cls, settings()))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _priors_figure(labels: tuple[str, ...], priors: tuple[float, ...]) -> tuple[go.Figure, str]:
+    """The bar chart of P(c) and its words, once per labels and numbers and shared (never changed
+    after): a click on l leaves P(c) as it was, and the figure is not built again."""
+    figure = charts.priors_bar(pd.Series(priors, index=pd.Index(labels, dtype=object)))
+    return figure, charts.describe(figure)
 
 
 def _view_radio(key: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from nbapp.densities import gaussian_fit_plot
@@ -57,8 +58,8 @@ class GaussianView(TypeView):
         col = pick_column(columns, "model.gauss_feature")
         fits = model.gaussian(col).reindex(pd.Index(shown_model_classes(model), dtype=object))   # the most probable
         x_star = as_float(work().query.get(col), float("nan"))   # the Explain page's test example
-        plot = _fit_plot(data_key(), col, fits, x_star, _model=model, _frame=frame)
-        charts.show(st, charts.gaussian_fit(plot, fits, col), key="model.gauss_chart")
+        figure, words = _fit_figure(data_key(), col, fits, x_star, _model=model, _frame=frame)
+        charts.show(st, figure, words=lambda _: words, key="model.gauss_chart")
         st.dataframe(labelled_rows(fits), key="model.gauss_table", width="stretch",   # full width: nothing cut off
                      column_config=number_columns(fits))
         cls = st.selectbox("Class for the formula", list(fits.index), format_func=label_format(fits.index),
@@ -78,6 +79,17 @@ class GaussianView(TypeView):
 
     def equations(self, model: Any, column: Any, value: Any, cls: Any) -> list[str]:
         return [density_latex(model, column, float(value), cls)]
+
+
+@st.cache_resource(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def _fit_figure(data_key: tuple, column: Any, fits: pd.DataFrame, x_star: float, *, _model: Any,
+                _frame: pd.DataFrame) -> tuple[go.Figure, str]:
+    """The fit plot's figure and its words, built once per data, column, fits and x* and shared
+    (never changed after): a click on l reruns the page, and plotly's checks of every trace
+    (tens of ms) are not paid again for a figure that did not change."""
+    figure = charts.gaussian_fit(_fit_plot(data_key, column, fits, x_star, _model=_model, _frame=_frame),
+                                 fits, column)
+    return figure, charts.describe(figure)
 
 
 @st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)

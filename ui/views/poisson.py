@@ -11,11 +11,11 @@ import streamlit as st
 
 from nbapp.densities import poisson_fit_plot, poisson_observed
 from ui import charts
-from ui.classes import labelled_rows
+from ui.classes import MAX_SHOWN_CLASSES, labelled_rows
 from ui.formulas import num
 from ui.state import CACHE_TTL, data_key
 from ui.numbers import number_columns
-from ui.text import fmt_number, latex_text
+from ui.text import fmt_number, latex_text, md_table
 from ui.views.base import TypeView, pick_column
 
 __all__ = ["PoissonView", "pmf_latex"]
@@ -34,7 +34,11 @@ class PoissonView(TypeView):
         charts.show(left, charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
                     key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
-        right.dataframe(labelled_rows(shown), key="model.poisson_table", column_config=number_columns(shown))
+        rows = labelled_rows(shown)
+        if len(rows) <= MAX_SHOWN_CLASSES:   # λ_c move with l: a static table redraws with the page, a grid
+            right.table(md_table(rows))      # after it, on its canvas (ui/tables.py)
+        else:
+            right.dataframe(rows, key="model.poisson_table", column_config=number_columns(shown))
         right.caption("λ_c = (sum of the counts in class c + a) / (rows of c with a count + b); "
                       "a = b = l unless the feature sets them (R naivebayes' laplace). Bars: the data; dots: the fit.")
 
