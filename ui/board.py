@@ -63,15 +63,16 @@ def board_ui(model: Any, row: dict[str, Any], *, key: str = "board") -> None:
     for step in steps[: k + 1]:
         st.latex(step.latex)
     st.caption(f"P(c | x) = P(c) ∏ P(x_a | c) / P(x), one factor at a time{ref('seed 000, Eq. 4-8')}.")
-    st.html(ARROW_KEYS, unsafe_allow_javascript=True)
+    _ARROW_KEYS(key=f"{key}.arrows")
 
 
 # A button takes one shortcut (Page Up / Page Down above); a clicker may send the arrow keys
 # instead (issue 33, item 6). Left and Right press "Previous step" and "Next step" of the board
 # on the page, except where the arrows already mean something: typing in an input, a select,
-# a slider, tabs, radio buttons, a data grid. One listener a page, whatever the reruns.
-ARROW_KEYS = """<script>
-if (!window.nbBoardArrows) {
+# a slider, tabs, radio buttons, a data grid. One listener a page, whatever the reruns. A
+# component of Streamlit's own (as the explorer is): a fixed script, no HTML of the page's.
+_ARROW_KEYS_JS = """export default function () {
+  if (window.nbBoardArrows) return;
   window.nbBoardArrows = true;
   const OWN_ARROWS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], [role=slider], '
     + '[role=tab], [role=radio], [role=listbox], [role=option], [role=combobox], [role=spinbutton], '
@@ -86,7 +87,8 @@ if (!window.nbBoardArrows) {
     button.click();
   });
 }
-</script>"""
+"""
+_ARROW_KEYS = st.components.v2.component("nbapp_board_arrows", html="<span hidden></span>", js=_ARROW_KEYS_JS)
 
 
 def board_expander_ui(model: Any, row: dict[str, Any]) -> None:

@@ -63,45 +63,49 @@ def test_explain_inputs_are_reached_and_changed_with_the_keyboard_and_the_predic
         assert shown_numbers(page) != before, f"the prediction did not follow {feature} = {value}"
 
 
-def test_the_board_opens_and_steps_from_the_keyboard(app: App):
+def _step_shown(page, n: int) -> None:
+    expect(page.get_by_text(re.compile(rf"^Step {n} of \d+:"))).to_be_visible()
+
+
+def _board_opened_from_the_keyboard(app: App):
+    """Explain of tennis with its board opened by Tab and Enter, at step 1; the page."""
     page = app.page
     page.goto(f"{app.url}/Explain?example=tennis14")
     app.wait()
     tab_to(page, re.compile(r"The board, step by step"), testid="stExpander")
     page.keyboard.press("Enter")
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 1 of \d+:"))).to_be_visible()
+    _step_shown(page, 1)
+    return page
+
+
+def test_the_board_opens_and_steps_from_the_keyboard(app: App):
+    page = _board_opened_from_the_keyboard(app)
     page.keyboard.press("PageDown")                    # the presenter's clicker (the button's shortcut)
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    _step_shown(page, 2)
     tab_to(page, re.compile(r"Next step"), testid="stButton")
     page.keyboard.press("Enter")
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 3 of \d+:"))).to_be_visible()
+    _step_shown(page, 3)
 
 
 def test_the_arrow_keys_step_the_board_but_not_from_an_input(app: App):
-    page = app.page
-    page.goto(f"{app.url}/Explain?example=tennis14")
-    app.wait()
-    tab_to(page, re.compile(r"The board, step by step"), testid="stExpander")
-    page.keyboard.press("Enter")
-    app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 1 of \d+:"))).to_be_visible()
+    page = _board_opened_from_the_keyboard(app)
     page.keyboard.press("ArrowRight")                  # the other clicker
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    _step_shown(page, 2)
     page.keyboard.press("ArrowRight")
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 3 of \d+:"))).to_be_visible()
+    _step_shown(page, 3)
     page.keyboard.press("ArrowLeft")
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    _step_shown(page, 2)
     page.get_by_role("combobox", name="Outlook", exact=True).focus()     # typing: the arrows move the caret
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Escape")
     app.wait()
-    expect(page.get_by_text(re.compile(r"^Step 2 of \d+:"))).to_be_visible()
+    _step_shown(page, 2)
 
 
 def test_an_exercise_is_answered_and_submitted_from_the_keyboard(app: App):
