@@ -14,7 +14,7 @@ from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, teaching
 from ui.classes import classes_note, label_format, labels_of, shown_model_classes
-from ui.state import download_bytes, model_key, remember_work, set_choice, settings, work
+from ui.state import model_key, remember_work, set_choice, settings, work
 from ui.tables import table_ui
 from ui.text import file_stem, md
 from ui.views import view_of
@@ -106,11 +106,17 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         return
     if model.smoothing_of(col).mode_beside_mean:
         _mode_ui(model, col, table)
-    cpt_csv = download_bytes("cpt", (model_key(), col),
-                             lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
-                                                                model.cpt(col).reindex(columns=classes))))
+    cpt_csv = _cpt_csv(model_key(), col, lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
+                                                                           model.cpt(col).reindex(columns=classes))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _cpt_csv(key: tuple, col: Any, _build: Any) -> bytes:
+    """A CPT's download, built once per model (``key``) and feature and shared by every session:
+    a class stepping l through the same values builds each file once (issue 32, item 4)."""
+    return _build()
 
 
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:
