@@ -10,7 +10,7 @@ caption and the SVG's accessible name) and a figure for export stay one thing.
 
 Labels are data, set with ``textContent``, never as markup. The DOM the tests read (through the
 component's shadow root): one ``<g data-nb-step="<label>">`` per step, carrying its value
-(``data-nb-value``, JavaScript's ``String(v)``) and ``data-nb-total="true"`` on the total.
+(``data-nb-step-value``, JavaScript's ``String(v)``) and ``data-nb-step-total="true"`` on the total.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ function el(name, attributes, text) {
 function ticks(lo, hi) {
   const span = hi - lo;
   if (!(span > 0)) return [lo];
-  const raw = span / 5;
+  const raw = span / 8;
   const power = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
   const out = [];
@@ -96,8 +96,8 @@ export default function (component) {
   steps.forEach((s, i) => {
     const [start, end] = spans[i];
     const y = TOP + ROW * i;
-    const g = el("g", { "data-nb-step": s.label, "data-nb-value": String(s.value) });
-    if (s.total) g.setAttribute("data-nb-total", "true");
+    const g = el("g", { "data-nb-step": s.label, "data-nb-step-value": String(s.value) });
+    if (s.total) g.setAttribute("data-nb-step-total", "true");
     g.appendChild(el("text", { x: LABEL - 8, y: y + ROW / 2 + 4, "text-anchor": "end" }, s.label));
     const left = x(Math.min(start, end)), width = Math.max(1, Math.abs(x(end) - x(start)));
     const colour = s.total ? COLOURS.total : s.value >= 0 ? COLOURS.up : COLOURS.down;
