@@ -81,3 +81,35 @@ def test_what_the_figures_draw_changing_builds_them_again(built):
     at.radio(key="_model_variance").set_value("unbiased").run()    # σ²_c with 1/(n_c − 1): other fits
     no_exception(at)
     assert built["gaussian_fit"] == 2 and _chart(at, "gauss_chart") != gauss
+
+
+@pytest.fixture
+def converted(monkeypatch):
+    """The static tables ui.tables made into markdown text for st.table, by their column labels."""
+    from ui import tables
+    seen: list[tuple] = []
+    real = tables.md_table
+
+    def counted(frame):
+        seen.append(tuple(map(str, frame.columns)))
+        return real(frame)
+
+    monkeypatch.setattr(tables, "md_table", counted)
+    return seen
+
+
+def test_explain_s_static_tables_are_converted_once_per_model_and_row_for_every_session(converted):
+    first = open_page(start(), "Explain")
+    made = len(converted)
+    assert made >= 3                                     # the posterior, the factors and the totals
+    second = no_exception(open_page(start(), "Explain"))  # another student, the same row
+    assert len(converted) == made
+    assert [t.value.to_dict() for t in first.table] == [t.value.to_dict() for t in second.table]
+    outlook = next(s for s in second.selectbox if s.label == "Outlook")
+    outlook.set_value("Rain" if outlook.value != "Rain" else "Sunny").run()       # a new row: its own tables
+    assert len(converted) >= made + 3
+    posterior = table(second, lambda t: "rank" in t.columns)
+    row = second.session_state["work"].query
+    expected = second.session_state["model"].explain(row).posterior
+    assert posterior.set_index("class")["P(c | x)"].astype(float).to_dict() == pytest.approx(
+        {str(c): p for c, p in expected.items()})

@@ -39,7 +39,7 @@ def prior_table_ui(model: Any) -> None:
     figure, words = _priors_figure(tuple(label_format(model.classes_)(c) for c in priors.index),
                                    tuple(priors.to_numpy(dtype=float)))
     charts.show(left, figure, words=lambda _: words, key="model.priors_chart")
-    table_ui(right, table, key="model.priors_table")
+    table_ui(right, table, key="model.priors_table", content_key=(model_key(), "priors"))
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
     right.latex(formulas.prior_latex(model, cls, settings()))
@@ -85,9 +85,9 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         counts = teaching.in_display_order(table.reindex(columns=classes), col)
         left.markdown("Counts N(v, c)")
         table_ui(left, _labelled(formulas.show_counts(counts)), mask=counts.to_numpy(dtype=float) == 0,
-                 key="model.counts_table")
+                 key="model.counts_table", content_key=(model_key(), col, "counts"))
     right.markdown(f"P(v | c), {shown_as}")
-    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table")
+    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table", content_key=(model_key(), col, shown_as, "cpt"))
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
