@@ -20,7 +20,7 @@ from ui import classes as classes_ui
 from ui.tables import table_ui
 from ui.views import view_of
 from ui.views.text import word_rows
-from ui.waterfall import waterfall_data, waterfall_ui
+from ui.svg_charts import waterfall_data, waterfall_ui
 
 __all__ = ["row_picker_ui", "explain_ui"]
 
