@@ -2,7 +2,7 @@
 measured in the same run (issue 25, item 1; the last change of the page: issue 32, item 3).
 
     python bench/bench_clicks.py [--clicks 8] [--only explain,model,evaluate,text,visits]
-                                 [--skip-million] [--million-via upload|path]
+                                 [--skip-million] [--million-via upload|path] [--trace]
 
 Starts `streamlit run app.py` (headless, 127.0.0.1, a free port, NBAPP_DATA_ROOT set to a
 temporary folder so that "Open a local path" is on) and a bare Streamlit app from a temporary
@@ -135,6 +135,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 QUIET_SERVER = ["--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none",
                 "--server.address=127.0.0.1"]
 GROUPS = ("explain", "model", "evaluate", "text", "visits")
+#: --trace: after each timed action, the parts of the page (the nearest data-testid) that changed
+#: last, with the seconds of their last change after the click.
+TRACE = False
+TRACE_PARTS = 8
 
 # Installed in every page before Streamlit's own scripts: times a click (or a load) to the page's
 # last change. A MutationObserver watches the whole document (every node, attribute and text, in
@@ -144,7 +148,8 @@ GROUPS = ("explain", "model", "evaluate", "text", "visits")
 PROBE_JS = r"""
 (() => {
   if (window.__bench) return;
-  const B = window.__bench = {tArm: 0, tInput: null, runs: 0, msgs: 0, lastMsg: -1e9, lastMut: -1e9, muts: 0};
+  const B = window.__bench = {tArm: 0, tInput: null, runs: 0, msgs: 0, lastMsg: -1e9, lastMut: -1e9, muts: 0,
+                              parts: {}};
   const app = () => document.querySelector("[data-testid='stApp']");
   const state = () => { const a = app(); return a ? a.getAttribute("data-test-script-state") : null; };
   B.settled = () => state() === "notRunning"
@@ -152,11 +157,26 @@ PROBE_JS = r"""
     && !document.querySelector("[data-testid='stElementContainer'][data-stale='true']");
   const start = () => B.tInput === null ? B.tArm : B.tInput;
   B.arm = () => { B.tArm = performance.now(); B.tInput = null; B.runs = 0; B.msgs = 0; B.muts = 0;
-                  B.lastMut = -1e9; };
+                  B.lastMut = -1e9; B.parts = {}; };
   B.quiet = (ms) => { const now = performance.now();
     return (B.runs > 0 || B.msgs > 0) && B.settled() && now - B.lastMut >= ms && now - B.lastMsg >= ms; };
   B.result = () => ({start: start(), end: B.lastMut > start() ? B.lastMut : start(), runs: B.runs, msgs: B.msgs,
-                     muts: B.muts, state: state()});
+                     muts: B.muts, state: state(),
+                     parts: Object.entries(B.parts).map(([k, t]) => [k, t - start()]).sort((a, b) => b[1] - a[1])});
+  // the part of the page a change falls in: the nearest element with a data-testid (a shadow root's host)
+  const part = (node) => {
+    let el = node.nodeType === 1 ? node : node.parentElement;
+    while (el) {
+      const found = el.closest("[data-testid]");
+      if (found) return found.getAttribute("data-testid");
+      const root = el.getRootNode();
+      el = root && root.host ? root.host : null;
+    }
+    // outside every part: the element itself (a popover or tooltip's layer at the body's level, say)
+    const own = node.nodeType === 1 ? node : node.parentElement;
+    return own ? "(" + own.tagName.toLowerCase() + (own.id ? "#" + own.id : "")
+                 + (own.getAttribute("role") ? " role=" + own.getAttribute("role") : "") + ")" : "document";
+  };
   const input = () => { if (B.tInput === null) B.tInput = performance.now(); };
   for (const t of ["pointerdown", "mousedown", "keydown"]) window.addEventListener(t, input, true);
   const Socket = window.WebSocket;
@@ -166,10 +186,13 @@ PROBE_JS = r"""
       this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); });
     }
   };
-  const changed = () => {
+  const changed = (records) => {
     const now = performance.now();
     if (state() === "running") B.runs += 1;
-    if (now >= start()) { B.lastMut = now; B.muts += 1; }
+    if (now >= start()) {
+      B.lastMut = now; B.muts += 1;
+      for (const r of records) B.parts[part(r.target)] = now;
+    }
   };
   const watch = (root) => new MutationObserver(changed).observe(root, {subtree: true, childList: true,
     attributes: true, characterData: true});
@@ -328,6 +351,8 @@ def settle(page: Page, what: str, timeout_s: float = CLICK_TIMEOUT_S) -> tuple[f
     if page.get_by_test_id("stDialog").count():
         raise Stuck(f"a dialog is open after {what}: {page.get_by_test_id('stDialog').first.inner_text()[:200]!r}")
     r = page.evaluate("() => window.__bench.result()")
+    if TRACE:
+        print(f"    {what}: " + ", ".join(f"{name} {ms / 1000:.3f}" for name, ms in r["parts"][:TRACE_PARTS]), flush=True)
     return (r["end"] - r["start"]) / 1000, r["runs"] > 0
 
 
@@ -712,7 +737,11 @@ def main() -> int:
     parser.add_argument("--skip-million", action="store_true", help="leave out the 1,000,000-row model")
     parser.add_argument("--million-via", choices=("upload", "path"), default="upload",
                         help="how the 1,000,000-row table reaches the app (default: the Data page's uploader)")
+    parser.add_argument("--trace", action="store_true",
+                        help="after each action, print the parts of the page that changed last (by data-testid)")
     args = parser.parse_args()
+    global TRACE
+    TRACE = args.trace
     groups = {g.strip() for g in args.only.split(",") if g.strip()}
     unknown = groups - set(GROUPS)
     if unknown or not groups:

@@ -20,6 +20,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from ui.tables import forget_kept_tables
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pages/3_Explain.py",
          "Evaluate": "pages/4_Evaluate.py", "Lessons": "pages/5_Lessons.py", "Text": "pages/6_Text.py"}
@@ -28,13 +30,15 @@ PAGES = {"Data": "pages/1_Data.py", "Model": "pages/2_Model.py", "Explain": "pag
 @pytest.fixture(autouse=True)
 def clear_caches():
     """Streamlit's caches are global to the process: start every test from empty ones (a row's
-    explanation is kept in st.cache_resource per model and row: a test that patches a type sees
-    its own)."""
+    explanation is kept in st.cache_resource per model and row, its static tables in ui.tables:
+    a test that patches a type sees its own)."""
     st.cache_data.clear()
     st.cache_resource.clear()
+    forget_kept_tables()
     yield
     st.cache_data.clear()
     st.cache_resource.clear()
+    forget_kept_tables()
 
 
 def no_exception(at: AppTest) -> AppTest:

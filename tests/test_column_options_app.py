@@ -14,6 +14,7 @@ import nbapp
 from nbapp.examples import load_example
 from apptest_helpers import import_model, open_page, start, table, tables
 from ui.remember import decode_work, encode_work
+from ui.model_settings import OPTIONS_SECTION
 from ui.sources import ModelFile, Table
 from ui.work import Work
 
@@ -24,16 +25,37 @@ def _gender(at):
     at.selectbox(key="_data_example").set_value("gender").run()
     at.session_state["work"] = at.session_state["work"].replace(
         features={**at.session_state["work"].features, **GENDER})
-    return open_page(at, "Model")
+    return _options(open_page(at, "Model"))
 
 
-def _expander_open(at):
+def _options(at):
+    """The Model page's column options, opened: the section draws its pickers only once opened."""
+    at.session_state[OPTIONS_SECTION] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
     assert any(e.label.startswith("Column options") for e in at.expander)
+    return at
+
+
+def test_the_column_options_are_drawn_only_once_opened():
+    at = open_page(start(), "Model")
+    assert any(e.label.startswith("Column options") for e in at.expander)
+    assert not [w for w in at.multiselect if w.key.startswith("_colopt::")]     # closed: no picker sent
+    _options(at)
+    assert at.multiselect(key="_colopt::Outlook::categories").value == []          # open: the pickers are there
+
+
+def test_a_refused_option_opens_the_section_with_its_sentence_beside_the_picker():
+    at = open_page(start(), "Model")
+    at.session_state["option_errors"] = {"Outlook": ({"categories": ("Sunny",)}, "Outlook: a refused change.")}
+    at.run()
+    assert at.session_state[OPTIONS_SECTION] is True
+    assert at.multiselect(key="_colopt::Outlook::categories")                       # the picker to fix it
+    assert any("a refused change" in e.value for e in at.error)
 
 
 def test_declared_categories_set_k_and_survive_a_page_switch():
-    at = open_page(start(), "Model")                       # tennis: Outlook is categorical
-    _expander_open(at)
+    at = _options(open_page(start(), "Model"))             # tennis: Outlook is categorical
     at.number_input(key="_model_alpha").set_value(1.0).run()
     at.text_input(key="_colopt::Outlook::extra").set_value("Foggy").run()
     assert not at.exception, [e.value for e in at.exception]
@@ -42,7 +64,7 @@ def test_declared_categories_set_k_and_survive_a_page_switch():
     assert model.features_["Outlook"].categories[-1] == "Foggy"
     assert model.cpt("Outlook").loc["Overcast", "No"] == pytest.approx(1 / 9)
     assert model.cpt("Outlook").loc["Foggy", "Yes"] == pytest.approx(1 / 13)
-    at = open_page(open_page(at, "Explain"), "Model")      # the options outlive a page switch
+    at = _options(open_page(open_page(at, "Explain"), "Model"))      # the options outlive a page switch
     assert at.session_state["model"].cpt("Outlook").loc["Overcast", "No"] == pytest.approx(1 / 9)
     assert "Foggy" in at.multiselect(key="_colopt::Outlook::categories").value
     at.multiselect(key="_colopt::Outlook::categories").set_value([]).run()
@@ -50,7 +72,7 @@ def test_declared_categories_set_k_and_survive_a_page_switch():
 
 
 def test_unseen_error_policy_is_a_clear_message_on_explain_and_smooth_is_flagged():
-    at = open_page(start(), "Model")
+    at = _options(open_page(start(), "Model"))
     at.selectbox(key="_colopt::Outlook::unseen").set_value("error").run()
     assert at.session_state["model"].features_["Outlook"].unseen == "error"
     at = open_page(at, "Explain")
@@ -59,7 +81,7 @@ def test_unseen_error_policy_is_a_clear_message_on_explain_and_smooth_is_flagged
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Outlook" in e.value and "Foggy" in e.value for e in at.error), [e.value for e in at.error]
-    at = open_page(at, "Model")
+    at = _options(open_page(at, "Model"))
     at.selectbox(key="_colopt::Outlook::unseen").set_value("smooth").run()
     at = open_page(at, "Explain")
     assert not at.error
@@ -95,6 +117,7 @@ def test_an_imported_model_file_restores_the_options():
     assert not at.exception, [e.value for e in at.exception]
     specs = at.session_state["work"].specs
     assert specs["Height"] == nbapp.KDE(bandwidth=0.3)
+    _options(at)
     assert specs["Weight"] == nbapp.Discretized(bins=3, strategy="uniform")
     assert at.selectbox(key="_colopt::Height::bandwidth_rule").value == "number"
     assert at.number_input(key="_colopt::Height::bandwidth").value == 0.3
@@ -105,6 +128,7 @@ def test_an_imported_model_file_restores_the_options():
     at = start()
     at = open_page(at, "Model")
     import_model(at, "tennis.json", tennis)
+    _options(at)
     assert at.multiselect(key="_colopt::Outlook::categories").value == ["Sunny", "Overcast", "Rain", "Foggy"]
     assert at.selectbox(key="_colopt::Outlook::unseen").value == "smooth"
     assert at.session_state["work"].specs["Outlook"] == nbapp.Categorical(
@@ -196,7 +220,7 @@ def test_a_model_file_open_alone_takes_the_options_of_the_page():
                               "Foot_Size": "gaussian"}).fit(load_example("gender"), "Gender")
     import_model(at, "gender.json", model)
     assert isinstance(at.session_state["work"].source, ModelFile)
-    at = open_page(at, "Model")
+    at = _options(open_page(at, "Model"))
     assert at.number_input(key="_colopt::Weight::bins").value == 3
     assert len(at.session_state["work"].source.model.cpt("Weight")) == 3      # the file's own model
     assert len(at.session_state["model"].cpt("Weight")) == 3

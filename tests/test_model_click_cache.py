@@ -81,3 +81,65 @@ def test_what_the_figures_draw_changing_builds_them_again(built):
     at.radio(key="_model_variance").set_value("unbiased").run()    # σ²_c with 1/(n_c − 1): other fits
     no_exception(at)
     assert built["gaussian_fit"] == 2 and _chart(at, "gauss_chart") != gauss
+
+
+def _poisson_chart(at) -> dict:
+    """The Poisson fit's chart as the page sends it to the browser (ui.svg_charts)."""
+    import json
+
+    from ui import svg_charts
+    return next(json.loads(c.proto.json) for c in at.get("bidi_component")
+                if c.proto.component_name.endswith(svg_charts.OVERLAY_COMPONENT))
+
+
+def test_the_poisson_chart_draws_the_data_s_shares_and_the_fitted_pmf_moving_with_l():
+    from scipy.stats import poisson
+
+    at = _model_page()
+    assert not [c for c in at.get("plotly_chart") if "poisson" in c.proto.id]
+    for l, rates in ((1.0, {"high": 26 / 6, "low": 3 / 4}), (3.0, {"high": 28 / 8, "low": 5 / 6})):
+        if l != 1.0:
+            at.number_input(key="_model_alpha").set_value(l).run()
+        drawn = _poisson_chart(no_exception(at))
+        bars = {t["name"].split()[0]: t for t in drawn["traces"] if t["kind"] == "bar"}
+        lines = {t["name"].split(":")[0]: t for t in drawn["traces"] if t["kind"] == "line"}
+        assert set(bars) == set(lines) == {"high", "low"}
+        # the data's shares: high has counts 5, 7, 6, 4, 3 (one row each of 5); low 0, 1, 1
+        assert dict(zip(bars["low"]["x"], bars["low"]["y"])) == pytest.approx({0.0: 1 / 3, 1.0: 2 / 3})
+        for cls, rate in rates.items():
+            assert lines[cls]["y"] == pytest.approx(list(poisson.pmf(lines[cls]["x"], rate)), abs=1e-12)
+        assert {bars["high"]["pattern"], bars["low"]["pattern"]} == {"", "/"}       # not colour alone
+        assert lines["high"]["dash"] != lines["low"]["dash"] and lines["high"]["symbol"] != lines["low"]["symbol"]
+        assert drawn["words"] and drawn["x_title"] == "visits"
+
+
+@pytest.fixture
+def converted(monkeypatch):
+    """The static tables ui.tables made into markdown text for st.table, by their column labels."""
+    from ui import tables
+    seen: list[tuple] = []
+    real = tables.md_table
+
+    def counted(frame):
+        seen.append(tuple(map(str, frame.columns)))
+        return real(frame)
+
+    monkeypatch.setattr(tables, "md_table", counted)
+    return seen
+
+
+def test_explain_s_static_tables_are_converted_once_per_model_and_row_for_every_session(converted):
+    first = open_page(start(), "Explain")
+    made = len(converted)
+    assert made >= 3                                     # the posterior, the factors and the totals
+    second = no_exception(open_page(start(), "Explain"))  # another student, the same row
+    assert len(converted) == made
+    assert [t.value.to_dict() for t in first.table] == [t.value.to_dict() for t in second.table]
+    outlook = next(s for s in second.selectbox if s.label == "Outlook")
+    outlook.set_value("Rain" if outlook.value != "Rain" else "Sunny").run()       # a new row: its own tables
+    assert len(converted) >= made + 3
+    posterior = table(second, lambda t: "rank" in t.columns)
+    row = second.session_state["work"].query
+    expected = second.session_state["model"].explain(row).posterior
+    assert posterior.set_index("class")["P(c | x)"].astype(float).to_dict() == pytest.approx(
+        {str(c): p for c, p in expected.items()})

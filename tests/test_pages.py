@@ -18,6 +18,7 @@ import nbapp
 from nbapp.examples import EXAMPLES, load_example
 from apptest_helpers import ROOT, import_model, metric, open_page, start, table, texts, upload
 from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
+from ui import svg_charts
 from ui.sources import Example, ModelFile
 
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
@@ -372,10 +373,15 @@ def test_the_exact_joint_and_the_waterfall_total_are_the_explanation_s():
     totals = table(at, lambda df: "posterior P(c | x)" in df.index)
     assert [totals.iloc[0][f"{c} fraction"] for c in e.classes] == [str(e.joint_fractions[c]) for c in e.classes]
     assert [totals.iloc[2][f"{c} fraction"] for c in e.classes] == [str(e.posterior_fractions[c]) for c in e.classes]
-    waterfall = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
-                 if json.loads(c.proto.spec)["data"][0]["type"] == "waterfall"][0]
+    drawn = [json.loads(c.proto.json) for c in at.get("bidi_component")
+             if c.proto.component_name.endswith(svg_charts.WATERFALL_COMPONENT)][0]
     a, b = e.prediction, next(c for c in e.classes if c != e.prediction)
-    assert plotted(waterfall["data"][0]["x"])[-1] == pytest.approx(e.joint_log[a] - e.joint_log[b])
+    assert drawn["steps"][-1]["total"] and drawn["steps"][-1]["label"] == "log-odds"
+    assert drawn["steps"][-1]["value"] == pytest.approx(e.joint_log[a] - e.joint_log[b], abs=1e-12)
+    steps = e.contributions(a, b)
+    assert [s["label"] for s in drawn["steps"][:-1]] == list(steps.index)
+    np.testing.assert_allclose([s["value"] for s in drawn["steps"][:-1]], steps.to_numpy(dtype=float), atol=1e-12)
+    assert drawn["words"].startswith(f"Contributions to log P({a} | x) / P({b} | x). Steps: prior ")
 
 
 def test_the_top_words_chart_draws_the_model_s_probabilities():

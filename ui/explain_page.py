@@ -9,7 +9,6 @@ from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 import ui
@@ -21,6 +20,7 @@ from ui import classes as classes_ui
 from ui.tables import table_ui
 from ui.views import view_of
 from ui.views.text import word_rows
+from ui.svg_charts import waterfall_data, waterfall_ui
 
 __all__ = ["row_picker_ui", "explain_ui"]
 
@@ -61,14 +61,14 @@ def _explained(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _contributions(key: tuple, row_key: str, a: Any, b: Any, title: str, _e: Any) -> tuple[pd.Series, go.Figure | None]:
+def _contributions(key: tuple, row_key: str, a: Any, b: Any, title: str, _e: Any) -> tuple[pd.Series, dict | None]:
     """The contributions of ``a`` against ``b`` (a class or "rest") and their waterfall, ending in
     the model's own log-odds (none when no factor is finite), once per model, row and pair."""
     contrib = _e.contributions(a, b)
     finite = _finite(contrib)
     decided = len(finite) < len(contrib)        # a factor that decides alone: the log-odds is ±∞, no total bar
     total = None if decided else float(contrib.attrs["log_odds"])
-    return contrib, charts.waterfall(finite, title=title, total=total) if len(finite) else None
+    return contrib, waterfall_data(charts.waterfall(finite, title=title, total=total)) if len(finite) else None
 
 
 def row_picker_ui(df: pd.DataFrame) -> None:
@@ -126,7 +126,8 @@ def _result_ui(shown: Explained) -> None:
         st.caption(classes_ui.classes_note(len(ranked), "posterior") + " The predicted class comes first:")
     elif len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
-    table_ui(st, shown.posterior, hide_index=True, key="explain.posterior")
+    table_ui(st, shown.posterior, hide_index=True, key="explain.posterior",
+             content_key=(shown.key, shown.row_key, "posterior"))
     for note in e.notes:
         st.info(ui.md(ui.lecture.plain(note)))
     if underflow := explained.underflow_note(e):
@@ -137,8 +138,8 @@ def _factors_ui(shown: Explained) -> None:
     """The factor table and the totals, each factor as counted (3/9), reduced (1/3), as a decimal
     and as a log, side by side for every class (seed 000, Eq. 5 and 22)."""
     st.markdown("**Factors** P(x_a | c): as counted, reduced, decimal and log (a density for Gaussian features)")
-    table_ui(st, shown.factors, key="explain.factors")
-    table_ui(st, shown.totals, key="explain.totals")
+    table_ui(st, shown.factors, key="explain.factors", content_key=(shown.key, shown.row_key, "factors"))
+    table_ui(st, shown.totals, key="explain.totals", content_key=(shown.key, shown.row_key, "totals"))
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
                "posterior = joint / P(x).")
     if len(shown.classes) < len(shown.e.classes):     # the evidence still sums every class's joint
@@ -227,9 +228,9 @@ def _finite(contrib: pd.Series) -> pd.Series:
 def _contributions_ui(shown: Explained, a: Any, b: Any, title: str) -> pd.Series:
     """The contributions as a waterfall ending in the model's own log-odds, and the sentence that
     says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
-    contrib, figure = _contributions(shown.key, shown.row_key, a, b, title, shown.e)
-    if figure is not None:
-        charts.show(st, figure, key=f"explain.waterfall::{contrib.attrs['method']}")
+    contrib, drawn = _contributions(shown.key, shown.row_key, a, b, title, shown.e)
+    if drawn is not None:
+        waterfall_ui(drawn, key=f"explain.waterfall::{contrib.attrs['method']}")
     st.markdown(explained.adds_up(contrib, classes_ui.label_format(shown.e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))

@@ -389,6 +389,7 @@ def _cached_card(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any])
 
 _KEY = "explain.explorer"
 EXPANDER = "What if: move a value and watch the posterior, computed in your browser"
+SECTION = "explain.explorer_section"  # the expander: open (True) or closed
 _CARDS = "explain.explorer_cards"     # the cards this session's browser may hand a row back on
 _KEPT_CARDS = 4
 
@@ -411,16 +412,20 @@ def row_key(row: Mapping[str, Any]) -> str:
 
 def explorer_ui(model: Any, row: Mapping[str, Any], key: tuple) -> None:
     """The explorer: an input per feature and each class's posterior, recomputed in the browser;
-    a settled row comes back to the page (:func:`_settled`)."""
-    try:
-        card = _cached_card(key, row_key(row), model, row)
-    except DataError as err:          # the row's own refusal: explain says it above
-        ui.show_error(err)
+    a settled row comes back to the page (:func:`_settled`). Closed until asked for (open, its
+    inputs carry the features' names beside the page's own), and drawn only once opened: closed,
+    a click of the page sends no card and redraws no component (issue 32, item 3)."""
+    section = st.expander(EXPANDER, key=SECTION, on_change="rerun")
+    if not section.open:
         return
-    cards = [c for c in st.session_state.get(_CARDS, []) if c.id != card.id]
-    st.session_state[_CARDS] = [*cards, card][-_KEPT_CARDS:]
-    # Closed until asked for: open, its inputs carry the features' names beside the page's own.
-    with st.expander(EXPANDER, expanded=False):
+    with section:
+        try:
+            card = _cached_card(key, row_key(row), model, row)
+        except DataError as err:          # the row's own refusal: explain says it above
+            ui.show_error(err)
+            return
+        cards = [c for c in st.session_state.get(_CARDS, []) if c.id != card.id]
+        st.session_state[_CARDS] = [*cards, card][-_KEPT_CARDS:]
         _EXPLORER(key=_KEY, data=card.data, on_settled_change=_settled)
         st.caption("The browser adds the model's score card: log P(c) and each chosen value's log P(x_a | c), "
                    "then normalises; when the values rest, the row below takes them.")

@@ -14,7 +14,7 @@ from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, teaching
 from ui.classes import classes_note, label_format, labels_of, shown_model_classes
-from ui.state import download_bytes, model_key, remember_work, set_choice, settings, work
+from ui.state import model_key, remember_work, set_choice, settings, work
 from ui.tables import table_ui
 from ui.text import file_stem, md
 from ui.views import view_of
@@ -39,7 +39,7 @@ def prior_table_ui(model: Any) -> None:
     figure, words = _priors_figure(tuple(label_format(model.classes_)(c) for c in priors.index),
                                    tuple(priors.to_numpy(dtype=float)))
     charts.show(left, figure, words=lambda _: words, key="model.priors_chart")
-    table_ui(right, table, key="model.priors_table")
+    table_ui(right, table, key="model.priors_table", content_key=(model_key(), "priors"))
     cls = right.selectbox("Class for the formula", list(priors.index), format_func=label_format(model.classes_),
                           key="model.prior_class")
     right.latex(formulas.prior_latex(model, cls, settings()))
@@ -85,9 +85,9 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         counts = teaching.in_display_order(table.reindex(columns=classes), col)
         left.markdown("Counts N(v, c)")
         table_ui(left, _labelled(formulas.show_counts(counts)), mask=counts.to_numpy(dtype=float) == 0,
-                 key="model.counts_table")
+                 key="model.counts_table", content_key=(model_key(), col, "counts"))
     right.markdown(f"P(v | c), {shown_as}")
-    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table")
+    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table", content_key=(model_key(), col, shown_as, "cpt"))
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
@@ -106,11 +106,17 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         return
     if model.smoothing_of(col).mode_beside_mean:
         _mode_ui(model, col, table)
-    cpt_csv = download_bytes("cpt", (model_key(), col),
-                             lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
-                                                                model.cpt(col).reindex(columns=classes))))
+    cpt_csv = _cpt_csv(model_key(), col, lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
+                                                                           model.cpt(col).reindex(columns=classes))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _cpt_csv(key: tuple, col: Any, _build: Any) -> bytes:
+    """A CPT's download, built once per model (``key``) and feature and shared by every session:
+    a class stepping l through the same values builds each file once (issue 32, item 4)."""
+    return _build()
 
 
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,10 @@ from ui.state import offer_change, refused, work
 from ui.text import md
 from ui.views import grouped
 
-__all__ = ["settings_ui", "column_options_ui"]
+__all__ = ["settings_ui", "column_options_ui", "OPTIONS_SECTION"]
+
+#: The column options' expander: open (True) or closed, as the person left it.
+OPTIONS_SECTION = "model.column_options"
 
 
 def settings_ui() -> None:
@@ -45,7 +48,12 @@ def column_options_ui(current: Any, frame: pd.DataFrame) -> None:
     if not with_options:
         return
     titles = ", ".join(view.title for view, _ in with_options)
-    with st.expander(f"Column options ({titles})"):
+    if any(refused(column) is not None for _, columns in with_options for column in columns):
+        st.session_state[OPTIONS_SECTION] = True      # a refused change stays in sight, beside its picker
+    section = st.expander(f"Column options ({titles})", key=OPTIONS_SECTION, on_change="rerun")
+    if not section.open:      # drawn once opened: closed, a click of the page redraws none of its pickers
+        return
+    with section:
         for view, columns in with_options:
             for column in columns:
                 values = frame[column] if column in frame.columns else pd.Series(dtype=object)

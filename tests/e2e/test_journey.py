@@ -40,7 +40,7 @@ def test_the_default_tennis_example_walks_through_every_page(app):
     app.open_page("Explain")
     assert app.metric("Prediction (argmax)") == "Yes"
     assert app.metric("P(Yes | x)") == "1"
-    expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
+    expect(page.locator("figure.nb-chart svg")).to_be_visible()         # the log-odds waterfall
     app.screenshot("explain", publish=True)
 
     app.open_page("Evaluate")

@@ -13,7 +13,8 @@ from nbapp.densities import poisson_fit_plot, poisson_observed
 from ui import charts
 from ui.classes import MAX_SHOWN_CLASSES, labelled_rows
 from ui.formulas import num
-from ui.state import CACHE_TTL, data_key
+from ui.state import CACHE_TTL, data_key, model_key
+from ui.svg_charts import overlay_data, overlay_ui
 from ui.numbers import number_columns
 from ui.text import fmt_number, latex_text, md_table
 from ui.views.base import TypeView, pick_column
@@ -31,8 +32,7 @@ class PoissonView(TypeView):
         fits = model.parameters(col)
         left, right = st.columns([3, 2])
         observed = _observed(data_key(), col, model.target_, model.weight_, _frame=frame)
-        charts.show(left, charts.poisson_fit(poisson_fit_plot(model, col, observed=observed), fits, col),
-                    key="model.poisson_chart")
+        overlay_ui(left, _drawn(model_key(), col, model, observed, fits), key="model.poisson_chart")
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
         rows = labelled_rows(shown)
         if len(rows) <= MAX_SHOWN_CLASSES:   # λ_c move with l: a static table redraws with the page, a grid
@@ -54,6 +54,13 @@ def _observed(data_key: tuple, column: Any, target: Any, weight: Any, *, _frame:
     """The data's shares of each count per class, once per data (ui.state.data_key): the fitted
     λ_c move with l, the bars do not."""
     return poisson_observed(_frame, column, target, weight)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _drawn(key: tuple, column: Any, _model: Any, _observed: pd.DataFrame, _fits: pd.DataFrame) -> dict:
+    """The fit's chart as the page draws it (ui.svg_charts: the dots move with l, and plotly redrew
+    them after the rest of a click), once per model (``key``) and column, for every session."""
+    return overlay_data(charts.poisson_fit(poisson_fit_plot(_model, column, observed=_observed), _fits, column))
 
 
 def pmf_latex(model: Any, column: Any, x: float, cls: Any, *, digits: int = 4) -> str:
