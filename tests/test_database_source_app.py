@@ -272,3 +272,14 @@ def test_the_postgres_million_rows_are_fitted_and_evaluated_inside_the_server(vi
     assert link["connection"] == "warehouse" and link["table"] == "visits"
     assert not any(PASSWORD in v or host in v for v in link.values())
     assert re.fullmatch(r"[A-Za-z0-9_-]+", link["work"])
+
+
+def test_a_table_names_its_downloads_by_its_whole_name_its_dot_no_suffix():
+    from nbapp.scale import Relation
+    from ui.sources import Table
+    from ui.text import file_stem
+
+    table = Database.of(Relation("shop", "postgresql", table="public.orders"))
+    assert file_stem(table.stem) == "public_orders"              # was "public": ".orders" read as a suffix
+    assert Database.of(Relation("shop", "postgresql", select="SELECT 1", timeout=5)).stem == "query"
+    assert Table(name="tennis14.csv", sha256="0" * 64).stem == "tennis14"

@@ -94,7 +94,7 @@ def _run(opts: dict[str, Any]) -> evaluate.Evaluation | None:
         bar.progress(done / total, text=message)
 
     if work.source.folds_where_stored:        # big data: k-fold where the rows are (out of core)
-        return _run_on_path(key, make_model(), opts, bar)
+        return _run_where_stored(key, make_model(), opts, bar)
     try:
         data = _evaluated_data()
         if opts["method"] == "loo" and len(data) > MAX_LEAVE_ONE_OUT:
@@ -120,7 +120,7 @@ def _cached(name: str, build: Any) -> Any:
     return kept_or_build(f"evaluate.{name}", kept_key(RESULT), build)
 
 
-def _run_on_path(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
+def _run_where_stored(key: Any, model: Any, opts: dict[str, Any], bar: Any) -> evaluate.Evaluation | None:
     """k-fold on every row where the source keeps them (a local path: two streamed passes, folds by
     a hash of each row's place; a database: the folds' statistics one GROUP BY inside it; each
     fold's model is the total statistics minus the fold's)."""

@@ -311,14 +311,13 @@ def as_float(v: Any, default: float = 0.0) -> float:
 
 
 def data_stem() -> str:
-    """The data's name for a download's file name: the file's stem ("tennis14" for tennis14.csv;
-    a model file opened alone: its own stem, less a "_naive_bayes" suffix), "data" when the name
-    has none (a glob)."""
-    from pathlib import PurePath
-
+    """The data's name for a download's file name, as its source states it (``Source.stem``): the
+    file's stem ("tennis14" for tennis14.csv; a model file opened alone: its own stem, less a
+    "_naive_bayes" suffix; a database table: its whole name, "public_orders"), "data" when the
+    name has none (a glob)."""
     from ui.text import file_stem
 
-    stem = PurePath(work().source.name).stem.replace("*", "").replace("?", "").removesuffix("_naive_bayes")
+    stem = work().source.stem.replace("*", "").replace("?", "").removesuffix("_naive_bayes")
     return file_stem(stem) if stem.strip("._- ") else "data"
 
 

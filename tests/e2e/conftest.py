@@ -13,6 +13,7 @@ docs/screenshots and runs the tests that take them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -154,6 +155,17 @@ class App:
         page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(state="attached")
         page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(state="attached")
         expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=30_000)
+
+    def upload(self, path: Path, loaded: str = "") -> None:
+        """On the Data page, upload the file ``path`` through the uploader and wait for the
+        sentence "Loaded <the file>: <loaded>" (say "8 rows × 5 columns"; the name as the page
+        writes it, which a name that is markdown may change)."""
+        page = self.page
+        page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
+        self.wait()
+        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+        self.wait(initial_wait=1000)
+        expect(page.get_by_text(re.compile(r"Loaded .*: " + re.escape(loaded))).first).to_be_visible()
 
     def open_page(self, name: str) -> None:
         self.page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()

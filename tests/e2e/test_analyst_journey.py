@@ -42,12 +42,8 @@ def test_a_19_class_upload_is_explained_class_by_class_and_survives_a_reload(app
     csv = tmp_path / "days.csv"
     csv.write_bytes(nineteen_classes())
     app.goto()
+    app.upload(csv, "174 rows × 5 columns")
     page = app.page
-    page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
-    app.wait()
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
-    app.wait(initial_wait=1000)
-    expect(page.get_by_text(re.compile(r"Loaded days\.csv: 174 rows × 5 columns"))).to_be_visible()
     # the station code is one more feature an analyst would not use: leave it out
     choose(page, "Type of station", "ignore")
     app.wait()

@@ -53,12 +53,8 @@ def test_upload_set_a_type_and_read_the_posterior(app, tmp_path):
     csv = tmp_path / "weather.csv"
     csv.write_bytes(WEATHER)
     app.goto()
+    app.upload(csv, "8 rows × 5 columns")
     page = app.page
-    page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
-    app.wait()
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
-    app.wait(initial_wait=1000)
-    expect(page.get_by_text(re.compile(r"Loaded weather\.csv: 8 rows × 5 columns"))).to_be_visible()
 
     # the proposed type of "windy" (two values) becomes categorical
     choose(page, "Type of windy", "categorical")

@@ -93,11 +93,7 @@ class Watch:
 
 def _upload(app: App, path) -> None:
     page = app.page
-    page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
-    app.wait()
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    app.wait(initial_wait=1000)
-    expect(page.get_by_text(re.compile(r"Loaded .*: 40 rows × 6 columns"))).to_be_visible()
+    app.upload(path, "40 rows × 6 columns")
     expect(page.get_by_text(re.compile(r"Model fitted: 2 classes"))).to_be_visible()
 
 

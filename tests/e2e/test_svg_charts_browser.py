@@ -85,12 +85,8 @@ def test_the_poisson_chart_draws_the_fitted_pmf_and_follows_l(app, tmp_path):
     csv = tmp_path / "visits.csv"
     csv.write_bytes(VISITS)
     app.goto()
+    app.upload(csv, "8 rows")
     page = app.page
-    page.get_by_test_id("stRadio").get_by_text("Upload a file").click()
-    app.wait()
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
-    app.wait(initial_wait=1000)
-    expect(page.get_by_text(re.compile(r"Loaded visits\.csv: 8 rows"))).to_be_visible()
     if page.get_by_role("combobox", name="Type of visits").input_value() != "poisson":
         choose(page, "Type of visits", "poisson")
         app.wait()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
@@ -93,6 +94,12 @@ class Source:
     described: ClassVar[str] = "upload"
     #: The address parameters this kind writes beyond the built-in ones (``ui.remember._KEYS``).
     address_keys: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def stem(self) -> str:
+        """The data's name in a download's file name, before it is made safe ("tennis14" for
+        tennis14.csv): the name less its suffix; a source whose name is no file's says its own."""
+        return PurePath(self.name).stem
 
     # -- what the fit depends on -------------------------------------------------------------------
     def key(self) -> tuple:

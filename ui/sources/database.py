@@ -52,6 +52,11 @@ class Database(CountedWhereStored):
         return cls(name=name, sha256=hashlib.sha256(said.encode()).hexdigest(), relation=relation)
 
     @property
+    def stem(self) -> str:
+        """The table as the catalog spells it ("public.orders": its dot is no suffix), or "query"."""
+        return self.relation.table if self.relation.table is not None else "query"
+
+    @property
     def label(self) -> str:
         """The database's own name ("PostgreSQL", "DuckDB")."""
         return {"postgresql": "PostgreSQL", "duckdb": "DuckDB"}.get(self.relation.kind, "the database")
