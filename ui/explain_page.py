@@ -17,10 +17,10 @@ from nbapp.lessons.direct import direct_estimate
 from ui import board, charts, explained, explorer, formulas
 from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
+from ui.svg_charts import waterfall_data, waterfall_ui
 from ui.tables import table_ui
 from ui.views import view_of
 from ui.views.text import word_rows
-from ui.svg_charts import waterfall_data, waterfall_ui
 
 __all__ = ["row_picker_ui", "explain_ui"]
 

@@ -14,7 +14,7 @@ from nbapp.errors import DataError
 from nbapp.io import safe_csv_bytes
 from ui import charts, formulas, teaching
 from ui.classes import classes_note, label_format, labels_of, shown_model_classes
-from ui.state import model_key, remember_work, set_choice, settings, work
+from ui.state import model_key, remember_work, set_choice, settings, shared_download, work
 from ui.tables import table_ui
 from ui.text import file_stem, md
 from ui.views import view_of
@@ -87,7 +87,8 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         table_ui(left, _labelled(formulas.show_counts(counts)), mask=counts.to_numpy(dtype=float) == 0,
                  key="model.counts_table", content_key=(model_key(), col, "counts"))
     right.markdown(f"P(v | c), {shown_as}")
-    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table", content_key=(model_key(), col, shown_as, "cpt"))
+    table_ui(right, _labelled(shown), mask=zero, key="model.cpt_table",
+             content_key=(model_key(), col, shown_as, "cpt"))
     if zero.any():
         st.warning("Highlighted cells are 0: any example with that value rules the class out. "
                    "Smoothing (l > 0) removes the zeros.")
@@ -106,17 +107,11 @@ def cpt_ui(model: Any, columns: list[str]) -> None:
         return
     if model.smoothing_of(col).mode_beside_mean:
         _mode_ui(model, col, table)
-    cpt_csv = _cpt_csv(model_key(), col, lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
-                                                                           model.cpt(col).reindex(columns=classes))))
+    cpt_csv = shared_download("cpt", (model_key(), col),
+                              lambda: safe_csv_bytes(_cpt_export(table.reindex(columns=classes),
+                                                                 model.cpt(col).reindex(columns=classes))))
     st.download_button("Download this CPT (CSV)", cpt_csv,
                        file_name=f"cpt_{file_stem(col)}.csv", mime="text/csv", key="model.cpt_download")
-
-
-@st.cache_resource(show_spinner=False, max_entries=32)
-def _cpt_csv(key: tuple, col: Any, _build: Any) -> bytes:
-    """A CPT's download, built once per model (``key``) and feature and shared by every session:
-    a class stepping l through the same values builds each file once (issue 32, item 4)."""
-    return _build()
 
 
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from nbapp.errors import DataError
-from ui.state import data_stem, download_bytes, import_model, model_key, work
+from ui.state import data_stem, import_model, model_key, shared_download, work
 from ui.text import md
 
 __all__ = ["model_file_ui"]
@@ -19,7 +19,7 @@ def model_file_ui(model: Any) -> None:
     st.subheader("Save or load the model")
     left, right = st.columns(2)
     try:
-        model_json = download_bytes("model_json", model_key(), lambda: model.to_json().encode("utf-8"))
+        model_json = shared_download("model_json", model_key(), lambda: model.to_json().encode("utf-8"))
     except DataError as err:          # a file the loader would refuse is never offered
         left.error(md(err))
     else:

@@ -83,7 +83,7 @@ __all__ = [
     "ensure_state", "remember_work", "open_source", "load_example_into_state", "load_upload_into_state",
     "load_path_into_state",
     "import_model", "open_model_alone", "HELD", "CACHE_TTL", "DATA_ROOT_VARIABLE", "proposal_rows", "data_root", "path_sources", "big_data_note", "path_rows", "parse_upload",
-    "frame", "specs", "settings", "model_key", "data_key", "current_model", "require_model", "class_list", "download_bytes",
+    "frame", "specs", "settings", "model_key", "data_key", "current_model", "require_model", "class_list", "download_bytes", "shared_download",
     "data_stem",
     "sha256", "is_missing", "as_float",
 ]
@@ -329,6 +329,14 @@ def download_bytes(name: str, key: Any, build: Callable[[], bytes]) -> bytes:
     building the bytes on every rerun would cost up to a second on big tables.
     """
     return kept_or_build(f"download.{name}", key, build)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def shared_download(name: str, key: Any, _build: Callable[[], bytes]) -> bytes:
+    """A download's file that depends only on ``key`` (the model key, a column), built once for
+    every session: a class stepping l through the same values builds each file once (issue 32,
+    item 4), where :func:`download_bytes` keeps one per session."""
+    return _build()
 
 
 def current_model() -> Any:
