@@ -403,16 +403,21 @@ def test_downloads_are_built_once_per_model_with_safe_file_names(downloads):
 
     hostile = b"../x y:z,temp,play\n" + b"".join(b"%s,%d,%s\n" % (b"ab"[i % 2:i % 2 + 1], i, [b"no", b"yes"][i % 3 == 0])
                                                for i in range(20))
-    at = upload(start(), "odd.csv", hostile, check=False)
-    at.selectbox(key="_type::0").set_value("categorical").run()
-    open_page(at, "Model")
+
+    def model_page():
+        at = upload(start(), "odd.csv", hostile, check=False)
+        at.selectbox(key="_type::0").set_value("categorical").run()
+        return open_page(at, "Model")
+
+    at = model_page()
     data, file_name = downloads["Download this CPT (CSV)"]
     assert file_name == "cpt_x_y_z.csv"
-    data, _ = downloads["Download the model (JSON)"]
-    assert data == at.session_state["model"].to_json().encode("utf-8")
-    built = at.session_state["kept"]["download.model_json"][1]
+    built, _ = downloads["Download the model (JSON)"]
+    assert built == at.session_state["model"].to_json().encode("utf-8")
     at.run()                                              # a rerun reuses the bytes, it does not rebuild them
-    assert at.session_state["kept"]["download.model_json"][1] is built
+    assert downloads["Download the model (JSON)"][0] is built
+    model_page()                                          # another session on the same model: the same bytes
+    assert downloads["Download the model (JSON)"][0] is built
     open_page(at, "Evaluate")
     data, _ = downloads["Download the out-of-sample predictions (CSV)"]
     from nbapp.diagnostics import predictions_with_inputs
