@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from nbapp.densities import GaussianFitPlot
 from ui.text import fmt_number, md, plot_text
 
-__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "words_caption", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
            "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
@@ -280,8 +280,13 @@ def show(where: Any, fig: go.Figure, *, words: Callable[[go.Figure], str] | None
     words as a caption: :func:`describe`, or ``words`` for a chart that reads better its own way
     (the nomogram); returns what plotly_chart returns (a selection event)."""
     event = where.plotly_chart(fig, **kwargs)
-    where.caption(md(f"{CAPTION_START} {(words or describe)(fig)}"))
+    words_caption(where, (words or describe)(fig))
     return event
+
+
+def words_caption(where: Any, words: str) -> None:
+    """A chart's words under it, as every chart of the app says them ("Chart in words: ...")."""
+    where.caption(md(f"{CAPTION_START} {words}"))
 
 
 def describe(fig: go.Figure) -> str:

@@ -44,6 +44,10 @@ class Explained:
     equations: list[str]
     words: dict[Any, pd.DataFrame]
 
+    def table_key(self, table: str) -> tuple:
+        """One of its tables' content key (ui.tables): the same model, row and table, the same table."""
+        return (self.key, self.row_key, table)
+
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _explained(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -> Explained:
@@ -126,8 +130,7 @@ def _result_ui(shown: Explained) -> None:
         st.caption(classes_ui.classes_note(len(ranked), "posterior") + " The predicted class comes first:")
     elif len(ranked) > HEADLINE:
         st.caption(f"All {len(ranked)} classes, the predicted one first, then by posterior:")
-    table_ui(st, shown.posterior, hide_index=True, key="explain.posterior",
-             content_key=(shown.key, shown.row_key, "posterior"))
+    table_ui(st, shown.posterior, hide_index=True, key="explain.posterior", content_key=shown.table_key("posterior"))
     for note in e.notes:
         st.info(ui.md(ui.lecture.plain(note)))
     if underflow := explained.underflow_note(e):
@@ -138,8 +141,8 @@ def _factors_ui(shown: Explained) -> None:
     """The factor table and the totals, each factor as counted (3/9), reduced (1/3), as a decimal
     and as a log, side by side for every class (seed 000, Eq. 5 and 22)."""
     st.markdown("**Factors** P(x_a | c): as counted, reduced, decimal and log (a density for Gaussian features)")
-    table_ui(st, shown.factors, key="explain.factors", content_key=(shown.key, shown.row_key, "factors"))
-    table_ui(st, shown.totals, key="explain.totals", content_key=(shown.key, shown.row_key, "totals"))
+    table_ui(st, shown.factors, key="explain.factors", content_key=shown.table_key("factors"))
+    table_ui(st, shown.totals, key="explain.totals", content_key=shown.table_key("totals"))
     st.caption("joint = P(c) · ∏ P(x_a | c) over the used factors; evidence P(x) = Σ_c joint; "
                "posterior = joint / P(x).")
     if len(shown.classes) < len(shown.e.classes):     # the evidence still sums every class's joint

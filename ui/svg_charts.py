@@ -28,8 +28,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.charts import CAPTION_START, describe
-from ui.text import md
+from ui.charts import describe, words_caption
 
 __all__ = ["WATERFALL_COMPONENT", "OVERLAY_COMPONENT", "waterfall_data", "waterfall_ui", "overlay_data",
            "overlay_ui"]
@@ -279,18 +278,14 @@ def overlay_data(fig: go.Figure) -> dict[str, Any]:
             "y_title": _text(fig.layout.yaxis.title.text), "height": fig.layout.height or 360, "words": describe(fig)}
 
 
-def _caption(where: Any, data: dict[str, Any]) -> None:
-    where.caption(md(f"{CAPTION_START} {data['words']}"))
-
-
 def waterfall_ui(data: dict[str, Any], *, key: str) -> None:
     """The waterfall of :func:`waterfall_data` drawn in the page, and the same words as its caption."""
     _WATERFALL(key=key, data=data)
-    _caption(st, data)
+    words_caption(st, data["words"])
 
 
 def overlay_ui(where: Any, data: dict[str, Any], *, key: str) -> None:
     """The chart of :func:`overlay_data` drawn in ``where`` (st or a column), and its words as its caption."""
     with where:
         _OVERLAY(key=key, data=data)
-    _caption(where, data)
+    words_caption(where, data["words"])
