@@ -148,8 +148,8 @@ TRACE_PARTS = 8
 PROBE_JS = r"""
 (() => {
   if (window.__bench) return;
-  const B = window.__bench = {tArm: 0, tInput: null, runs: 0, msgs: 0, lastMsg: -1e9, lastMut: -1e9, muts: 0,
-                              parts: {}};
+  const B = window.__bench = {tArm: 0, tInput: null, runs: 0, msgs: 0, lastMsg: -1e9, firstMsg: null, lastMut: -1e9,
+                              muts: 0, parts: {}};
   const app = () => document.querySelector("[data-testid='stApp']");
   const state = () => { const a = app(); return a ? a.getAttribute("data-test-script-state") : null; };
   B.settled = () => state() === "notRunning"
@@ -157,11 +157,12 @@ PROBE_JS = r"""
     && !document.querySelector("[data-testid='stElementContainer'][data-stale='true']");
   const start = () => B.tInput === null ? B.tArm : B.tInput;
   B.arm = () => { B.tArm = performance.now(); B.tInput = null; B.runs = 0; B.msgs = 0; B.muts = 0;
-                  B.lastMut = -1e9; B.parts = {}; };
+                  B.lastMut = -1e9; B.firstMsg = null; B.parts = {}; };
   B.quiet = (ms) => { const now = performance.now();
     return (B.runs > 0 || B.msgs > 0) && B.settled() && now - B.lastMut >= ms && now - B.lastMsg >= ms; };
   B.result = () => ({start: start(), end: B.lastMut > start() ? B.lastMut : start(), runs: B.runs, msgs: B.msgs,
                      muts: B.muts, state: state(),
+                     server: B.firstMsg === null ? null : [B.firstMsg - start(), B.lastMsg - start()],
                      parts: Object.entries(B.parts).map(([k, t]) => [k, t - start()]).sort((a, b) => b[1] - a[1])});
   // the part of the page a change falls in: the nearest element with a data-testid (a shadow root's host)
   const part = (node) => {
@@ -183,7 +184,10 @@ PROBE_JS = r"""
   window.WebSocket = class extends Socket {
     constructor(...args) {
       super(...args);
-      this.addEventListener("message", () => { B.msgs += 1; B.lastMsg = performance.now(); });
+      this.addEventListener("message", () => {
+        B.msgs += 1; B.lastMsg = performance.now();
+        if (B.firstMsg === null && B.lastMsg >= start()) B.firstMsg = B.lastMsg;
+      });
     }
   };
   const changed = (records) => {
@@ -194,6 +198,13 @@ PROBE_JS = r"""
       for (const r of records) B.parts[part(r.target)] = now;
     }
   };
+  // an image (an SVG chart is a data: URL) counts as changed when it has loaded, not when its src is set
+  window.addEventListener("load", (ev) => {
+    const now = performance.now();
+    if (ev.target && ev.target.tagName === "IMG" && now >= start()) {
+      B.lastMut = now; B.muts += 1; B.parts[part(ev.target) + " (image loaded)"] = now;
+    }
+  }, true);
   const watch = (root) => new MutationObserver(changed).observe(root, {subtree: true, childList: true,
     attributes: true, characterData: true});
   watch(document);
@@ -352,7 +363,9 @@ def settle(page: Page, what: str, timeout_s: float = CLICK_TIMEOUT_S) -> tuple[f
         raise Stuck(f"a dialog is open after {what}: {page.get_by_test_id('stDialog').first.inner_text()[:200]!r}")
     r = page.evaluate("() => window.__bench.result()")
     if TRACE:
-        print(f"    {what}: " + ", ".join(f"{name} {ms / 1000:.3f}" for name, ms in r["parts"][:TRACE_PARTS]), flush=True)
+        server = "" if r["server"] is None else "server messages {:.3f}-{:.3f}; ".format(*(ms / 1000 for ms in r["server"]))
+        print(f"    {what}: {server}" + ", ".join(f"{name} {ms / 1000:.3f}" for name, ms in r["parts"][:TRACE_PARTS]),
+              flush=True)
     return (r["end"] - r["start"]) / 1000, r["runs"] > 0
 
 
