@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import import_model, no_exception, open_page, start, tables, texts, unescape, upload
 from apptest_helpers import clear_caches  # noqa: F401 (autouse fixture)
-from ui import svg_charts
+import drawn_svg
 from ui.sources import Example, LocalPath, ModelFile, Table
 
 
@@ -36,8 +36,7 @@ def weather_like(n_classes: int, rows_per_class: int = 6, seed: int = 0, spread:
 
 def plot_titles(at: AppTest) -> list[str]:
     """The titles of the charts on screen: plotly's, and the log-odds waterfall's (ui/svg_charts.py)."""
-    drawn = [json.loads(el.proto.json).get("title", "") for el in at.get("bidi_component")
-             if el.proto.component_name.endswith(svg_charts.WATERFALL_COMPONENT)]
+    drawn = [drawn_svg.title(svg) for svg in drawn_svg.drawn(at)]
     return [json.loads(el.proto.spec)["layout"].get("title", {}).get("text", "") for el in at.get("plotly_chart")] + drawn
 
 

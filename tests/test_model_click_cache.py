@@ -84,12 +84,11 @@ def test_what_the_figures_draw_changing_builds_them_again(built):
 
 
 def _poisson_chart(at) -> dict:
-    """The Poisson fit's chart as the page sends it to the browser (ui.svg_charts)."""
-    import json
+    """The Poisson fit's chart as the page draws it (ui.svg_charts)."""
+    import drawn_svg
 
-    from ui import svg_charts
-    return next(json.loads(c.proto.json) for c in at.get("bidi_component")
-                if c.proto.component_name.endswith(svg_charts.OVERLAY_COMPONENT))
+    svg = next(svg for svg in drawn_svg.drawn(at) if drawn_svg.traces(svg))
+    return {"traces": drawn_svg.traces(svg), "words": drawn_svg.words(svg), "x_title": drawn_svg.title(svg, "nb-x-title")}
 
 
 def test_the_poisson_chart_draws_the_data_s_shares_and_the_fitted_pmf_moving_with_l():
@@ -108,8 +107,9 @@ def test_the_poisson_chart_draws_the_data_s_shares_and_the_fitted_pmf_moving_wit
         assert dict(zip(bars["low"]["x"], bars["low"]["y"])) == pytest.approx({0.0: 1 / 3, 1.0: 2 / 3})
         for cls, rate in rates.items():
             assert lines[cls]["y"] == pytest.approx(list(poisson.pmf(lines[cls]["x"], rate)), abs=1e-12)
-        assert {bars["high"]["pattern"], bars["low"]["pattern"]} == {"", "/"}       # not colour alone
-        assert lines["high"]["dash"] != lines["low"]["dash"] and lines["high"]["symbol"] != lines["low"]["symbol"]
+        patterns = sorted(bars[c]["pattern"] for c in ("high", "low"))           # not colour alone: one hatched
+        assert patterns[0] == "" and patterns[1]
+        assert lines["high"]["dash"] != lines["low"]["dash"] and lines["high"]["marker"] != lines["low"]["marker"]
         assert drawn["words"] and drawn["x_title"] == "visits"
 
 

@@ -18,7 +18,7 @@ import nbapp
 from nbapp.examples import EXAMPLES, load_example
 from apptest_helpers import ROOT, import_model, metric, open_page, start, table, texts, upload
 from apptest_helpers import clear_caches, downloads  # noqa: F401 (fixtures)
-from ui import svg_charts
+import drawn_svg
 from ui.sources import Example, ModelFile
 
 WEATHER = b"outlook,temp,humidity,windy,play\nsunny,85,85,false,no\nsunny,80,90,true,no\n" \
@@ -373,8 +373,8 @@ def test_the_exact_joint_and_the_waterfall_total_are_the_explanation_s():
     totals = table(at, lambda df: "posterior P(c | x)" in df.index)
     assert [totals.iloc[0][f"{c} fraction"] for c in e.classes] == [str(e.joint_fractions[c]) for c in e.classes]
     assert [totals.iloc[2][f"{c} fraction"] for c in e.classes] == [str(e.posterior_fractions[c]) for c in e.classes]
-    drawn = [json.loads(c.proto.json) for c in at.get("bidi_component")
-             if c.proto.component_name.endswith(svg_charts.WATERFALL_COMPONENT)][0]
+    svg = drawn_svg.drawn(at)[0]
+    drawn = {"steps": drawn_svg.steps(svg), "words": drawn_svg.words(svg)}
     a, b = e.prediction, next(c for c in e.classes if c != e.prediction)
     assert drawn["steps"][-1]["total"] and drawn["steps"][-1]["label"] == "log-odds"
     assert drawn["steps"][-1]["value"] == pytest.approx(e.joint_log[a] - e.joint_log[b], abs=1e-12)

@@ -3,15 +3,13 @@ on the Model page, its factor on the Explain page (issue 10)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import poisson
 
 from apptest_helpers import open_page, start, table, upload
-from ui import svg_charts
+import drawn_svg
 
 CSV = ("visits,label\n" + "\n".join(f"{v},{c}" for v, c in
        [(0, "low"), (1, "low"), (2, "low"), (1, "low"), (5, "high"), (7, "high"), (6, "high"), (4, "high")])).encode()
@@ -39,9 +37,8 @@ def test_a_poisson_column_shows_its_rates_and_plot_on_the_model_page():
     pd.testing.assert_frame_equal(rates[numbers.columns], numbers, check_dtype=False, check_names=False,
                                   check_index_type=False)
     assert rates["lambda_fraction"].tolist() == ["23/5", "1"] == [str(f) for f in fits["lambda_fraction"]]
-    drawn = [json.loads(c.proto.json) for c in at.get("bidi_component")
-             if c.proto.component_name.endswith(svg_charts.OVERLAY_COMPONENT)]         # the fit, drawn as SVG
-    assert drawn and any("Poisson" in t["name"] for t in drawn[0]["traces"])
+    drawn = [drawn_svg.traces(svg) for svg in drawn_svg.drawn(at)]            # the fit, drawn as SVG
+    assert drawn and any("Poisson" in t["name"] for t in drawn[0])
 
 
 def test_the_explain_page_shows_the_poisson_factor():

@@ -32,7 +32,7 @@ class PoissonView(TypeView):
         fits = model.parameters(col)
         left, right = st.columns([3, 2])
         observed = _observed(data_key(), col, model.target_, model.weight_, _frame=frame)
-        overlay_ui(left, _drawn(model_key(), col, model, observed, fits), key="model.poisson_chart")
+        overlay_ui(left, _drawn(model_key(), col, model, observed, fits))
         shown = fits.assign(lambda_fraction=fits["lambda_fraction"].map(lambda f: "" if f is None else str(f)))
         rows = labelled_rows(shown)
         if len(rows) <= MAX_SHOWN_CLASSES:   # λ_c move with l: a static table redraws with the page, a grid
