@@ -27,6 +27,8 @@ __all__ = ["row_picker_ui", "explain_ui"]
 ss = st.session_state
 HEADLINE = 4  # classes shown as metrics; the table below lists them (up to classes_ui.MAX_SHOWN_CLASSES)
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
+DENSITIES_SECTION = "explain.densities"   # the expander of each factor's own equation,
+DENSITIES_OPEN = 8                        # open at first for up to this many equations
 PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
 
 
@@ -41,7 +43,8 @@ class Explained:
     posterior: pd.DataFrame       # the classes by posterior, the predicted one first
     factors: pd.DataFrame
     totals: pd.DataFrame
-    equations: list[str]
+    equations: list[str]          # the joints, the evidence and the posteriors
+    densities: list[str]          # each factor's own equation, where its type writes one
     words: dict[Any, pd.DataFrame]
 
     def table_key(self, table: str) -> tuple:
@@ -60,7 +63,8 @@ def _explained(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -
     if e.undetermined:       # P(x) = 0: the prior stands in for the 0/0 posterior
         table = table.rename(columns={"P(c | x)": "prior P(c) (stands in for 0/0)", "log P(c | x)": "log P(c)"})
     return Explained(key, row_key, e, classes, table, explained.factor_rows(_model, e, classes),
-                     formulas.totals_rows(e, classes), list(explained.explain_equations(_model, e, classes)),
+                     formulas.totals_rows(e, classes), explained.explain_equations(_model, e, classes, densities=False),
+                     explained.factor_equations(_model, e, classes),
                      {col: word_rows(_model, col, words, classes) for col, words in e.words.items()})
 
 
@@ -154,6 +158,18 @@ def _latex_ui(shown: Explained) -> None:
         st.latex(eq)
     st.caption("Missing, unseen and undefined features are skipped: the product runs over the observed "
                f"features only{ui.ref('seed 000, Eq. 22')}.")
+    if not shown.densities:
+        return
+    # One equation per numeric feature and class: open when they are a few (the lectures' worked
+    # examples), else drawn only once opened (a click redraws every equation on screen, about
+    # 2 ms each in Chromium here; issue 32, item 3). Opened or closed, it stays so for the next rows.
+    section = st.expander(f"Each numeric factor P(x_a | c) with its formula and numbers ({len(shown.densities)} "
+                          "equations)", expanded=len(shown.densities) <= DENSITIES_OPEN, key=DENSITIES_SECTION,
+                          on_change="rerun")
+    if section.open:
+        with section:
+            for eq in shown.densities:
+                st.latex(eq)
 
 
 def _direct_ui(e: Any, classes: list[Any]) -> None:

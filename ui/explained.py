@@ -21,7 +21,7 @@ from ui.text import fmt_log, fmt_number, latex_text, md
 from ui.views import view_of
 from ui.views.base import short
 
-__all__ = ["underflow_note", "factor_rows", "explain_equations", "adds_up"]
+__all__ = ["underflow_note", "factor_rows", "explain_equations", "factor_equations", "adds_up"]
 
 
 def factor_rows(model: Any, e: Any, classes: list[Any]) -> pd.DataFrame:
@@ -81,13 +81,8 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
         cl = latex_text(c)
         equations.append(rf"P({cl})\prod_a P(x_a \mid {cl}) = {product} = "
                          + exact_or_decimal(joint_f[c], float(e.joint[c]), log=float(e.joint_log[c])))
-    for n in used if densities else []:
-        if n == "prior":
-            continue
-        view = view_of(model.features_[n].kind)
-        for c in classes:
-            equations += [_off_its_log(eq, probs.loc[n, c], logs.loc[n, c])
-                          for eq in view.equations(model, n, e.factors.loc[n, "value"], c)]
+    if densities:
+        equations += factor_equations(model, e, classes)
     underflow = formulas.underflows(e)
     joints = " + ".join(num(joint_f[c], max_digits=10) if joint_f[c] is not None
                         else formulas.power_latex(e.joint_log[c]) if underflow and np.isfinite(e.joint_log[c])
@@ -106,6 +101,21 @@ def explain_equations(model: Any, e: Any, classes: list[Any], *, max_terms: int 
         cl = latex_text(c)
         equations.append(rf"P({cl} \mid x) = \frac{{P({cl})\prod_a P(x_a \mid {cl})}}{{P(x)}} = "
                          + exact_or_decimal(post_f[c], float(e.posterior[c])))
+    return equations
+
+
+def factor_equations(model: Any, e: Any, classes: list[Any]) -> list[str]:
+    """Each used factor's own equation with its numbers, where its type writes one (a density or
+    a pmf: p(x1 = 10.9 | no) = N(10.9; 9.72, 8.809) = ...), per class."""
+    probs, logs = e.probabilities, e.logs
+    equations = []
+    for n in e.used:
+        if n == "prior":
+            continue
+        view = view_of(model.features_[n].kind)
+        for c in classes:
+            equations += [_off_its_log(eq, probs.loc[n, c], logs.loc[n, c])
+                          for eq in view.equations(model, n, e.factors.loc[n, "value"], c)]
     return equations
 
 
