@@ -40,7 +40,7 @@ def test_the_default_tennis_example_walks_through_every_page(app):
     app.open_page("Explain")
     assert app.metric("Prediction (argmax)") == "Yes"
     assert app.metric("P(Yes | x)") == "1"
-    expect(page.locator("figure.nb-chart svg")).to_be_visible()         # the log-odds waterfall
+    expect(page.get_by_role("img", name=re.compile(r"^Contributions to log P\("))).to_be_visible()   # the waterfall
     app.screenshot("explain", publish=True)
 
     app.open_page("Evaluate")
