@@ -143,3 +143,17 @@ def test_explain_s_static_tables_are_converted_once_per_model_and_row_for_every_
     expected = second.session_state["model"].explain(row).posterior
     assert posterior.set_index("class")["P(c | x)"].astype(float).to_dict() == pytest.approx(
         {str(c): p for c, p in expected.items()})
+
+
+def test_the_poisson_section_is_made_once_per_model_for_every_session(monkeypatch):
+    made = []
+    real = charts.poisson_fit
+    monkeypatch.setattr(charts, "poisson_fit", lambda *a, **k: made.append(1) or real(*a, **k))
+    first = _model_page()
+    assert len(made) == 1
+    no_exception(first.run())
+    second = _model_page()                               # another student, the same data and l
+    assert len(made) == 1
+    assert _poisson_chart(first) == _poisson_chart(second)
+    second.number_input(key="_model_alpha").set_value(3.0).run()    # another l: its own λ_c and dots
+    assert len(made) == 2 and _poisson_chart(no_exception(second)) != _poisson_chart(first)

@@ -14,10 +14,9 @@ import streamlit as st
 import ui
 from nbapp.errors import DataError
 from nbapp.lessons.direct import direct_estimate
-from ui import board, charts, explained, explorer, formulas
+from ui import board, charts, explained, explorer, formulas, svg_charts
 from ui import nomogram as nomogram_view
 from ui import classes as classes_ui
-from ui.svg_charts import waterfall_data, waterfall_ui
 from ui.tables import table_ui
 from ui.views import view_of
 from ui.views.text import word_rows
@@ -69,14 +68,19 @@ def _explained(key: tuple, row_key: str, _model: Any, _row: Mapping[str, Any]) -
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _contributions(key: tuple, row_key: str, a: Any, b: Any, title: str, _e: Any) -> tuple[pd.Series, dict | None]:
-    """The contributions of ``a`` against ``b`` (a class or "rest") and their waterfall, ending in
-    the model's own log-odds (none when no factor is finite), once per model, row and pair."""
+def _contributions(key: tuple, row_key: str, a: Any, b: Any, title: str, colours: svg_charts.Palette,
+                   _e: Any) -> tuple[pd.Series, tuple[str, str] | None]:
+    """The contributions of ``a`` against ``b`` (a class or "rest") and their waterfall (its SVG and
+    words), ending in the model's own log-odds (none when no factor is finite), once per model,
+    row, pair and theme."""
     contrib = _e.contributions(a, b)
     finite = _finite(contrib)
+    if not len(finite):
+        return contrib, None
     decided = len(finite) < len(contrib)        # a factor that decides alone: the log-odds is ±∞, no total bar
     total = None if decided else float(contrib.attrs["log_odds"])
-    return contrib, waterfall_data(charts.waterfall(finite, title=title, total=total)) if len(finite) else None
+    data = svg_charts.waterfall_data(charts.waterfall(finite, title=title, total=total))
+    return contrib, (svg_charts.waterfall_svg(data, colours), data["words"])
 
 
 def row_picker_ui(df: pd.DataFrame) -> None:
@@ -247,9 +251,9 @@ def _finite(contrib: pd.Series) -> pd.Series:
 def _contributions_ui(shown: Explained, a: Any, b: Any, title: str) -> pd.Series:
     """The contributions as a waterfall ending in the model's own log-odds, and the sentence that
     says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
-    contrib, drawn = _contributions(shown.key, shown.row_key, a, b, title, shown.e)
+    contrib, drawn = _contributions(shown.key, shown.row_key, a, b, title, svg_charts.palette(), shown.e)
     if drawn is not None:
-        waterfall_ui(drawn)
+        svg_charts.image_ui(st, *drawn)
     st.markdown(explained.adds_up(contrib, classes_ui.label_format(shown.e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))

@@ -38,8 +38,7 @@ import streamlit as st
 
 from ui.charts import describe, words_caption
 
-__all__ = ["Palette", "palette", "waterfall_data", "waterfall_svg", "waterfall_ui", "overlay_data", "overlay_svg",
-           "overlay_ui"]
+__all__ = ["Palette", "palette", "image_ui", "waterfall_data", "waterfall_svg", "overlay_data", "overlay_svg"]
 
 
 class Palette(NamedTuple):
@@ -286,15 +285,7 @@ def overlay_data(fig: go.Figure) -> dict[str, Any]:
             "y_title": _text(fig.layout.yaxis.title.text), "height": fig.layout.height or 360, "words": describe(fig)}
 
 
-def waterfall_ui(data: dict[str, Any]) -> None:
-    """The waterfall of :func:`waterfall_data` as an image in the page, its words as its ``alt``
-    and its caption."""
-    st.image(waterfall_svg(data, palette()), alt=data["words"])
-    words_caption(st, data["words"])
-
-
-def overlay_ui(where: Any, data: dict[str, Any]) -> None:
-    """The chart of :func:`overlay_data` as an image in ``where`` (st or a column), its words as
-    its ``alt`` and its caption."""
-    where.image(overlay_svg(data, palette()), alt=data["words"])
-    words_caption(where, data["words"])
+def image_ui(where: Any, svg: str, words: str) -> None:
+    """An SVG chart as an image in ``where`` (st or a column), its words as its ``alt`` and its caption."""
+    where.image(svg, alt=words)
+    words_caption(where, words)
