@@ -145,6 +145,18 @@ def test_explain_s_static_tables_are_converted_once_per_model_and_row_for_every_
         {str(c): p for c, p in expected.items()})
 
 
+def test_a_session_keeps_its_model_object_over_reruns_and_a_step_of_l_and_back():
+    at = _model_page()
+    first = at.session_state["model"]
+    no_exception(at.run())
+    assert at.session_state["model"] is first            # not a fresh copy out of st.cache_data
+    at.number_input(key="_model_alpha").set_value(3.0).run()
+    other = no_exception(at).session_state["model"]
+    assert other is not first and other.alpha == 3.0 and first.alpha == 1.0
+    at.number_input(key="_model_alpha").set_value(1.0).run()
+    assert no_exception(at).session_state["model"] is first
+
+
 def test_the_poisson_section_is_made_once_per_model_for_every_session(monkeypatch):
     made = []
     real = charts.poisson_fit
