@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from nbapp.densities import GaussianFitPlot
 from ui.text import fmt_number, md, plot_text
 
-__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "words_caption", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
+__all__ = ["COLOURS", "colour", "symbol", "dash", "pattern", "layout", "show", "show_svg", "words_caption", "describe", "spoken", "CAPTION_START", "priors_bar", "gaussian_fit", "density_curves", "top_words_bars",
            "waterfall", "confusion_heatmap", "fit_comparison", "CurveStyle", "cmi_heatmap", "roc_chart", "pr_chart"]
 
 #: One colour per class (plotly's default cycle), shared by every figure of the app.
@@ -282,6 +282,13 @@ def show(where: Any, fig: go.Figure, *, words: Callable[[go.Figure], str] | None
     event = where.plotly_chart(fig, **kwargs)
     words_caption(where, (words or describe)(fig))
     return event
+
+
+def show_svg(where: Any, svg: str, words: str) -> None:
+    """An SVG chart of :mod:`ui.svg_charts` as an image in ``where`` (a ``data:`` URL, part of the
+    page's commit), its words as its ``alt`` and, as :func:`show` writes them, its caption."""
+    where.image(svg, alt=words)
+    words_caption(where, words)
 
 
 def words_caption(where: Any, words: str) -> None:

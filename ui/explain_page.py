@@ -253,7 +253,7 @@ def _contributions_ui(shown: Explained, a: Any, b: Any, title: str) -> pd.Series
     says they add up to it: prior + contributions = log-odds (Explanation.contributions)."""
     contrib, drawn = _contributions(shown.key, shown.row_key, a, b, title, svg_charts.palette(), shown.e)
     if drawn is not None:
-        svg_charts.image_ui(st, *drawn)
+        charts.show_svg(st, *drawn)
     st.markdown(explained.adds_up(contrib, classes_ui.label_format(shown.e.classes)))
     for note in contrib.attrs.get("notes", ()):
         st.caption(ui.md(ui.lecture.plain(note)))

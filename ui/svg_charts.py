@@ -7,8 +7,8 @@ Plotly redrew such a chart 50-120 ms after the rest of a click had settled in Ch
 the page's last change. A component of Streamlit's own (``st.components.v2``) drawing the same
 marks still came 15-30 ms after the rest: its script runs in an effect after React's commit, then
 the browser lays the page out again. So the SVG is written here, in Python, and shown with
-``st.image`` (a ``data:`` URL, nothing fetched): it is part of the commit that draws the rest of
-the click. What is drawn is read off the plotly figure :mod:`ui.charts` builds, so a chart, its
+``st.image`` (:func:`ui.charts.show_svg`: a ``data:`` URL, nothing fetched): it is part of the
+commit that draws the rest of the click. What is drawn is read off the plotly figure :mod:`ui.charts` builds, so a chart, its
 words (:func:`ui.charts.describe`, the caption and the image's ``alt``) and its figure stay one
 thing. Classes keep their colour, line dash, marker and bar pattern (issue 33, item 8).
 
@@ -36,9 +36,9 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.charts import describe, words_caption
+from ui.charts import describe
 
-__all__ = ["Palette", "palette", "image_ui", "waterfall_data", "waterfall_svg", "overlay_data", "overlay_svg"]
+__all__ = ["Palette", "palette", "waterfall_data", "waterfall_svg", "overlay_data", "overlay_svg"]
 
 
 class Palette(NamedTuple):
@@ -132,7 +132,7 @@ def waterfall_svg(data: Mapping[str, Any], colours: Palette = _LIGHT, width: int
     lo, hi = lo - pad, hi + pad
     x = lambda v: label_w + (v - lo) / (hi - lo) * (width - label_w - right)   # noqa: E731
     svg = _svg(width, height, data["words"], colours)
-    _el(svg, "text", {"x": 0, "y": 16, "font-size": 14, "font-weight": 600, "class": "nb-title"}, data["title"])
+    _el(svg, "text", {"x": 8, "y": 18, "font-size": 14, "font-weight": 600, "class": "nb-title"}, data["title"])
     bottom = top + row * len(steps)
     for t in _ticks(lo, hi, 8):
         _el(svg, "line", {"x1": x(t), "x2": x(t), "y1": top - 4, "y2": bottom, "stroke": colours.text,
@@ -283,9 +283,3 @@ def overlay_data(fig: go.Figure) -> dict[str, Any]:
                            "markers": "markers" in (t.mode or ""), "symbol": t.marker.symbol or "circle"})
     return {"traces": traces, "x_title": _text(fig.layout.xaxis.title.text),
             "y_title": _text(fig.layout.yaxis.title.text), "height": fig.layout.height or 360, "words": describe(fig)}
-
-
-def image_ui(where: Any, svg: str, words: str) -> None:
-    """An SVG chart as an image in ``where`` (st or a column), its words as its ``alt`` and its caption."""
-    where.image(svg, alt=words)
-    words_caption(where, words)

@@ -30,7 +30,7 @@ class PoissonView(TypeView):
         col = pick_column(columns, "model.poisson_feature")
         left, right = st.columns([3, 2])
         shown = _shown(model_key(), col, svg_charts.palette(), _model=model, _frame=frame)
-        svg_charts.image_ui(left, shown.svg, shown.words)
+        charts.show_svg(left, shown.svg, shown.words)
         if shown.table is not None:   # λ_c move with l: a static table redraws with the page, a grid
             right.table(shown.table)  # after it, on its canvas (ui/tables.py)
         else:
