@@ -26,7 +26,7 @@ __all__ = ["row_picker_ui", "explain_ui"]
 ss = st.session_state
 HEADLINE = 4  # classes shown as metrics; the table below lists them (up to classes_ui.MAX_SHOWN_CLASSES)
 MAX_ROWS = 2000  # rows offered for clicking; the table is sent to the browser on every rerun
-DENSITIES_SECTION = "explain.densities"   # the expander of each factor's own equation,
+DENSITIES_SECTION = "explain.densities"   # the expander of each factor's own equation
 DENSITIES_OPEN = 8                        # open at first for up to this many equations
 PAIR_MODE = "explain.pair_mode"   # the work's choice of classes the log-odds chart compares
 
@@ -165,8 +165,9 @@ def _latex_ui(shown: Explained) -> None:
     if not shown.densities:
         return
     # One equation per numeric feature and class: open when they are a few (the lectures' worked
-    # examples), else drawn only once opened (a click redraws every equation on screen, about
-    # 2 ms each in Chromium here; issue 32, item 3). Opened or closed, it stays so for the next rows.
+    # examples), else drawn only once opened (a click redraws every equation on screen: about 4 ms
+    # each in Chromium here when its numbers changed; issue 32, item 3). Opened or closed, it stays
+    # so for the next rows.
     section = st.expander(f"Each numeric factor P(x_a | c) with its formula and numbers ({len(shown.densities)} "
                           "equations)", expanded=len(shown.densities) <= DENSITIES_OPEN, key=DENSITIES_SECTION,
                           on_change="rerun")
