@@ -18,8 +18,8 @@ their page's widgets):
                     frame of the model's columns for a model file opened alone)
     model           the model last fitted from the work; deleted when a fit fails, so no page ever
                     reads a model of an earlier work (an imported model is not stored here)
-    recent_models   model key -> model, the last RECENT_MODELS fitted: a rerun, or a click on l and
-                    back, uses the same object (what it derived kept), not a copy out of the cache
+    recent_models   model key -> model, the last ui.sources.base.RECENT_MODELS fitted in memory: a
+                    rerun, or a click on l and back, uses the same object (what it derived kept)
     stored_models   the statistics key, rows and model (under the work's settings) of a source counted
                     where its rows are (a local path out of core, a database table inside it)
     kept            name -> (key, result): what a page computed once per key (a model, a row, the
@@ -89,9 +89,6 @@ __all__ = [
     "data_stem",
     "sha256", "is_missing", "as_float",
 ]
-
-#: Models a session keeps by model key (``recent_models``): the one in use and the one before it.
-RECENT_MODELS = 2
 
 # --------------------------------------------------------------------------- the work
 
@@ -352,21 +349,13 @@ def current_model() -> Any:
     current = work()
     if current.imported is not None:
         return current.imported.fit(current, frame())
-    key = model_key()
-    recent = ss.get("recent_models", {})
-    model = recent.get(key)
-    if model is None:
-        try:
-            if not current.specs:
-                raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
-            model = current.source.fit(current, frame())
-        except DataError:
-            ss.pop("model", None)  # never leave the model of earlier settings behind
-            raise
-    # st.cache_data hands each run its own copy of the model (a session may not change another's);
-    # this session's own runs share one, with the fractions and tables it derived once (issue 32)
-    recent = {k: m for k, m in recent.items() if k != key}
-    ss["recent_models"] = dict([*recent.items(), (key, model)][-RECENT_MODELS:])
+    try:
+        if not current.specs:
+            raise DataError("Every column is ignored: on the Data page, give at least one column a feature type.")
+        model = current.source.fit(current, frame())
+    except DataError:
+        ss.pop("model", None)  # never leave the model of earlier settings behind
+        raise
     ss["model"] = model
     return model
 

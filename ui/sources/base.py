@@ -51,6 +51,7 @@ __all__ = ["Opened", "Source", "register_source", "unregister_source", "source_c
 CACHE_TTL = "1h"
 PARSE_CACHE_SIZE = "32MB"
 MODEL_CACHE_SIZE = "64MB"
+RECENT_MODELS = 2          # models a session keeps as they are, by model key (fit_in_memory)
 
 
 class Opened(NamedTuple):
@@ -268,8 +269,17 @@ def _fit(source_key: tuple, target: Any, feature_items: tuple, weight: Any, conf
 
 
 def fit_in_memory(work: Work, frame: pd.DataFrame) -> Any:
-    """The model of ``work`` fitted from the rows of ``frame`` (cached by the work's model key)."""
-    return _fit(*work.model_key(), _frame=frame)
+    """The model of ``work`` fitted from the rows of ``frame`` (cached by the work's model key).
+
+    st.cache_data hands each run its own copy of the model (a session may not change another's);
+    the session keeps its last RECENT_MODELS by model key, so its own reruns, or a step of l and
+    back, use one object with the fractions and tables it derived once (issue 32, item 3)."""
+    key = work.model_key()
+    recent = st.session_state.get("recent_models", {})
+    model = recent[key] if key in recent else _fit(*key, _frame=frame)
+    kept = [(k, m) for k, m in recent.items() if k != key] + [(key, model)]
+    st.session_state["recent_models"] = dict(kept[-RECENT_MODELS:])
+    return model
 
 
 # --------------------------------------------------------------------------- a work proposed from rows
