@@ -12,6 +12,9 @@ A table the caller names by a ``content_key`` (equal keys, equal tables: the mod
 the view) is made into what ``st.table`` sends once, with Streamlit's own conversion, and kept
 for every session (:data:`KEPT_TABLES`, the least recently used dropped first): a class clicking
 through the same rows sends the same tables without converting them again (issue 32, item 4).
+A dict under a lock, not ``st.cache_resource``: Streamlit hashes a cache's key with its own hasher,
+about 0.2 ms for a content key holding a model key, against Python's ``hash`` in microseconds, and
+a click sends four to six such tables.
 """
 
 from __future__ import annotations

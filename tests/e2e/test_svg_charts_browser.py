@@ -1,8 +1,9 @@
 """End to end in Chromium: the charts a click redraws are SVG images that come with the page
 (ui/svg_charts.py, issue 32, item 3), read back from each <img>'s data URL. Explain's log-odds
 waterfall: one step per factor, equal to explain's contributions, ending in the model's
-log-odds, named for a screen reader by its words, and redrawn when the row changes. Model's Poisson fit: the fitted P(x | c) at every count equal to
-the Poisson pmf of the model's rates, before and after a step of l."""
+log-odds, named for a screen reader by its words, and redrawn when the row changes. Model's
+Poisson fit: the fitted P(x | c) at every count equal to the Poisson pmf of the model's rates,
+before and after a step of l."""
 
 from __future__ import annotations
 
